@@ -1,0 +1,67 @@
+"""``Authorization: Bearer clm_…`` personal-token authentication and scope checks."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions, permissions
+
+from .models import ApiToken, User
+
+
+def authenticate_token(plain: str) -> tuple[User, ApiToken]:
+    """Resolve a token string; raises AuthenticationFailed with a message a person can act on."""
+    prefix = ApiToken.parse_prefix(plain)
+    if prefix is None:
+        raise exceptions.AuthenticationFailed("Malformed token: expected 'clm_<id>_<secret>'.")
+    token = ApiToken.objects.select_related("user").filter(prefix=prefix).first()
+    if token is None or not token.matches(plain):
+        raise exceptions.AuthenticationFailed("Invalid token.")
+    if not token.is_active:
+        raise exceptions.AuthenticationFailed("This token has been revoked; create a new one.")
+    if not token.user.is_active:
+        raise exceptions.AuthenticationFailed("This account is disabled.")
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user, token
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        if not header:
+            return None
+        parts = header.split()
+        if parts[0].lower() != self.keyword.lower():
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <token>'.")
+        return authenticate_token(parts[1])
+
+    def authenticate_header(self, request) -> str:
+        return self.keyword
+
+
+class HasScopes(permissions.BasePermission):
+    """Token requests need every scope in the view's ``required_scopes`` (per method allowed).
+
+    ``required_scopes`` may be a list (all methods) or a dict ``{"GET": [...], "POST": [...]}``.
+    Session-authenticated requests (the PWA) have every scope.
+    """
+
+    message = "This token lacks a required scope."
+
+    def has_permission(self, request, view) -> bool:
+        token = request.auth
+        if not isinstance(token, ApiToken):
+            return True
+        required = getattr(view, "required_scopes", [])
+        if isinstance(required, dict):
+            required = required.get(request.method, required.get("*", []))
+        missing = [s for s in required if s not in token.scopes]
+        if missing:
+            self.message = f"This token lacks the scope(s): {', '.join(missing)}."
+            return False
+        return True

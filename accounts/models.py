@@ -1,0 +1,96 @@
+"""Users (case-insensitively unique usernames, profile fields) and personal API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from zoneinfo import available_timezones
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("cs", "Čeština")]
+TIME_ZONES = sorted(available_timezones())
+
+# Token scopes (issue 4): read games, play as a human through the API, play as a bot account.
+SCOPES = {
+    "games:read": "Read your games, views, history and records.",
+    "games:play": "Create, join and play games, resign, offer aborts.",
+    "bot:play": "Play as a bot account (the account must be flagged as a bot).",
+    "account:read": "Read your profile.",
+}
+
+
+class CaseInsensitiveUserManager(UserManager):
+    def get_by_natural_key(self, username: str):  # login is case-insensitive too
+        return self.get(username__iexact=username)
+
+
+class User(AbstractUser):
+    display_name = models.CharField(max_length=40, blank=True)
+    language = models.CharField(max_length=2, choices=LANGUAGES, default="en")
+    time_zone = models.CharField(max_length=64, default="UTC")
+    is_bot = models.BooleanField(default=False, help_text="Bot accounts play via the API and are shown as bots.")
+
+    objects = CaseInsensitiveUserManager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique")]
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only its SHA-256 digest is stored; the secret is shown once.
+
+    Format: ``clm_<prefix>_<secret>``; ``prefix`` (8 hex chars) finds the row, the digest of the
+    whole string is compared in constant time.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60)
+    prefix = models.CharField(max_length=8, unique=True)
+    digest = models.CharField(max_length=64)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    @classmethod
+    def issue(cls, user: User, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
+        """Create a token; returns the row and the plain secret (shown to the user once)."""
+        while True:
+            prefix = secrets.token_hex(4)
+            if not cls.objects.filter(prefix=prefix).exists():
+                break
+        plain = f"clm_{prefix}_{secrets.token_urlsafe(32)}"
+        token = cls.objects.create(user=user, name=name, prefix=prefix, digest=_digest(plain), scopes=sorted(scopes))
+        return token, plain
+
+    @classmethod
+    def parse_prefix(cls, plain: str) -> str | None:
+        parts = plain.split("_", 2)
+        if len(parts) != 3 or parts[0] != "clm" or len(parts[1]) != 8:
+            return None
+        return parts[1]
+
+    def matches(self, plain: str) -> bool:
+        return secrets.compare_digest(self.digest, _digest(plain))

@@ -1,0 +1,59 @@
+"""One error shape for the whole API: ``{"error": {"code", "message", "fields"?}}``.
+
+Every 4xx carries a message a person can act on; validation errors keep DRF's per-field
+messages under ``fields``. Database outages become 503 with ``Retry-After`` instead of 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import DatabaseError, InterfaceError, OperationalError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+log = logging.getLogger(__name__)
+
+
+def _first_message(detail: Any) -> str:
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        msg = _first_message(value)
+        return msg if key in ("non_field_errors", "detail") else f"{key}: {msg}"
+    return str(detail)
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **extra}}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, (OperationalError, InterfaceError)) or type(exc) is DatabaseError:
+        log.warning("database unavailable: %s", type(exc).__name__)
+        return Response(
+            error_body("service_unavailable", "The service is briefly unavailable; please retry."),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
+        )
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        response.data = error_body("invalid", _first_message(exc.detail), fields=fields)
+    elif isinstance(exc, exceptions.APIException):
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
+        extra = {}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            extra["retry_after"] = int(exc.wait + 0.999)
+        body = error_body(code, _first_message(exc.detail), **extra)
+        # Views may attach extra payload (e.g. the current game view on 409).
+        payload = getattr(exc, "payload", None)
+        if payload:
+            body["error"].update(payload)
+        response.data = body
+    return response

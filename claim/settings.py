@@ -1,0 +1,236 @@
+"""Django settings, configured by environment variables only (documented in README.md).
+
+Two shapes from the same code:
+
+* **Embedded** (``CLAIM_EMBEDDED=1``, set by ``make run``): SQLite, Channels' in-memory layer,
+  Celery tasks run in-process on a thread pool (no broker), DEBUG on, a generated secret key.
+* **Served** (default): ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` (channel layer, Celery broker
+  and result backend, cache), DEBUG off, secure cookies; passes ``manage.py check --deploy``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+from .env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("CLAIM_VAR_DIR", str(BASE_DIR / "var")))
+
+EMBEDDED = env_bool("CLAIM_EMBEDDED", False)
+DEBUG = env_bool("DEBUG", EMBEDDED)
+TESTING = env_bool("CLAIM_TESTING", False)
+
+
+def _secret_key() -> str:
+    key = env_str("SECRET_KEY")
+    if key:
+        return key
+    if EMBEDDED or DEBUG or TESTING:
+        # Embedded runs keep a generated key on disk so sessions survive a restart.
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        path = VAR_DIR / "secret_key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(50))
+        return path.read_text().strip()
+    raise RuntimeError("SECRET_KEY must be set (or run the embedded demo with CLAIM_EMBEDDED=1)")
+
+
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if (DEBUG or EMBEDDED) else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "channels",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "claim.urls"
+ASGI_APPLICATION = "claim.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "claim" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------------------
+_default_db = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+DATABASE_URL = env_str("DATABASE_URL", _default_db if (EMBEDDED or DEBUG) else "")
+if not DATABASE_URL:
+    raise RuntimeError("DATABASE_URL must be set, e.g. postgres://user:pass@127.0.0.1:5432/claim")
+if DATABASE_URL.startswith("sqlite"):
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+    )
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, Celery, cache -------------------------------------------------------
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# How background tasks run: "celery" (a broker is configured), "thread" (in-process pool, the
+# embedded default: never blocks the request that caused it) or "eager" (inline; some tests).
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", REDIS_URL or "")
+TASK_MODE = env_str("CLAIM_TASK_MODE", "celery" if CELERY_BROKER_URL else "thread")
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE: dict = {}
+
+# --- Auth and accounts -------------------------------------------------------------------------
+AUTH_USER_MODEL = "accounts.User"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+if TESTING:
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("cs", "Čeština")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files (the PWA build lands in frontend/dist) -------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [p for p in [BASE_DIR / "frontend" / "dist"] if p.exists()]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if (DEBUG or TESTING)
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- E-mail -------------------------------------------------------------------------------------
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "claim <noreply@localhost>")
+# Where password-reset links point (the PWA's reset page).
+FRONTEND_URL = env_str("FRONTEND_URL", "http://127.0.0.1:8000")
+
+# --- Web Push (VAPID) ---------------------------------------------------------------------------
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:admin@localhost")
+
+# --- REST framework -----------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "claim.api_errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("THROTTLE_ANON", "120/min"),
+        "user": env_str("THROTTLE_USER", "1200/min"),
+        "login": env_str("THROTTLE_LOGIN", "10/min"),
+        "register": env_str("THROTTLE_REGISTER", "20/hour"),
+        "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
+        "moves": env_str("THROTTLE_MOVES", "600/min"),
+    },
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "claim API",
+    "DESCRIPTION": "Correspondence play of Claim, Claim 2 and Inheritors. See docs/api.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Security (production defaults; relaxed only for the embedded run / DEBUG) ------------------
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not (DEBUG or EMBEDDED or TESTING))
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not (DEBUG or EMBEDDED or TESTING))
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not (DEBUG or EMBEDDED or TESTING))
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if (DEBUG or EMBEDDED or TESTING) else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not (DEBUG or EMBEDDED or TESTING)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not (DEBUG or EMBEDDED or TESTING))
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 60  # correspondence players stay logged in on their phone
+X_FRAME_OPTIONS = "DENY"
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,23 @@
+"""URL routes: the API under /api/v1/, the admin, and the PWA at /."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from claim.health import health
+
+api_v1 = [
+    path("health", health, name="health"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("accounts/", include("accounts.urls")),
+    path("", include("games.urls")),
+]
+
+urlpatterns = [
+    path("api/v1/", include(api_v1)),
+    path("admin/", admin.site.urls),
+    path("", include("claim.frontend_urls")),
+]

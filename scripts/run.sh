@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# One command, fresh machine: install, migrate, build, and serve the whole app on embedded
+# defaults (SQLite in var/, in-memory channel layer, background tasks in-process).
+# Safe to run again: it keeps var/db.sqlite3 and only applies new migrations.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/bootstrap.sh
+
+export CLAIM_EMBEDDED=1
+unset REDIS_URL CELERY_BROKER_URL || true
+HOST=${HOST:-127.0.0.1}
+PORT=${PORT:-8000}
+
+echo "==> applying migrations (SQLite: var/db.sqlite3)"
+.venv/bin/python manage.py migrate --noinput
+.venv/bin/python manage.py collectstatic --noinput -v 0
+
+echo
+echo "    claim is running: open http://$HOST:$PORT/   (API docs: http://$HOST:$PORT/api/v1/docs/)"
+echo "    stop with Ctrl+C"
+echo
+exec .venv/bin/uvicorn claim.asgi:application --host "$HOST" --port "$PORT" --lifespan off --log-level warning
