@@ -52,6 +52,7 @@ class HasScopes(permissions.BasePermission):
     """
 
     message = "This token lacks a required scope."
+    code = "insufficient_scope"
 
     def has_permission(self, request, view) -> bool:
         token = request.auth
@@ -65,3 +66,21 @@ class HasScopes(permissions.BasePermission):
             self.message = f"This token lacks the scope(s): {', '.join(missing)}."
             return False
         return True
+
+
+class SessionRequired(permissions.BasePermission):
+    """Refuses token requests: some things need the account holder logged in with a password.
+
+    Token management, password changes, profile edits and the bot upgrade are session-only, so a
+    leaked token can't mint more tokens, lock the owner out or change the account. A view may set
+    ``session_only_methods`` (e.g. ``{"PATCH"}``) to restrict only some methods.
+    """
+
+    message = "This needs a session login (the web app, with your password); API tokens can't be used here."
+    code = "session_required"
+
+    def has_permission(self, request, view) -> bool:
+        if not isinstance(request.auth, ApiToken):
+            return True
+        methods = getattr(view, "session_only_methods", None)
+        return methods is not None and request.method not in methods

@@ -203,6 +203,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # Throttles key on the client IP: trust X-Forwarded-For only behind our own proxy.
+    "NUM_PROXIES": 1 if env_bool("BEHIND_PROXY", False) else 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "claim API",

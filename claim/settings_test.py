@@ -14,3 +14,7 @@ if not os.environ.get("DATABASE_URL"):
     os.environ.setdefault("CLAIM_EMBEDDED", "1")
 
 from .settings import *  # noqa: F403
+
+# Throttle counters in a per-process cache: tests clear it freely without flushing the Redis
+# database that the channel layer and Celery share.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

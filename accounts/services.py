@@ -1,0 +1,135 @@
+"""Account operations behind the API views: registration, password resets, tokens, bot upgrade."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import send_mail
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone, translation
+from django.utils.encoding import force_bytes, force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext as _
+
+from .models import ApiToken, User
+
+MAX_ACTIVE_TOKENS = 20
+USERNAME_TAKEN = "This username is taken."
+
+
+class UsernameTaken(Exception):
+    pass
+
+
+def register_user(
+    *, username: str, password: str, email: str = "", display_name: str = "", language: str = "en",
+    time_zone: str = "UTC",
+) -> User:
+    """Create an account; raises UsernameTaken if the name exists in any letter case.
+
+    The serializer checks first for a friendly message; the case-insensitive unique index is what
+    decides when two sign-ups of the same name race.
+    """
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(
+                username=username, password=password, email=email, display_name=display_name,
+                language=language, time_zone=time_zone,
+            )
+    except IntegrityError as exc:
+        raise UsernameTaken(username) from exc
+
+
+# --- Password reset -------------------------------------------------------------------------------
+
+def users_for_reset(email: str):
+    """Active accounts with this e-mail (any case) that can log in with a password."""
+    return [u for u in User.objects.filter(email__iexact=email, is_active=True) if u.has_usable_password()]
+
+
+def request_password_reset(email: str) -> int:
+    """Queue a reset e-mail to every matching account; returns how many (never shown to the client)."""
+    from claim.tasks import enqueue
+
+    from .tasks import send_password_reset_email
+
+    users = users_for_reset(email)
+    for user in users:
+        enqueue(send_password_reset_email, user.pk)
+    return len(users)
+
+
+def reset_link(user: User) -> str:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return f"{settings.FRONTEND_URL.rstrip('/')}/reset-password?{urlencode({'uid': uid, 'token': token})}"
+
+
+def send_password_reset_mail(user: User) -> None:
+    hours = settings.PASSWORD_RESET_TIMEOUT // 3600
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        subject = _("Reset your claim password")
+        body = _(
+            "Hello %(name)s,\n\n"
+            "someone (hopefully you) asked to reset the password of your claim account '%(username)s'.\n"
+            "Choose a new password here:\n\n%(link)s\n\n"
+            "The link works once and for %(hours)d hours. If you didn't ask for this, ignore this e-mail: "
+            "your password stays as it is.\n"
+        ) % {"name": user.public_name, "username": user.username, "link": reset_link(user), "hours": hours}
+    send_mail(subject, body, None, [user.email])
+
+
+def user_for_reset_link(uid: str, token: str) -> User | None:
+    """The account a reset link belongs to, or None if the link is invalid, used or expired."""
+    try:
+        pk = int(force_str(urlsafe_base64_decode(uid)))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    user = User.objects.filter(pk=pk, is_active=True).first()
+    if user is None or not default_token_generator.check_token(user, token):
+        return None
+    return user
+
+
+# --- Tokens ---------------------------------------------------------------------------------------
+
+def revoke_token(token: ApiToken) -> None:
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+
+
+# --- Bot accounts ---------------------------------------------------------------------------------
+
+def has_game_records(user: User) -> bool:
+    """Whether any row of the games app refers to this user (seats, games created, moves…).
+
+    Generic on purpose: the games app defines its own models; any reference means the account has
+    taken part in play, so it can no longer become a bot.
+    """
+    relations = [rel for rel in user._meta.related_objects if rel.related_model._meta.app_label == "games"]
+    if not relations:
+        return False
+    tables = set(connection.introspection.table_names())  # a table not migrated yet holds no records
+    for rel in relations:
+        model = rel.related_model
+        if model._meta.db_table in tables and model._default_manager.filter(**{rel.field.name: user}).exists():
+            return True
+    return False
+
+
+class HasGames(Exception):
+    pass
+
+
+def upgrade_to_bot(user: User) -> User:
+    """Flag the account as a bot (irreversible). Raises HasGames if it has ever played."""
+    if user.is_bot:
+        return user
+    if has_game_records(user):
+        raise HasGames(user.username)
+    user.is_bot = True
+    user.save(update_fields=["is_bot"])
+    return user

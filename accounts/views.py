@@ -1,0 +1,343 @@
+"""The accounts API under /api/v1/accounts/ (see docs/accounts.md).
+
+Sessions are for the PWA (cookie + CSRF); tokens are for third-party clients and bots. Anything
+that changes the account or its credentials needs a session (:class:`SessionRequired`).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.middleware.csrf import get_token
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from . import services
+from .authentication import HasScopes, SessionRequired
+from .models import SCOPES, ApiToken
+from .openapi import RETRY_AFTER, error_responses
+from .serializers import (
+    WRONG_CREDENTIALS,
+    CsrfSerializer,
+    LoginSerializer,
+    PasswordChangeSerializer,
+    PasswordResetConfirmSerializer,
+    PasswordResetSerializer,
+    ProfileSerializer,
+    RegisterSerializer,
+    ScopeSerializer,
+    TokenCreatedSerializer,
+    TokenCreateSerializer,
+    TokenSerializer,
+)
+from .throttles import (
+    LoginThrottle,
+    PasswordResetEmailThrottle,
+    PasswordResetIPThrottle,
+    RegisterThrottle,
+    Throttled,
+)
+
+TAGS = ["accounts"]
+NOT_AUTHENTICATED = "Log in first, or send an 'Authorization: Bearer <token>' header."
+SESSION_ONLY = " Session login only: API tokens get 403."
+
+
+class AccountView(APIView):
+    """Base: helpful 401 text, throttle messages in words."""
+
+    throttle_message = "Too many requests."
+
+    def permission_denied(self, request, message=None, code=None):
+        if request.authenticators and not request.successful_authenticator:
+            raise exceptions.NotAuthenticated(NOT_AUTHENTICATED)
+        super().permission_denied(request, message=message, code=code)
+
+    def throttled(self, request, wait):
+        raise Throttled(wait=wait, detail=self.throttle_message)
+
+
+class AnonymousAccountView(AccountView):
+    """Endpoints for people who are not logged in yet: no authentication at all."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    def enforce_csrf(self, request) -> None:
+        """Login CSRF protection: a foreign site must not log the browser into another account.
+
+        DRF only checks CSRF for already-authenticated sessions, so session-creating views do it
+        themselves. API test clients skip it unless created with ``enforce_csrf_checks=True``.
+        """
+        SessionAuthentication().enforce_csrf(request)
+
+
+def _profile(user) -> dict:
+    return ProfileSerializer(user).data
+
+
+class CsrfView(AnonymousAccountView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Get a CSRF token",
+        description="Sets the `csrftoken` cookie and returns the same value. The PWA calls this before its "
+        "first unsafe request and sends the value as `X-CSRFToken`. Logging in rotates it: read the cookie "
+        "again afterwards. Token clients don't need CSRF.",
+        responses={200: CsrfSerializer},
+    )
+    def get(self, request):
+        return Response({"csrf_token": get_token(request._request)})
+
+
+class RegisterView(AnonymousAccountView):
+    throttle_classes = [RegisterThrottle]
+    throttle_message = "Too many sign-ups from this address."
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create an account and log in",
+        description="Starts a session (cookie). Needs the CSRF token (GET /accounts/csrf). A username "
+        "that exists in any letter case gives 400 with `fields.username`: 'This username is taken.'",
+        request=RegisterSerializer,
+        responses={201: ProfileSerializer, **error_responses(400, 403, 429, d403="CSRF check failed.")},
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request):
+        self.enforce_csrf(request)
+        serializer = RegisterSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            user = services.register_user(**serializer.validated_data)
+        except services.UsernameTaken as exc:
+            raise exceptions.ValidationError({"username": [services.USERNAME_TAKEN]}) from exc
+        login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response(_profile(user), status=status.HTTP_201_CREATED)
+
+
+class LoginView(AnonymousAccountView):
+    throttle_classes = [LoginThrottle, AnonRateThrottle]
+    throttle_message = "Too many login attempts."
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Log in (session)",
+        description="Username in any letter case. Wrong username or password give the same 400. Needs the "
+        "CSRF token. Rate limited per client address and username (`login` rate).",
+        request=LoginSerializer,
+        responses={200: ProfileSerializer, **error_responses(400, 403, 429, d403="CSRF check failed.")},
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request):
+        self.enforce_csrf(request)
+        serializer = LoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=serializer.validated_data["username"],
+            password=serializer.validated_data["password"],
+        )
+        if user is None:
+            raise exceptions.ValidationError(WRONG_CREDENTIALS)
+        login(request._request, user)
+        return Response(_profile(user))
+
+
+class LogoutView(AccountView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Log out (end the session)",
+        description="Ends the session; harmless when not logged in. Tokens are not affected (revoke them "
+        "with DELETE /accounts/tokens/{id}).",
+        request=None,
+        responses={204: OpenApiResponse(description="Logged out."), **error_responses(401, 403)},
+    )
+    def post(self, request):
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(AccountView):
+    permission_classes = [IsAuthenticated, HasScopes, SessionRequired]
+    required_scopes = {"GET": ["account:read"]}
+    session_only_methods = {"PATCH", "PUT"}
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Your profile",
+        description="Token scope: `account:read`.",
+        responses={200: ProfileSerializer, **error_responses(401, 403)},
+    )
+    def get(self, request):
+        return Response(_profile(request.user))
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Change your profile",
+        description="Partial update of display_name, email, language (en/de/cs) and time_zone (IANA)."
+        + SESSION_ONLY,
+        request=ProfileSerializer,
+        responses={200: ProfileSerializer, **error_responses(400, 401, 403)},
+    )
+    def patch(self, request):
+        serializer = ProfileSerializer(request.user, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
+        return Response(serializer.data)
+
+
+class PasswordChangeView(AccountView):
+    permission_classes = [IsAuthenticated, SessionRequired]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Change your password",
+        description="Keeps this session logged in; other sessions of the account are logged out." + SESSION_ONLY,
+        request=PasswordChangeSerializer,
+        responses={204: OpenApiResponse(description="Changed."), **error_responses(400, 401, 403)},
+    )
+    def post(self, request):
+        user = request.user
+        serializer = PasswordChangeSerializer(data=request.data, context={"user": user})
+        serializer.is_valid(raise_exception=True)
+        user.set_password(serializer.validated_data["new_password"])
+        user.save(update_fields=["password"])
+        update_session_auth_hash(request._request, user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetView(AnonymousAccountView):
+    throttle_classes = [PasswordResetIPThrottle, PasswordResetEmailThrottle]
+    throttle_message = "Too many password reset requests."
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Ask for a password reset e-mail",
+        description="Always 204, whether or not an account has this e-mail (no account enumeration). If one "
+        "has, it gets a link to `FRONTEND_URL/reset-password?uid=…&token=…`. Rate limited per client "
+        "address and per e-mail (`password_reset` rate).",
+        request=PasswordResetSerializer,
+        responses={204: OpenApiResponse(description="Accepted."), **error_responses(400, 429)},
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request):
+        serializer = PasswordResetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.request_password_reset(serializer.validated_data["email"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetConfirmView(AnonymousAccountView):
+    throttle_classes = [AnonRateThrottle]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Set a new password from a reset link",
+        description="`uid` and `token` come from the e-mailed link. A link works once; it also stops working "
+        "when the password changes otherwise or after PASSWORD_RESET_TIMEOUT. Does not log in; all "
+        "existing sessions of the account end.",
+        request=PasswordResetConfirmSerializer,
+        responses={
+            204: OpenApiResponse(description="Password set."),
+            **error_responses(400, 429, d400="'This reset link is invalid or has expired.', or a weak password "
+                              "(`fields.new_password`)."),
+        },
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request):
+        serializer = PasswordResetConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = serializer.validated_data["user"]
+        user.set_password(serializer.validated_data["new_password"])
+        user.save(update_fields=["password"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ScopesView(AnonymousAccountView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Token scopes",
+        description="Every scope a token can have, with what it allows.",
+        responses={200: ScopeSerializer(many=True)},
+    )
+    def get(self, request):
+        return Response([{"scope": k, "description": v} for k, v in SCOPES.items()])
+
+
+class TokenListView(AccountView):
+    permission_classes = [IsAuthenticated, SessionRequired]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Your API tokens",
+        description="Newest first, revoked ones included (with `revoked_at`). Never the secret." + SESSION_ONLY,
+        responses={200: TokenSerializer(many=True), **error_responses(401, 403)},
+    )
+    def get(self, request):
+        tokens = ApiToken.objects.filter(user=request.user).order_by("-created_at", "-id")
+        return Response(TokenSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create an API token",
+        description="The response's `token` is the only time the secret is shown; only a digest is stored. "
+        f"At most {services.MAX_ACTIVE_TOKENS} active tokens. `bot:play` needs a bot account." + SESSION_ONLY,
+        request=TokenCreateSerializer,
+        responses={201: TokenCreatedSerializer, **error_responses(400, 401, 403)},
+    )
+    def post(self, request):
+        serializer = TokenCreateSerializer(data=request.data, context={"user": request.user})
+        serializer.is_valid(raise_exception=True)
+        token, plain = ApiToken.issue(request.user, **serializer.validated_data)
+        data = TokenCreatedSerializer(token).data
+        data["token"] = plain
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailView(AccountView):
+    permission_classes = [IsAuthenticated, SessionRequired]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Revoke an API token",
+        description="Requests with it get 401 from now on. Revoking a revoked token is a no-op." + SESSION_ONLY,
+        responses={204: OpenApiResponse(description="Revoked."), **error_responses(401, 403, 404)},
+    )
+    def delete(self, request, token_id: int):
+        token = ApiToken.objects.filter(pk=token_id, user=request.user).first()
+        if token is None:  # someone else's token looks the same as none
+            raise exceptions.NotFound("No such token.")
+        services.revoke_token(token)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotUpgradeView(AccountView):
+    permission_classes = [IsAuthenticated, SessionRequired]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Turn this account into a bot account",
+        description="Irreversible. Only for an account that has never played (409 otherwise). A bot account "
+        "can create tokens with `bot:play` and is shown as a bot. Already a bot: 200, no change." + SESSION_ONLY,
+        request=None,
+        responses={200: ProfileSerializer, **error_responses(401, 403, 409)},
+    )
+    def post(self, request):
+        try:
+            user = services.upgrade_to_bot(request.user)
+        except services.HasGames as exc:
+            raise Conflict(
+                "This account has already played, so it can't become a bot: create a new account for your bot."
+            ) from exc
+        return Response(_profile(user))
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "Conflict with the current state."
+    default_code = "conflict"
