@@ -13,9 +13,17 @@ def api_client():
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache():
-    """Throttle counters live in the cache: every test starts from zero."""
-    from django.core.cache import cache
+def _clear_cache(request):
+    """Throttle counters live in the cache: every database test starts from zero.
 
-    cache.clear()
+    Pure tests (rules engines, AI) do not touch Django at all, so they also run with
+    ``-p no:django``.
+    """
+    uses_db = request.node.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db"} & set(request.fixturenames)
+    )
+    if uses_db:
+        from django.core.cache import cache
+
+        cache.clear()
     yield

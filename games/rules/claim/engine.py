@@ -1,0 +1,278 @@
+"""The rich (JSON) interface of Claim, Claim 2 and the 2-player mix (see :mod:`games.rules.base`).
+
+``apply`` copies the state, validates the move (player-readable errors) and runs the fast core
+(:mod:`games.rules.claim.core`). Views, events, results and records are built here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.rules.base import JSON, Event, GameInfo, IllegalMove, Move, NotYourTurn, RulesError
+from games.rules.cards import (
+    CARD_ID,
+    DOPPELGANGER,
+    FACTION_ALIASES,
+    FACTION_NAMES,
+    FACTION_TITLES,
+    card_title,
+    deck_for,
+    parse_card,
+)
+from games.rules.claim import core
+from games.rules.claim.core import OVER, PHASE1, SEER_PRIZE, SEER_TOP, Core
+from games.rules.claim.options import check_seats, faction_ids, normalize
+from games.rules.claim.scoring import faction_vote, piles_by_faction
+from games.rules.claim.serial import (
+    RECORD_FORMAT,
+    codes,
+    ids,
+    last_to_json,
+    result_of,
+    sorted_ids,
+    state_from_json,
+    state_to_json,
+)
+
+_UNKNOWN_PLAY = 'unknown move: expected {"play": card}'
+_UNKNOWN_SEER = (
+    'you won with a Seer: choose {"seer": "prize"} to keep the prize or {"seer": "top"} '
+    "to take the top card of the deck"
+)
+
+
+class ClaimRules:
+    """One registered game kind ("claim", "claim2" or "claim-mix")."""
+
+    def __init__(self, kind: str, title: str) -> None:
+        self.kind = kind
+        self.info = GameInfo(kind=kind, title=title, min_seats=2, max_seats=2,
+                             record_format=RECORD_FORMAT)
+
+    def __repr__(self) -> str:
+        return f"<ClaimRules {self.kind}>"
+
+    # ------------------------------------------------------------------ setup
+
+    def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSON:
+        return normalize(self.kind, options, seats)
+
+    def setup(self, options: Mapping[str, Any] | None, seats: int, seed: int) -> Core:
+        factions = faction_ids(self.normalize_options(options, seats))
+        rng = random.Random(seed)
+        deck = deck_for(factions)
+        rng.shuffle(deck)  # C3.1
+        first_leader = rng.randrange(seats)  # C3.3 [R] random from the seed
+        # C3.2 deal 13 each; the remaining 26 form the deck (top card first)
+        hands = [deck[13 * s:13 * (s + 1)] for s in range(seats)]
+        return core.new_core(self.kind, factions, hands, deck[13 * seats:], first_leader)
+
+    def from_deal(self, factions: Sequence[str], hands: Sequence[Sequence[str]],
+                  deck: Sequence[str], first_leader: int) -> Core:
+        """A game from an explicit deal (records, tests). Sizes are not checked."""
+        fids = tuple(sorted(FACTION_ALIASES[f] for f in factions))
+        check_seats(len(hands))
+        return core.new_core(self.kind, fids, [codes(h) for h in hands], codes(deck),
+                             int(first_leader))
+
+    # ------------------------------------------------------------------ play
+
+    def to_act(self, state: Core) -> frozenset[int]:
+        return frozenset() if state.phase == OVER else frozenset((state.turn,))
+
+    def legal_moves(self, state: Core, seat: int) -> list[Move]:
+        if state.phase == OVER or seat != state.turn:
+            return []
+        if state.seer >= 0:
+            return [{"seer": "prize"}, {"seer": "top"}]
+        return [{"play": CARD_ID[c]} for c in sorted(set(core.legal(state)))]
+
+    def _parse(self, st: Core, seat: int, move: Mapping[str, Any]) -> int:
+        """The core move for ``move`` or an :class:`IllegalMove` with a reason for the player."""
+        if st.phase == OVER:
+            raise IllegalMove("the game is over")
+        if seat != st.turn:
+            raise NotYourTurn("it is not your turn")
+        if not isinstance(move, Mapping) or len(move) != 1:
+            raise IllegalMove(_UNKNOWN_SEER if st.seer >= 0 else _UNKNOWN_PLAY)
+        if st.seer >= 0:
+            choice = move.get("seer")
+            if choice == "prize":
+                return SEER_PRIZE
+            if choice == "top":
+                return SEER_TOP
+            raise IllegalMove(_UNKNOWN_SEER)
+        if "play" not in move:
+            if "seer" in move:
+                raise IllegalMove("there is no Seer choice to make now: play a card")
+            raise IllegalMove(_UNKNOWN_PLAY)
+        try:
+            card = parse_card(move["play"])
+        except KeyError:
+            raise IllegalMove(f"unknown card {move['play']!r}") from None
+        hand = st.hands[seat]
+        if card not in hand:
+            raise IllegalMove(f"you don't hold {card_title(card)}")
+        if card not in core.legal(st):
+            lf = st.played[0] >> 4
+            held = ", ".join(card_title(c) for c in sorted(set(hand)) if c >> 4 == lf)
+            extra = ""
+            if lf != DOPPELGANGER and st.has_doppel:
+                extra = " (or play a Doppelganger)"  # C6.5a
+            raise IllegalMove(f"you must follow {FACTION_TITLES[lf]}{extra}: you hold {held}")
+        return card
+
+    def apply(self, state: Core, seat: int, move: Mapping[str, Any]) -> tuple[Core, list[Event]]:
+        cmove = self._parse(state, seat, move)
+        st = state.copy()
+        events: list[Event] = []
+        phase_before = st.phase
+        if cmove < 0:
+            core.seer_choice(st, cmove == SEER_TOP, rec=True)
+            events.append({"type": "seer", "seat": seat,
+                           "choice": "top" if cmove == SEER_TOP else "prize"})
+            completed = True
+        else:
+            core.play(st, cmove, rec=True)
+            events.append({"type": "play", "seat": seat, "card": CARD_ID[cmove]})
+            if st.seer >= 0:
+                # T3.5 the winner won with a Seer: the trick waits for their choice
+                events.append({"type": "seer_pending", "seat": st.seer})
+                completed = False
+            else:
+                completed = not st.played
+        st.moves.append({"seat": seat, "move": {"play": CARD_ID[cmove]} if cmove >= 0
+                         else {"seer": "top" if cmove == SEER_TOP else "prize"}})
+        if completed:
+            last = last_to_json(st.last)
+            assert last is not None
+            events.append({"type": "trick", **last})
+            if last.get("blind_draw") is not None:
+                events.append({"type": "blind_draw", "seat": last["blind_draw"]})
+            if st.phase == PHASE1:
+                events.append({"type": "prize", "card": CARD_ID[st.prize]})
+            elif st.phase != phase_before and st.phase != OVER:
+                events.append({"type": "phase", "phase": st.phase, "leader": st.leader})
+            if st.phase == OVER:
+                events.append({"type": "game_over", "result": self.result(st)})
+        return st, events
+
+    def is_over(self, state: Core) -> bool:
+        return state.phase == OVER
+
+    def result(self, state: Core) -> JSON | None:
+        return result_of(state) if state.phase == OVER else None
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, state: Core, seat: int | None) -> JSON:
+        st = state
+        over = st.phase == OVER
+        phase = PHASE1 if st.phase == PHASE1 else 2
+        factions = st.factions
+        by = [piles_by_faction(p, factions) for p in st.score]
+        v: JSON = {
+            "game": st.kind,
+            "factions": [FACTION_NAMES[f] for f in factions],
+            "seats": st.seats,
+            "seat": seat,
+            "phase": phase,
+            "over": over,
+            "trick": st.trick_no if over else st.trick_no + 1,
+            "to_act": sorted(self.to_act(st)),
+            "leader": st.leader,
+            "hand_counts": [len(h) for h in st.hands],
+            "follower_counts": [len(f) for f in st.followers],
+            # C2.4 known cards of each follower pile (phase 1) / hand (phase 2): prizes received
+            "public_followers": [sorted_ids(p) for p in st.public_followers],
+            "deck_count": len(st.deck) - st.dpos,
+            "prize": CARD_ID[st.prize] if st.prize >= 0 else None,
+            "current_trick": [{"seat": (st.leader + i) % st.seats, "card": CARD_ID[c]}
+                              for i, c in enumerate(st.played)],
+            "seer_pending": st.seer if st.seer >= 0 else None,
+            "score": [{FACTION_NAMES[f]: ids(b[f]) for f in factions} for b in by],
+            "gnome_rows": [sorted_ids(r) for r in st.gnomes],
+            "troll_pool": sorted_ids(st.pool),
+            "discard": sorted_ids(st.discard),
+            "smashed": sorted_ids(st.smashed),
+            "last_trick": last_to_json(st.last),
+            "leading": self._leading(st, by),
+            "result": self.result(st),
+        }
+        if seat is not None and 0 <= seat < st.seats:
+            v["hand"] = sorted_ids(st.hands[seat])
+            v["followers"] = sorted_ids(st.followers[seat])
+            v["legal_moves"] = self.legal_moves(st, seat)
+            # T3.5 cards this seat saw with a Seer peek (in the opponent's pile/hand, unplayed)
+            v["peeked_cards"] = sorted_ids(st.peeked[seat])
+            if st.seer == seat:
+                v["peek"] = CARD_ID[st.deck[st.dpos]]  # T3.5a the winner looks at the top card
+        if over:
+            v["revealed"] = {
+                "hands": [ids(h) for h in st.dealt],
+                "deck": ids(st.deck),
+                "first_leader": st.first_leader,
+            }
+        return v
+
+    def _leading(self, st: Core, by: list[dict[int, list[int]]]) -> dict[str, int | None]:
+        """Who would win each faction's vote right now (score piles + Gnome rows)."""
+        if st.gnomes[0] or st.gnomes[1]:
+            by = [piles_by_faction(st.score[s] + st.gnomes[s], st.factions) for s in range(st.seats)]
+        return {FACTION_NAMES[f]: faction_vote(by[0][f], by[1][f]) for f in st.factions}
+
+    # ------------------------------------------------------------------ records and JSON
+
+    def record(self, state: Core) -> JSON:
+        st = state
+        res = self.result(st)
+        return {
+            "format": RECORD_FORMAT,
+            "game": st.kind,
+            "factions": [FACTION_NAMES[f] for f in st.factions],
+            "seats": st.seats,
+            "hands": [ids(h) for h in st.dealt],
+            "deck": ids(st.deck),
+            "first_leader": st.first_leader,
+            "moves": [{"seat": m["seat"], "move": dict(m["move"])} for m in st.moves],
+            "result": None if res is None else {
+                "winner": res["winner"], "votes": res["votes"], "score": res["score"],
+            },
+        }
+
+    def from_record(self, record: Mapping[str, Any], upto: int | None = None) -> Core:
+        """Rebuild the state of a ``claim.record/1`` after its first ``upto`` moves (all if None).
+
+        Every move is validated; an inconsistent record raises :class:`IllegalMove`.
+        """
+        if record.get("format") != RECORD_FORMAT:
+            raise RulesError(f"not a {RECORD_FORMAT} record")
+        if record.get("game") != self.kind:
+            raise RulesError(f"record is for {record.get('game')!r}, not {self.kind!r}")
+        st = self.from_deal(record["factions"], record["hands"], record["deck"],
+                            record["first_leader"])
+        moves = record["moves"] if upto is None else record["moves"][:upto]
+        for i, m in enumerate(moves):
+            try:
+                cmove = self._parse(st, m["seat"], m["move"])
+            except IllegalMove as exc:
+                raise IllegalMove(f"move {i + 1}: {exc}") from None
+            if cmove < 0:
+                core.seer_choice(st, cmove == SEER_TOP, rec=True)
+            else:
+                core.play(st, cmove, rec=True)
+            st.moves.append({"seat": m["seat"], "move": dict(m["move"])})
+        return st
+
+    def replay_record(self, record: Mapping[str, Any]) -> JSON | None:
+        """The result obtained by replaying a record (compare with ``record["result"]``)."""
+        rec = self.record(self.from_record(record))
+        return rec["result"]
+
+    def to_json(self, state: Core) -> JSON:
+        return state_to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> Core:
+        return state_from_json(data)

@@ -1,0 +1,122 @@
+"""Conversions between core codes and JSON (card ids), for states, trick summaries and results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.rules.base import JSON, RulesError
+from games.rules.cards import CARD_ID, FACTION_ALIASES, FACTION_NAMES, parse_card
+from games.rules.claim.core import Core, new_core
+from games.rules.claim.scoring import decide, piles_by_faction
+
+STATE_FORMAT = "claim.state/1"
+RECORD_FORMAT = "claim.record/1"
+
+
+def ids(cards: Sequence[int]) -> list[str]:
+    return [CARD_ID[c] for c in cards]
+
+
+def sorted_ids(cards: Sequence[int]) -> list[str]:
+    """Ids sorted by faction (canonical order) then value (hands and piles as players sort them)."""
+    return [CARD_ID[c] for c in sorted(cards)]
+
+
+def codes(values: Sequence[Any]) -> list[int]:
+    try:
+        return [parse_card(v) for v in values]
+    except KeyError as exc:
+        raise RulesError(f"unknown card {exc.args[0]!r}") from None
+
+
+def last_to_json(last: Mapping[str, Any] | None) -> JSON | None:
+    if last is None:
+        return None
+    out: JSON = {}
+    for key, value in last.items():
+        if key == "cards":
+            out[key] = [{"seat": s, "card": CARD_ID[c]} for s, c in value]
+        elif key == "prize":
+            out[key] = CARD_ID[value]
+        elif isinstance(value, list):
+            out[key] = ids(value)
+        else:
+            out[key] = value
+    return out
+
+
+def last_from_json(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if data is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "cards":
+            out[key] = [(d["seat"], parse_card(d["card"])) for d in value]
+        elif key == "prize":
+            out[key] = parse_card(value)
+        elif isinstance(value, list):
+            out[key] = codes(value)
+        elif isinstance(value, dict):
+            out[key] = dict(value)
+        else:
+            out[key] = value
+    return out
+
+
+_LIST_FIELDS = ("hands", "followers", "public_followers", "peeked", "score", "gnomes")
+_FLAT_FIELDS = ("pool", "discard", "smashed", "played")
+_INT_FIELDS = ("seats", "dpos", "phase", "trick_no", "leader", "turn", "seer", "seer_next",
+               "first_leader")
+
+
+def state_to_json(st: Core) -> JSON:
+    data: JSON = {
+        "format": STATE_FORMAT,
+        "kind": st.kind,
+        "factions": [FACTION_NAMES[f] for f in st.factions],
+        "deck": ids(st.deck),
+        "prize": CARD_ID[st.prize] if st.prize >= 0 else None,
+        "dealt": [ids(h) for h in st.dealt],
+        "last": last_to_json(st.last),
+        "moves": [{"seat": m["seat"], "move": dict(m["move"])} for m in st.moves],
+    }
+    for name in _LIST_FIELDS:
+        data[name] = [ids(z) for z in getattr(st, name)]
+    for name in _FLAT_FIELDS:
+        data[name] = ids(getattr(st, name))
+    for name in _INT_FIELDS:
+        data[name] = getattr(st, name)
+    return data
+
+
+def state_from_json(data: Mapping[str, Any]) -> Core:
+    if data.get("format") != STATE_FORMAT:
+        raise RulesError(f"not a {STATE_FORMAT} state")
+    factions = tuple(FACTION_ALIASES[n] for n in data["factions"])
+    st = new_core(data["kind"], factions, [codes(h) for h in data["dealt"]], codes(data["deck"]),
+                  data["first_leader"])
+    for name in _LIST_FIELDS:
+        setattr(st, name, [codes(z) for z in data[name]])
+    for name in _FLAT_FIELDS:
+        setattr(st, name, codes(data[name]))
+    for name in _INT_FIELDS:
+        setattr(st, name, int(data[name]))
+    st.prize = parse_card(data["prize"]) if data["prize"] is not None else -1
+    st.last = last_from_json(data["last"])
+    st.moves = [{"seat": m["seat"], "move": dict(m["move"])} for m in data["moves"]]
+    return st
+
+
+def result_of(st: Core) -> JSON:
+    """C8 / T4 / M2.4 scoring breakdown (valid at any time; the game result once over)."""
+    factions = st.factions
+    by = [piles_by_faction(st.score[s], factions) for s in range(st.seats)]
+    winner, votes, reason = decide(by, factions)
+    return {
+        "winner": winner,
+        "votes": {FACTION_NAMES[f]: votes[f] for f in factions},
+        "counts": [{FACTION_NAMES[f]: len(b[f]) for f in factions} for b in by],
+        "score": [{FACTION_NAMES[f]: ids(b[f]) for f in factions} for b in by],
+        "reason": reason,
+    }

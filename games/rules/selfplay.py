@@ -1,0 +1,109 @@
+"""Self-play: complete games with uniformly random legal moves, one ``claim.record/1`` per line.
+
+    python -m games.rules.selfplay --game claim --games 1000 --seed 7 [--with-legal]
+                                   [--seats N] [--factions a,b,c,d,e]
+
+Every move is chosen uniformly among the *distinct* legal moves (``legal_moves``). With
+``--with-legal`` each entry of ``moves`` also carries ``"legal"``: every legal move the seat had.
+``claim-mix`` draws a random valid faction choice per game unless ``--factions`` fixes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from games.rules.base import JSON, RulesError
+from games.rules.cards import CARD_ID, FACTION_NAMES
+from games.rules.claim import core
+from games.rules.claim.core import OVER, SEER_PRIZE, SEER_TOP
+from games.rules.claim.engine import ClaimRules
+from games.rules.claim.options import random_mix
+from games.rules.registry import get_rules
+
+_SEER_MOVES = {SEER_PRIZE: {"seer": "prize"}, SEER_TOP: {"seer": "top"}}
+
+
+def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Random,
+                  with_legal: bool = False) -> JSON:
+    """One complete game set up from ``seed``, moves drawn from ``rng``; returns its record."""
+    st = rules.setup(options, 2, seed)
+    moves = st.moves
+    while st.phase != OVER:
+        seat = st.turn
+        opts = [SEER_PRIZE, SEER_TOP] if st.seer >= 0 else sorted(set(core.legal(st)))
+        m = opts[rng.randrange(len(opts))]
+        if m < 0:
+            core.seer_choice(st, m == SEER_TOP)
+            move: dict[str, Any] = dict(_SEER_MOVES[m])
+        else:
+            core.play(st, m)
+            move = {"play": CARD_ID[m]}
+        entry: dict[str, Any] = {"seat": seat, "move": move}
+        if with_legal:
+            entry["legal"] = [dict(_SEER_MOVES[o]) if o < 0 else {"play": CARD_ID[o]} for o in opts]
+        moves.append(entry)
+    record = rules.record(st)
+    if with_legal:
+        record["moves"] = moves
+    return record
+
+
+def generate(game: str, games: int, seed: int, *, with_legal: bool = False, seats: int = 2,
+             factions: Sequence[str] | None = None) -> Iterator[JSON]:
+    """Records of ``games`` random games (deterministic for a given ``seed``)."""
+    rules = get_rules(game)
+    if not isinstance(rules, ClaimRules):  # pragma: no cover - only Claim games so far
+        raise RulesError(f"self-play does not support {game!r} yet")
+    fixed = None
+    if factions is not None:
+        fixed = rules.normalize_options({"factions": list(factions)}, seats)
+    else:
+        rules.normalize_options(None if game != "claim-mix" else {"factions": _example_mix()}, seats)
+    rng = random.Random(seed)
+    for _ in range(games):
+        if fixed is not None:
+            options = fixed
+        elif game == "claim-mix":
+            options = {"factions": [FACTION_NAMES[f] for f in random_mix(rng)]}
+        else:
+            options = {}
+        yield random_record(rules, options, rng.getrandbits(63), rng, with_legal)
+
+
+def _example_mix() -> list[str]:
+    return ["knight", "goblin", "undead", "dwarf", "doppelganger"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.rules.selfplay", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="claim", help="claim, claim2 or claim-mix")
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--with-legal", action="store_true",
+                        help="add every legal move of the seat to each move")
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--factions", help="claim-mix: comma-separated factions, e.g. "
+                        "knight,goblin,undead,dragon,seer")
+    args = parser.parse_args(argv)
+    factions = [f.strip() for f in args.factions.split(",")] if args.factions else None
+    try:
+        out = sys.stdout
+        for record in generate(args.game, args.games, args.seed, with_legal=args.with_legal,
+                               seats=args.seats, factions=factions):
+            out.write(json.dumps(record, separators=(",", ":")))
+            out.write("\n")
+    except RulesError as exc:
+        parser.exit(2, f"error: {exc}\n")
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""Builders for specific Claim situations (explicit hands, deck, phase, zones)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.rules.base import Event
+from games.rules.cards import FACTION_ALIASES, parse_card
+from games.rules.claim import CLAIM, CLAIM2, CLAIM_MIX
+from games.rules.claim.core import PHASE1, PHASE2, Core, new_core
+from games.rules.claim.engine import ClaimRules
+
+RULES = {"claim": CLAIM, "claim2": CLAIM2, "claim-mix": CLAIM_MIX}
+DEFAULT_FACTIONS = {
+    "claim": ["goblin", "knight", "undead", "dwarf", "doppelganger"],
+    "claim2": ["gnome", "giant", "dragon", "troll", "seer"],
+}
+
+
+def c(card: str) -> int:
+    return parse_card(card)
+
+
+def cs(cards: Sequence[str]) -> list[int]:
+    return [parse_card(x) for x in cards]
+
+
+def make_state(
+    kind: str,
+    hands: Sequence[Sequence[str]],
+    *,
+    deck: Sequence[str] = (),
+    leader: int = 0,
+    phase: int = PHASE1,
+    factions: Sequence[str] | None = None,
+    score: Sequence[Sequence[str]] | None = None,
+    gnomes: Sequence[Sequence[str]] | None = None,
+    pool: Sequence[str] = (),
+) -> Core:
+    """A state where ``leader`` is about to lead. Phase 1 reveals ``deck[0]`` as the prize."""
+    fac = factions or DEFAULT_FACTIONS[kind]
+    fids = tuple(sorted(FACTION_ALIASES[f] for f in fac))
+    if phase == PHASE1:
+        st = new_core(kind, fids, [cs(h) for h in hands], cs(deck), leader)
+    else:
+        st = new_core(kind, fids, [[], []], [], leader)
+        st.hands = [cs(h) for h in hands]
+        st.phase = PHASE2
+        st.turn = leader
+        st.prize = -1
+    if score is not None:
+        st.score = [cs(p) for p in score]
+    if gnomes is not None:
+        st.gnomes = [cs(p) for p in gnomes]
+    st.pool = cs(pool)
+    return st
+
+
+def rules_for(st: Core) -> ClaimRules:
+    return RULES[st.kind]
+
+
+def play(st: Core, *moves: str) -> tuple[Core, list[Event]]:
+    """Apply moves for whoever must act: "knight-5" plays a card, "seer:top"/"seer:prize" choose."""
+    rules = rules_for(st)
+    events: list[Event] = []
+    for m in moves:
+        seat = next(iter(rules.to_act(st)))
+        move: dict[str, Any] = {"seer": m.split(":")[1]} if m.startswith("seer:") else {"play": m}
+        st, ev = rules.apply(st, seat, move)
+        events.extend(ev)
+    return st, events
+
+
+def legal_cards(st: Core) -> list[str]:
+    rules = rules_for(st)
+    seat = next(iter(rules.to_act(st)))
+    return [m["play"] for m in rules.legal_moves(st, seat)]
+
+
+def score_ids(st: Core, seat: int) -> list[str]:
+    from games.rules.cards import CARD_ID
+
+    return sorted(CARD_ID[x] for x in st.score[seat])
+
+
+def ids(cards: Sequence[int]) -> list[str]:
+    from games.rules.cards import CARD_ID
+
+    return sorted(CARD_ID[x] for x in cards)

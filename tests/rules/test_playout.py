@@ -1,0 +1,81 @@
+"""The fast random playout is rule-for-rule identical to the core (replayed through the engine)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.rules.cards import CLAIM2_FACTIONS, CLAIM_FACTIONS, FACTION_NAMES
+from games.rules.claim import core
+from games.rules.claim.core import OVER, SEER_TOP
+from games.rules.claim.options import random_mix
+from games.rules.claim.playout import random_deal, random_game, random_playout
+from games.rules.claim.scoring import fast_winner
+
+from .helpers import RULES
+
+
+def _replay_log(start, log):
+    st = start.copy()
+    for seat, m in log:
+        assert seat == st.turn
+        if m < 0:
+            assert st.seer == seat
+            core.seer_choice(st, m == SEER_TOP)
+        else:
+            assert m in core.legal(st)
+            core.play(st, m)
+    return st
+
+
+@pytest.mark.parametrize("kind", ["claim", "claim2", "claim-mix"])
+def test_playout_equals_core_replay(kind):
+    rng = random.Random(kind)
+    for _ in range(300):
+        factions = {"claim": CLAIM_FACTIONS, "claim2": CLAIM2_FACTIONS}.get(kind) or random_mix(rng)
+        start = random_deal(kind, factions, rng)
+        played = start.copy()
+        log: list[tuple[int, int]] = []
+        winner = random_playout(played, rng, log)
+        ref = _replay_log(start, log)
+        assert ref.phase == OVER and played.phase == OVER
+        for zone in ("score", "discard", "smashed", "pool", "gnomes", "hands"):
+            a, b = getattr(ref, zone), getattr(played, zone)
+            if zone in ("score", "gnomes", "hands"):
+                assert [sorted(x) for x in a] == [sorted(x) for x in b], zone
+            else:
+                assert sorted(a) == sorted(b), zone
+        assert winner == fast_winner(ref.score, ref.factions)
+        res = RULES[kind].result(ref)
+        assert res["winner"] == winner
+
+
+def test_playout_from_mid_trick_and_pending_seer():
+    rng = random.Random(5)
+    rules = RULES["claim2"]
+    for seed in range(60):
+        st = rules.setup(None, 2, seed)
+        for _ in range(rng.randrange(60)):
+            if rules.is_over(st):
+                break
+            seat = next(iter(rules.to_act(st)))
+            st, _ = rules.apply(st, seat, rng.choice(rules.legal_moves(st, seat)))
+        log: list[tuple[int, int]] = []
+        copy = st.copy()
+        winner = random_playout(copy, rng, log)
+        ref = _replay_log(st, log)
+        assert ref.phase == OVER
+        assert [sorted(x) for x in ref.score] == [sorted(x) for x in copy.score]
+        assert winner == rules.result(ref)["winner"]
+        assert st.phase != OVER or not log  # the original is untouched
+
+
+def test_random_game_runs_for_every_mix():
+    rng = random.Random(1)
+    outcomes = set()
+    for _ in range(200):
+        factions = random_mix(rng)
+        assert len({FACTION_NAMES[f] for f in factions}) == 5
+        outcomes.add(random_game(factions, rng))
+    assert outcomes <= {0, 1, None} and {0, 1} <= outcomes
