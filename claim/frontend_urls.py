@@ -1,21 +1,61 @@
-"""Serves the PWA shell at / (the build in frontend/dist); a plain page until the PWA exists."""
+"""Serves the PWA: the app shell at / and the service worker at /sw.js (root scope).
+
+The build lives in frontend/dist (``scripts/bootstrap.sh`` runs ``npm run build``); its assets are
+static files under /static/. Without a build, / shows a plain page pointing to the API docs.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+FALLBACK = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>claim</title>"
+    "<h1>claim</h1><p>The app is not built yet. The API is at <a href=/api/v1/docs/>/api/v1/docs/</a>.</p></html>"
+)
 
 
+def _dist() -> Path:
+    return Path(settings.BASE_DIR) / "frontend" / "dist"
+
+
+@lru_cache(maxsize=4)
+def _read(path: Path, mtime: float) -> bytes:
+    return path.read_bytes()
+
+
+def _file(name: str) -> bytes | None:
+    path = _dist() / name
+    try:
+        return _read(path, path.stat().st_mtime)
+    except FileNotFoundError:
+        return None
+
+
+@never_cache
+@ensure_csrf_cookie
 def index(request: HttpRequest) -> HttpResponse:
-    from django.conf import settings
-
-    built = settings.BASE_DIR / "frontend" / "dist" / "index.html"
-    if built.exists():
-        return HttpResponse(built.read_text(encoding="utf-8"))
-    return HttpResponse(
-        "<!doctype html><html lang=en><meta charset=utf-8><title>claim</title>"
-        "<h1>claim</h1><p>The API is at <a href=/api/v1/docs/>/api/v1/docs/</a>.</p></html>"
-    )
+    body = _file("index.html")
+    return HttpResponse(body if body is not None else FALLBACK, content_type="text/html; charset=utf-8")
 
 
-urlpatterns = [path("", index, name="index")]
+def service_worker(request: HttpRequest) -> HttpResponse:
+    body = _file("sw.js")
+    if body is None:
+        raise Http404("The PWA is not built.")
+    response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+urlpatterns = [
+    path("", index, name="index"),
+    path("sw.js", service_worker, name="service-worker"),
+]

@@ -97,6 +97,15 @@ if not DATABASE_URL:
 if DATABASE_URL.startswith("sqlite"):
     VAR_DIR.mkdir(parents=True, exist_ok=True)
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # psycopg's connection pool: ASGI serves requests from many threads, where persistent
+    # per-thread connections (CONN_MAX_AGE) pile up; a pool reuses a bounded set.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DB_POOL_MIN", 2),
+        "max_size": env_int("DB_POOL_MAX", 20),
+        "timeout": env_int("DB_POOL_TIMEOUT", 10),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
@@ -130,7 +139,10 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Safety net: an AI seat whose turn task was lost (crash between commit and enqueue) moves.
+    "resume-ai-turns": {"task": "games.resume_ai_turns", "schedule": 60.0},
+}
 
 # --- Auth and accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -199,6 +211,7 @@ REST_FRAMEWORK = {
         "register": env_str("THROTTLE_REGISTER", "20/hour"),
         "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
         "moves": env_str("THROTTLE_MOVES", "600/min"),
+        "games_create": env_str("THROTTLE_GAMES_CREATE", "200/hour"),
     },
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,

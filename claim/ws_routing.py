@@ -1,5 +1,11 @@
-"""WebSocket routes (the game service adds its consumer here)."""
+"""WebSocket routes: the events stream at ``/ws/`` (protocol: docs/realtime.md)."""
 
 from __future__ import annotations
 
-websocket_urlpatterns: list = []
+from django.urls import re_path
+
+from games.realtime.consumers import EventsConsumer
+
+websocket_urlpatterns: list = [
+    re_path(r"^ws/?$", EventsConsumer.as_asgi()),
+]

@@ -6,6 +6,18 @@ cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
 ./scripts/services.sh
 
+# The end-to-end tests drive Debian's Chromium through Playwright (browser downloads don't work
+# on our machines). Install it when missing and we may (root with apt).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "==> installing Debian's chromium for the end-to-end tests"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+      || echo "warning: could not install chromium; end-to-end tests will not run" >&2
+  else
+    echo "warning: /usr/bin/chromium is missing (apt-get install chromium); end-to-end tests will not run" >&2
+  fi
+fi
+
 export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/claim}
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 export CLAIM_TESTING=1
@@ -14,5 +26,9 @@ unset CLAIM_EMBEDDED || true
 
 echo "==> ruff"
 .venv/bin/ruff check .
+if [ -f frontend/package.json ]; then
+  echo "==> PWA unit tests (vitest)"
+  (cd frontend && npm test --silent)
+fi
 echo "==> pytest (database: PostgreSQL, channel layer and broker: Redis)"
 .venv/bin/pytest -m "not slow" "$@"

@@ -1,0 +1,411 @@
+"""API + real-time benchmark: concurrent human-vs-human games over HTTP, pushes over WebSockets.
+
+Usage::
+
+    .venv/bin/python bench/api.py                      # starts its own server (see below)
+    .venv/bin/python bench/api.py http://127.0.0.1:8000 --games 50 --clients 50 --duration 30
+
+What it does:
+
+1. Registers ``2 * games`` users through ``POST /api/v1/accounts/register`` (CSRF + session) and
+   creates a ``games:read games:play`` token for each (``POST /api/v1/accounts/tokens``).
+2. Pairs them into ``games`` human-vs-human games (``POST /api/v1/games`` inviting the partner,
+   ``POST /api/v1/games/{id}/join``). A finished game is replaced by a new one for the same pair.
+3. Opens one WebSocket per user to ``/ws/`` (``{"type": "subscribe", "games": "all"}``).
+4. ``clients`` concurrent workers play random legal moves as fast as they can for ``duration``
+   seconds. Whose turn it is comes from the mover's HTTP answer or from the opponent's socket (a real
+   client works the same way), so every move needs exactly one HTTP request.
+5. Prints moves/s, HTTP move latency (p50/p95/p99) and the push latency to the opponent's socket,
+   each on one line.
+
+Push latency is given two ways: from sending the move request until the opponent's socket has the
+new version (end to end), and from the mover having the HTTP answer until the opponent has it (the
+extra delay of the push; it can be negative, because the server publishes on commit, before it writes
+the HTTP answer).
+
+Without a URL it starts its own server: ``uvicorn claim.asgi:application --workers 1`` (``--workers``
+to change) on a free port, on the PostgreSQL database ``claim_bench`` (created and migrated when
+missing; override with ``--database-url``) and Redis database 3 (``--redis-url``; a separate Redis
+database so test runs that flush the cache do not wipe the channel layer's groups), with the
+throttles lifted and ``CLAIM_TASK_MODE=thread``. Against your own server, lift the throttles
+yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``, ``THROTTLE_MOVES``), or the bench hits 429s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+import httpx
+from websockets.asyncio.client import connect as ws_connect
+
+ROOT = Path(__file__).resolve().parents[1]
+UNLIMITED = "100000000/min"
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ensure_database(database_url: str) -> None:
+    import psycopg
+
+    parsed = urlparse(database_url)
+    name = parsed.path.lstrip("/")
+    admin = urlunparse(parsed._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def start_server(args) -> tuple[str, subprocess.Popen, Path]:
+    env = {k: v for k, v in os.environ.items() if k not in {"CLAIM_EMBEDDED", "DEBUG"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="claim.settings",
+        DATABASE_URL=args.database_url,
+        REDIS_URL=args.redis_url,
+        SECRET_KEY=env.get("SECRET_KEY") or "bench-only-secret-key-" + secrets.token_hex(16),
+        CLAIM_TESTING="1",  # plain HTTP (no SSL redirect, no secure cookies); fast password hashing
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        CLAIM_TASK_MODE="thread",
+        THROTTLE_USER=UNLIMITED, THROTTLE_ANON=UNLIMITED, THROTTLE_MOVES=UNLIMITED,
+        THROTTLE_REGISTER=UNLIMITED, THROTTLE_LOGIN=UNLIMITED,
+        LOG_LEVEL="WARNING",
+        DB_CONN_MAX_AGE=str(args.conn_max_age),
+    )
+    _ensure_database(args.database_url)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    port = _free_port()
+    log = Path(tempfile.mkstemp(prefix="claim-bench-uvicorn-", suffix=".log")[1])
+    cmd = [sys.executable, "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+           "--lifespan", "off", "--log-level", "warning", "--no-access-log", "--workers", str(args.workers)]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited:\n{log.read_text()[-3000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/api/v1/health", timeout=2).status_code < 500:
+                return url, proc, log
+        time.sleep(0.2)
+    proc.kill()
+    raise SystemExit(f"the server did not answer within 60 s:\n{log.read_text()[-3000:]}")
+
+
+# --- players and games --------------------------------------------------------------------------
+
+@dataclass
+class Player:
+    username: str
+    token: str = ""
+    ws: object = None
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+@dataclass
+class Game:
+    pair: tuple[Player, Player]
+    id: int = 0
+    enqueued_version: int = -1  # the newest version a turn was queued for (dedupes HTTP vs socket)
+    sent_at: dict[int, float] = field(default_factory=dict)  # version → move request sent
+    answered_at: dict[int, float] = field(default_factory=dict)  # version → mover got the HTTP answer
+    waiting_for: dict[int, Player] = field(default_factory=dict)  # version → the opponent who must see it
+
+
+@dataclass
+class Stats:
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    move_ms: list[float] = field(default_factory=list)
+    push_from_send_ms: list[float] = field(default_factory=list)
+    push_from_answer_ms: list[float] = field(default_factory=list)
+    games_finished: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+async def register(http: httpx.AsyncClient, base: str, username: str) -> Player:
+    password = "bench-" + secrets.token_urlsafe(12)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as session:  # own cookie jar
+        csrf = (await session.get("/api/v1/accounts/csrf")).json()["csrf_token"]
+        r = await session.post("/api/v1/accounts/register", json={"username": username, "password": password},
+                               headers={"X-CSRFToken": csrf, "Referer": base})
+        if r.status_code != 201:
+            raise SystemExit(f"register {username}: {r.status_code} {r.text[:300]}")
+        csrf = session.cookies.get("csrftoken") or csrf
+        scopes = ["games:read", "games:play"]
+        r = await session.post("/api/v1/accounts/tokens", json={"name": "bench", "scopes": scopes},
+                               headers={"X-CSRFToken": csrf, "Referer": base})
+        if r.status_code != 201:
+            raise SystemExit(f"token for {username}: {r.status_code} {r.text[:300]}")
+        return Player(username, r.json()["token"])
+
+
+async def new_game(http: httpx.AsyncClient, game: Game, kind: str) -> list[dict]:
+    a, b = game.pair
+    r = await http.post("/api/v1/games", headers=a.headers,
+                        json={"kind": kind, "opponents": [{"type": "user", "username": b.username}]})
+    if r.status_code != 201:
+        raise RuntimeError(f"create game: {r.status_code} {r.text[:300]}")
+    game.id = r.json()["id"]
+    game.enqueued_version = -1
+    r = await http.post(f"/api/v1/games/{game.id}/join", headers=b.headers, json={})
+    if r.status_code != 201:
+        raise RuntimeError(f"join game: {r.status_code} {r.text[:300]}")
+    return [r.json(), (await http.get(f"/api/v1/games/{game.id}", headers=a.headers)).json()]
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and its live children (uvicorn workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children = Path(f"/proc/{pid}/task/{task.name}/children")
+            pids += [int(c) for c in children.read_text().split()]
+    for p in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+class Bench:
+    def __init__(self, base: str, args, server_pid: int | None = None) -> None:
+        self.server_pid = server_pid
+        self.server_cpu = 0.0
+        self.base = base
+        self.args = args
+        self.stats = Stats()
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.games: dict[int, Game] = {}
+        self.stop_at = 0.0
+        self.measuring = False
+        self.rng = random.Random(args.seed)
+
+    def offer(self, game: Game, player: Player, view: dict) -> None:
+        """A view of ``player`` arrived (HTTP answer or socket): queue their turn if it is new."""
+        if view.get("id") != game.id or view.get("status") != "active":
+            return
+        if view.get("my_turn") and view.get("legal_moves") and view["version"] > game.enqueued_version:
+            game.enqueued_version = view["version"]
+            self.queue.put_nowait((game, player, view))
+
+    async def socket_reader(self, player: Player) -> None:
+        async for raw in player.ws:
+            now = time.perf_counter()
+            message = json.loads(raw)
+            if message.get("type") != "game":
+                continue
+            game = self.games.get(message["game_id"])
+            if game is None:
+                continue
+            version = message["version"]
+            if game.waiting_for.get(version) is player:
+                del game.waiting_for[version]
+                if self.measuring and version in game.sent_at:
+                    self.stats.push_from_send_ms.append((now - game.sent_at[version]) * 1000)
+                    if version in game.answered_at:
+                        self.stats.push_from_answer_ms.append((now - game.answered_at[version]) * 1000)
+                    else:  # pushed before the mover even had its answer: record once the answer is in
+                        game.answered_at[-version] = now
+            self.offer(game, player, message["view"])
+
+    async def worker(self, http: httpx.AsyncClient) -> None:
+        while time.perf_counter() < self.stop_at:
+            try:
+                game, player, view = await asyncio.wait_for(self.queue.get(), timeout=0.5)
+            except TimeoutError:
+                continue
+            if view.get("id") != game.id:
+                continue  # a turn of a game that has been replaced
+            move = self.rng.choice(view["legal_moves"])
+            version = view["version"]
+            opponent = game.pair[1] if player is game.pair[0] else game.pair[0]
+            game.waiting_for[version + 1] = opponent
+            sent = time.perf_counter()
+            game.sent_at[version + 1] = sent
+            try:
+                r = await http.post(f"/api/v1/games/{game.id}/moves", headers=player.headers,
+                                    json={"version": version, "move": move, "client_id": secrets.token_hex(8)})
+            except httpx.HTTPError as exc:
+                self.stats.error(type(exc).__name__)
+                await self.resync(http, game)
+                continue
+            answered = time.perf_counter()
+            if r.status_code != 201:
+                self.stats.error(f"HTTP {r.status_code} {r.json().get('error', {}).get('code', '')}".strip())
+                await self.resync(http, game)
+                continue
+            if self.measuring:
+                self.stats.moves += 1
+                self.stats.move_ms.append((answered - sent) * 1000)
+                pushed = game.answered_at.pop(-(version + 1), None)
+                if pushed is not None:
+                    self.stats.push_from_answer_ms.append((pushed - answered) * 1000)
+                else:
+                    game.answered_at[version + 1] = answered
+            body = r.json()
+            if body["status"] != "active":
+                self.stats.games_finished += 1
+                await self.restart(http, game)
+            else:
+                self.offer(game, player, body)
+
+    async def resync(self, http: httpx.AsyncClient, game: Game) -> None:
+        for player in game.pair:
+            r = await http.get(f"/api/v1/games/{game.id}", headers=player.headers)
+            if r.status_code == 200:
+                game.enqueued_version = min(game.enqueued_version, r.json()["version"] - 1)
+                self.offer(game, player, r.json())
+
+    async def restart(self, http: httpx.AsyncClient, game: Game) -> None:
+        self.games.pop(game.id, None)
+        game.sent_at.clear()
+        game.answered_at.clear()
+        game.waiting_for.clear()
+        views = await new_game(http, game, self.args.kind)
+        self.games[game.id] = game
+        for player, view in zip(game.pair[::-1], views, strict=True):  # join answer is b's, then a's view
+            self.offer(game, player, view)
+
+    async def run(self) -> None:
+        args = self.args
+        limits = httpx.Limits(max_connections=args.clients + 8, max_keepalive_connections=args.clients + 8)
+        async with httpx.AsyncClient(base_url=self.base, timeout=30, limits=limits) as http:
+            tag = secrets.token_hex(3)
+            t0 = time.perf_counter()
+            sem = asyncio.Semaphore(16)
+
+            async def reg(i: int) -> Player:
+                async with sem:
+                    return await register(http, self.base, f"bench{tag}-{i}")
+
+            players = await asyncio.gather(*(reg(i) for i in range(2 * args.games)))
+            print(f"setup: registered {len(players)} users with tokens in {time.perf_counter() - t0:.1f} s")
+            ws_base = self.base.replace("http", "ws", 1) + "/ws/"
+            for p in players:
+                p.ws = await ws_connect(f"{ws_base}?token={p.token}", origin=self.base, max_size=2**22)
+                await p.ws.send(json.dumps({"type": "subscribe", "games": "all"}))
+                ack = json.loads(await p.ws.recv())
+                assert ack["type"] == "subscribed", ack
+            readers = [asyncio.create_task(self.socket_reader(p)) for p in players]
+            pairs = [Game((players[2 * i], players[2 * i + 1])) for i in range(args.games)]
+            await asyncio.gather(*(self.restart(http, g) for g in pairs))
+            print(f"setup: {args.games} games and {len(players)} sockets ready")
+
+            self.stop_at = time.perf_counter() + args.warmup + args.duration
+            workers = [asyncio.create_task(self.worker(http)) for _ in range(args.clients)]
+            await asyncio.sleep(args.warmup)
+            self.measuring = True
+            started = time.perf_counter()
+            cpu0 = process_tree_cpu(self.server_pid) if self.server_pid else 0.0
+            await asyncio.gather(*workers)
+            elapsed = time.perf_counter() - started
+            self.measuring = False
+            if self.server_pid:
+                self.server_cpu = process_tree_cpu(self.server_pid) - cpu0
+            await asyncio.sleep(0.5)  # let the last pushes arrive
+            for task in readers:
+                task.cancel()
+            for p in players:
+                await p.ws.close()
+        self.report(elapsed)
+
+    def report(self, elapsed: float) -> None:
+        s, a = self.stats, self.args
+        print(f"moves/s: {s.moves / elapsed:.1f} ({s.moves} moves in {elapsed:.1f} s; {a.clients} clients, "
+              f"{a.games} games, {s.games_finished} games finished)")
+        print(f"move latency ms (HTTP POST /moves): p50 {percentile(s.move_ms, 50):.1f}  "
+              f"p95 {percentile(s.move_ms, 95):.1f}  p99 {percentile(s.move_ms, 99):.1f}  "
+              f"max {max(s.move_ms, default=float('nan')):.1f}")
+        print(f"push latency ms (move sent -> opponent socket): p50 {percentile(s.push_from_send_ms, 50):.1f}  "
+              f"p99 {percentile(s.push_from_send_ms, 99):.1f}  (n={len(s.push_from_send_ms)})")
+        print(f"push latency ms (move accepted -> opponent socket): p50 {percentile(s.push_from_answer_ms, 50):.1f}"
+              f"  p99 {percentile(s.push_from_answer_ms, 99):.1f}  (n={len(s.push_from_answer_ms)})")
+        lost = s.moves - len(s.push_from_send_ms)
+        errors = ", ".join(f"{k}: {v}" for k, v in sorted(s.errors.items())) or "none"
+        print(f"errors: {errors}; pushes not seen: {max(lost, 0)}")
+        if s.move_ms:
+            print(f"(mean move latency {statistics.fmean(s.move_ms):.1f} ms)")
+        if self.server_pid and s.moves:
+            print(f"server CPU: {self.server_cpu * 1000 / s.moves:.1f} ms per move "
+                  f"({self.server_cpu / elapsed * 100:.0f}% of one core; PostgreSQL and Redis not included)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("url", nargs="?", help="a running server, e.g. http://127.0.0.1:8000 (default: start one)")
+    parser.add_argument("--games", type=int, default=20, help="concurrent games (2 users each); default 20")
+    parser.add_argument("--clients", type=int, default=20, help="concurrent HTTP clients; default 20")
+    parser.add_argument("--duration", type=float, default=20, help="measured seconds; default 20")
+    parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first; default 3")
+    parser.add_argument("--kind", default="claim", help="game kind; default claim")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers of the started server; default 1")
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL",
+                                                                 "postgres://postgres@127.0.0.1:5432/claim_bench"))
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"))
+    parser.add_argument("--conn-max-age", type=int, default=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+                        help="DB_CONN_MAX_AGE of the started server (default 0, the project default: one connection "
+                             "per request. Under ASGI every request runs in its own thread, so persistent "
+                             "connections pile up; see the report)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    proc = log = None
+    url = args.url
+    if not url:
+        url, proc, log = start_server(args)
+        print(f"server: {url} (uvicorn --workers {args.workers}, DB_CONN_MAX_AGE={args.conn_max_age}, "
+              f"{args.database_url}, {args.redis_url}); pid {proc.pid}")
+    print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    try:
+        asyncio.run(Bench(url.rstrip("/"), args, proc.pid if proc else None).run())
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            tail = log.read_text(errors="replace").strip()[-1500:]
+            if tail:
+                print(f"server log (tail):\n{tail}")
+            log.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    main()

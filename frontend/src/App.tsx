@@ -1,0 +1,57 @@
+import { useEffect } from "preact/hooks";
+import { api } from "./api";
+import { connect, disconnect } from "./realtime";
+import { navigate, useRoute } from "./router";
+import { Inbox } from "./screens/Inbox";
+import { Login } from "./screens/Login";
+import { NewGame } from "./screens/NewGame";
+import { Rules } from "./screens/Rules";
+import { Settings } from "./screens/Settings";
+import { Table } from "./screens/Table";
+import { errorText, loadMe, putGame, t, toast, useStore } from "./store";
+
+export function App() {
+  const st = useStore();
+  const route = useRoute();
+
+  useEffect(() => { void loadMe(); }, []);
+  useEffect(() => {
+    if (st.me) connect(); else disconnect();
+  }, [st.me?.username]);
+
+  // #/join/CODE: join an open invitation once logged in.
+  useEffect(() => {
+    if (!st.me || route.name !== "join" || !route.arg) return;
+    api<Record<string, unknown>>("POST", "/games/join", { code: route.arg })
+      .then((g) => navigate(`/game/${putGame(g).id}`))
+      .catch((e) => { toast(errorText(e), "error"); navigate("/"); });
+  }, [st.me?.username, route.name, route.arg]);
+
+  if (!st.ready) return <main class="page" id="main"><p aria-busy="true">{t("common.loading")}</p></main>;
+
+  let body;
+  if (route.name === "rules") body = <Rules kind={route.arg} />;
+  else if (!st.me) body = <Login onDone={() => { if (route.name !== "join") navigate("/"); }} />;
+  else if (route.name === "new") body = <NewGame />;
+  else if (route.name === "game" && route.arg) body = <Table id={Number(route.arg)} key={route.arg} />;
+  else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;
+  else body = <Inbox />;
+
+  return (
+    <>
+      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById("main")?.focus(); }}>{t("nav.home")}</a>
+      <header class="bar">
+        <a class="brand" href="#/" aria-label={`${t("app.name")} – ${t("nav.home")}`}>claim</a>
+        <nav aria-label="main">
+          {st.me && <a href="#/" aria-current={route.name === "home" ? "page" : undefined}>{t("nav.home")}</a>}
+          {st.me && <a href="#/new" aria-current={route.name === "new" ? "page" : undefined}>{t("nav.new")}</a>}
+          <a href="#/rules" aria-current={route.name === "rules" ? "page" : undefined}>{t("nav.rules")}</a>
+          {st.me && <a href="#/settings" aria-current={route.name === "settings" ? "page" : undefined} id="nav-settings">{t("nav.settings")}</a>}
+        </nav>
+      </header>
+      {st.offline && <p class="offline" role="status">{t("common.offline")}</p>}
+      {body}
+      <div class={`toast ${st.toast ? "show " + st.toast.kind : ""}`} role={st.toast?.kind === "error" ? "alert" : "status"} aria-live="polite">{st.toast?.text}</div>
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+// REST client: session cookie + CSRF header, the API's one error shape, and an offline cache of GETs.
+export interface ErrorBody { code: string; message: string; fields?: Record<string, string[]>; view?: unknown }
+
+export class ApiError extends Error {
+  status: number;
+  code: string;
+  fields: Record<string, string[]>;
+  view: unknown;
+  constructor(status: number, body: ErrorBody) {
+    super(body.message || body.code);
+    this.status = status;
+    this.code = body.code || "error";
+    this.fields = body.fields || {};
+    this.view = body.view;
+  }
+}
+
+export const BASE = "/api/v1";
+const CACHE_PREFIX = "claim.cache:";
+
+function cookie(name: string): string | null {
+  const m = document.cookie.match(new RegExp("(?:^|; )" + name + "=([^;]*)"));
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export function isOffline(): boolean {
+  return typeof navigator !== "undefined" && navigator.onLine === false;
+}
+
+let csrfPromise: Promise<unknown> | null = null;
+export function ensureCsrf(force = false): Promise<unknown> {
+  if (!force && cookie("csrftoken")) return Promise.resolve();
+  if (!csrfPromise || force) {
+    csrfPromise = fetch(BASE + "/accounts/csrf", { credentials: "same-origin" }).catch(() => undefined);
+  }
+  return csrfPromise;
+}
+
+/** Normalise any error payload to {code, message, fields}. */
+export function errorBody(data: unknown, status: number): ErrorBody {
+  const d = data as { error?: ErrorBody; detail?: string } | null;
+  if (d && d.error && typeof d.error === "object") return d.error;
+  if (d && typeof d.detail === "string") return { code: "error", message: d.detail };
+  return { code: "http_" + status, message: `HTTP ${status}` };
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
+  const unsafe = method !== "GET" && method !== "HEAD";
+  if (unsafe) {
+    if (isOffline()) throw new ApiError(0, { code: "offline", message: "offline" });
+    await ensureCsrf();
+  }
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (unsafe) headers["X-CSRFToken"] = cookie("csrftoken") || "";
+  let res: Response;
+  try {
+    res = await fetch(BASE + path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, { code: "offline", message: "offline" });
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) {
+    // A rotated CSRF token (after login/logout) → fetch a fresh one and retry once.
+    if (res.status === 403 && unsafe && /csrf/i.test(text) && !retried) {
+      await ensureCsrf(true);
+      return api<T>(method, path, body, true);
+    }
+    throw new ApiError(res.status, errorBody(data, res.status));
+  }
+  if (method === "GET") {
+    try { localStorage.setItem(CACHE_PREFIX + path, text); } catch { /* storage full: ignore */ }
+  }
+  return data as T;
+}
+
+/** GET with a fallback to the last stored answer when the network is unavailable. */
+export async function getCached<T>(path: string): Promise<{ data: T; offline: boolean }> {
+  try {
+    return { data: await api<T>("GET", path), offline: false };
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 0) {
+      const stored = localStorage.getItem(CACHE_PREFIX + path);
+      if (stored) return { data: JSON.parse(stored) as T, offline: true };
+    }
+    throw e;
+  }
+}
+
+export function storeCached(path: string, data: unknown): void {
+  try { localStorage.setItem(CACHE_PREFIX + path, JSON.stringify(data)); } catch { /* ignore */ }
+}
+
+export function clearCache(): void {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const k = localStorage.key(i);
+    if (k && k.startsWith(CACHE_PREFIX)) localStorage.removeItem(k);
+  }
+}
+
+/** A list endpoint's rows whether paginated ({results}) or not. */
+export function rows<T>(data: unknown): T[] {
+  if (Array.isArray(data)) return data as T[];
+  const d = data as { results?: T[]; games?: T[] } | null;
+  return (d && (d.results || d.games)) || [];
+}
+
+export function uuid(): string {
+  if (typeof crypto !== "undefined" && "randomUUID" in crypto) {
+    try { return crypto.randomUUID(); } catch { /* insecure context */ }
+  }
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

@@ -1,0 +1,135 @@
+// Cards of the Claim family: ids "<faction>-<value>", names, colours, and the legal-card logic.
+import type { Lang } from "./i18n";
+
+export const FACTIONS = [
+  "goblin", "knight", "undead", "dwarf", "doppelganger",
+  "gnome", "giant", "dragon", "troll", "seer",
+] as const;
+export type Faction = (typeof FACTIONS)[number];
+
+export const CLAIM_FACTIONS: Faction[] = ["goblin", "knight", "undead", "dwarf", "doppelganger"];
+export const CLAIM2_FACTIONS: Faction[] = ["gnome", "giant", "dragon", "troll", "seer"];
+export const PAIRS: [Faction, Faction][] = [["knight", "goblin"], ["gnome", "giant"]];
+export const SINGLES: Faction[] = ["undead", "dwarf", "doppelganger", "dragon", "troll", "seer"];
+
+// Singular card names (screen readers: "Knight 7") and plural faction titles, per language.
+const SINGULAR: Record<Lang, Record<Faction, string>> = {
+  en: { goblin: "Goblin", knight: "Knight", undead: "Undead", dwarf: "Dwarf", doppelganger: "Doppelganger",
+    gnome: "Gnome", giant: "Giant", dragon: "Dragon", troll: "Troll", seer: "Seer" },
+  de: { goblin: "Goblin", knight: "Ritter", undead: "Untoter", dwarf: "Zwerg", doppelganger: "Doppelgänger",
+    gnome: "Gnom", giant: "Riese", dragon: "Drache", troll: "Troll", seer: "Seher" },
+  cs: { goblin: "Skřet", knight: "Rytíř", undead: "Nemrtvý", dwarf: "Trpaslík", doppelganger: "Dvojník",
+    gnome: "Gnóm", giant: "Obr", dragon: "Drak", troll: "Troll", seer: "Věštec" },
+};
+const PLURAL: Record<Lang, Record<Faction, string>> = {
+  en: { goblin: "Goblins", knight: "Knights", undead: "Undead", dwarf: "Dwarves", doppelganger: "Doppelgangers",
+    gnome: "Gnomes", giant: "Giants", dragon: "Dragons", troll: "Trolls", seer: "Seers" },
+  de: { goblin: "Goblins", knight: "Ritter", undead: "Untote", dwarf: "Zwerge", doppelganger: "Doppelgänger",
+    gnome: "Gnome", giant: "Riesen", dragon: "Drachen", troll: "Trolle", seer: "Seher" },
+  cs: { goblin: "Skřeti", knight: "Rytíři", undead: "Nemrtví", dwarf: "Trpaslíci", doppelganger: "Dvojníci",
+    gnome: "Gnómové", giant: "Obři", dragon: "Draci", troll: "Trollové", seer: "Věštci" },
+};
+
+// Colours chosen for white text at ≥ 4.5:1 contrast.
+export const FACTION_COLOR: Record<Faction, string> = {
+  goblin: "#2f6b2f", knight: "#2b4f8f", undead: "#5b4a72", dwarf: "#8a4b1f", doppelganger: "#3f5e66",
+  gnome: "#8a2f5c", giant: "#6b5a20", dragon: "#a12b2b", troll: "#476140", seer: "#3d3f8f",
+};
+
+export interface Card { id: string; faction: Faction; value: number }
+
+export function parseCard(id: string): Card {
+  const i = id.lastIndexOf("-");
+  const faction = id.slice(0, i) as Faction;
+  const value = Number(id.slice(i + 1));
+  if (i < 1 || !FACTIONS.includes(faction) || !Number.isInteger(value) || value < 0 || value > 9) {
+    throw new Error(`unknown card ${id}`);
+  }
+  return { id, faction, value };
+}
+
+export function factionOf(id: string): Faction {
+  return parseCard(id).faction;
+}
+
+export function cardName(id: string, lang: Lang = "en"): string {
+  const c = parseCard(id);
+  return `${SINGULAR[lang][c.faction]} ${c.value}`;
+}
+
+export function factionTitle(f: Faction, lang: Lang = "en"): string {
+  return PLURAL[lang][f];
+}
+
+/** Sort card ids by canonical faction order, then value. */
+export function sortCards(ids: string[]): string[] {
+  return [...ids].sort((a, b) => {
+    const x = parseCard(a), y = parseCard(b);
+    return FACTIONS.indexOf(x.faction) - FACTIONS.indexOf(y.faction) || x.value - y.value;
+  });
+}
+
+export type Move = { play: string } | { seer: "prize" | "top" };
+
+/** Why a card may not be played now (null = it is legal). */
+export type DimReason =
+  | null
+  | { code: "not_your_turn" }
+  | { code: "game_over" }
+  | { code: "seer_choice" }
+  | { code: "must_follow"; faction: Faction; doppel: boolean }
+  | { code: "must_doppel" };
+
+export interface TableState {
+  hand: string[];
+  legal_moves: Move[];
+  my_turn: boolean;
+  over: boolean;
+  current_trick: { seat: number; card: string }[];
+  factions: string[];
+}
+
+/** The set of card ids the player may play now. */
+export function legalCards(moves: Move[]): Set<string> {
+  const out = new Set<string>();
+  for (const m of moves) if ("play" in m) out.add(m.play);
+  return out;
+}
+
+/** The reason a card in hand is dimmed (null when it is legal). */
+export function dimReason(card: string, st: TableState): DimReason {
+  if (st.over) return { code: "game_over" };
+  if (!st.my_turn) return { code: "not_your_turn" };
+  if (st.legal_moves.some((m) => "seer" in m)) return { code: "seer_choice" };
+  if (legalCards(st.legal_moves).has(card)) return null;
+  const lead = st.current_trick[0];
+  if (!lead) return { code: "not_your_turn" };
+  const lf = factionOf(lead.card);
+  if (lf === "doppelganger") return { code: "must_doppel" };
+  return { code: "must_follow", faction: lf, doppel: st.factions.includes("doppelganger") };
+}
+
+/** Group card ids by faction (in the given faction order); values sorted high to low. */
+export function groupByFaction(ids: string[], factions: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of factions) out[f] = [];
+  for (const id of ids) {
+    const f = factionOf(id);
+    (out[f] ||= []).push(id);
+  }
+  for (const f of Object.keys(out)) out[f].sort((a, b) => parseCard(b).value - parseCard(a).value);
+  return out;
+}
+
+/** claim-mix: exactly one pair (both halves) plus exactly three singles. */
+export function mixProblem(chosen: string[]): null | "pair" | "singles" {
+  let pairs = 0;
+  for (const [a, b] of PAIRS) {
+    const ha = chosen.includes(a), hb = chosen.includes(b);
+    if (ha !== hb) return "pair";
+    if (ha) pairs++;
+  }
+  if (pairs !== 1) return "pair";
+  if (chosen.filter((f) => (SINGLES as string[]).includes(f)).length !== 3) return "singles";
+  return null;
+}

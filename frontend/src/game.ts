@@ -1,0 +1,170 @@
+// The game payload (GET /api/v1/games/{id}, list rows, socket "view") normalised for the UI.
+// The server shape is read defensively so small naming differences don't break the table.
+import type { Move } from "./cards";
+
+export interface SeatInfo {
+  index: number;
+  name: string;
+  username: string | null;
+  ai: number | null; // AI level, or null for a human / open seat
+  open: boolean;
+  you: boolean;
+  joined: boolean;
+}
+
+export interface Trickcard { seat: number; card: string }
+
+export interface LastTrick {
+  phase: number;
+  trick: number;
+  cards: Trickcard[];
+  winner: number;
+  next_leader: number;
+  prize?: string;
+  prize_to?: number;
+  blind_draw?: number | null;
+  seer?: { seat: number; choice: string } | null;
+  [k: string]: unknown;
+}
+
+export interface Result {
+  winner: number | null;
+  votes: Record<string, number | null>;
+  counts: Record<string, number>[];
+  score: Record<string, string[]>[];
+  reason?: string;
+}
+
+export interface EngineView {
+  game: string;
+  factions: string[];
+  seats: number;
+  seat: number | null;
+  phase: number;
+  over: boolean;
+  trick: number;
+  to_act: number[];
+  leader: number;
+  hand_counts: number[];
+  follower_counts: number[];
+  public_followers: string[][];
+  deck_count: number;
+  prize: string | null;
+  current_trick: Trickcard[];
+  seer_pending: number | null;
+  score: Record<string, string[]>[];
+  gnome_rows: string[][];
+  troll_pool: string[];
+  discard: string[];
+  smashed: string[];
+  last_trick: LastTrick | null;
+  leading: Record<string, number | null>;
+  result: Result | null;
+  hand?: string[];
+  followers?: string[];
+  legal_moves?: Move[];
+  peek?: string;
+}
+
+export interface Game {
+  id: number;
+  kind: string;
+  status: string; // open | active | finished | aborted ...
+  version: number;
+  seats: SeatInfo[];
+  mySeat: number | null;
+  toAct: number[];
+  myTurn: boolean;
+  legal: Move[];
+  view: EngineView | null;
+  deadline: string | null;
+  daysPerMove: number | null;
+  code: string | null;
+  result: Result | null;
+  winner: number | null;
+  invitedMe: boolean;
+  updated: string | null;
+  raw: Record<string, unknown>;
+}
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function seatOf(s: Obj, i: number): SeatInfo {
+  const user: Obj | null = s.user && typeof s.user === "object" ? s.user : null;
+  const type = String(s.type ?? s.kind ?? (user || s.username ? "user" : s.ai_level != null || s.level != null ? "ai" : "open"));
+  const ai = type === "ai" ? Number(s.ai_level ?? s.level ?? 1) : null;
+  const username = (user?.username ?? s.username ?? (typeof s.user === "string" ? s.user : null)) as string | null;
+  const name = String(s.display_name || s.name || user?.display_name || user?.public_name || username || (ai ? `AI ${ai}` : "?"));
+  return {
+    index: Number(s.index ?? s.seat ?? i), name, username, ai, open: type === "open" || (!username && ai == null),
+    you: Boolean(s.you), joined: s.joined !== false,
+  };
+}
+
+export function normGame(p: Obj): Game {
+  const view: EngineView | null =
+    p.view && typeof p.view === "object" && "factions" in p.view ? (p.view as EngineView)
+      : p.state && typeof p.state === "object" && "factions" in p.state ? (p.state as EngineView)
+        : null;
+  const seats = Array.isArray(p.seats) ? p.seats.map((s: Obj, i: number) => seatOf(s, i)) : [];
+  const mySeat = (p.my_seat ?? p.seat ?? view?.seat ?? null) as number | null;
+  const toAct = (p.to_act ?? view?.to_act ?? []) as number[];
+  const legal = (p.legal_moves ?? view?.legal_moves ?? []) as Move[];
+  const myTurn = Boolean(p.my_turn ?? (mySeat != null && toAct.includes(mySeat)));
+  const result = (p.result ?? view?.result ?? null) as Result | null;
+  const status = String(p.status ?? (view?.over ? "finished" : "active"));
+  return {
+    id: Number(p.id ?? p.game_id),
+    kind: String(p.kind ?? view?.game ?? "claim"),
+    status,
+    version: Number(p.version ?? 0),
+    seats,
+    mySeat,
+    toAct,
+    myTurn: myTurn && status === "active",
+    legal,
+    view,
+    deadline: (p.deadline ?? p.move_deadline ?? p.deadline_at ?? null) as string | null,
+    daysPerMove: (p.time_control?.days_per_move ?? p.days_per_move ?? null) as number | null,
+    code: (p.code ?? p.invite_code ?? p.invitation_code ?? null) as string | null,
+    result,
+    winner: result ? result.winner : (p.winner ?? null),
+    invitedMe: status === "open" && seats.some((s: SeatInfo) => s.you && !s.joined),
+    updated: (p.updated_at ?? p.updated ?? p.last_move_at ?? null) as string | null,
+    raw: p,
+  };
+}
+
+export function seatName(g: Game, seat: number | null | undefined): string {
+  if (seat == null) return "?";
+  return g.seats.find((s) => s.index === seat)?.name ?? `#${seat + 1}`;
+}
+
+export function opponentSeat(g: Game): number {
+  const me = g.mySeat ?? 0;
+  return me === 0 ? 1 : 0;
+}
+
+/** Inbox order: my turn first (earliest deadline first), then waiting games (latest change first). */
+export function inboxOrder(games: Game[]): Game[] {
+  const t = (s: string | null) => (s ? Date.parse(s) : Number.POSITIVE_INFINITY);
+  return [...games].sort((a, b) => {
+    if (a.myTurn !== b.myTurn) return a.myTurn ? -1 : 1;
+    if (a.myTurn) return t(a.deadline) - t(b.deadline) || a.id - b.id;
+    return (b.updated ? Date.parse(b.updated) : 0) - (a.updated ? Date.parse(a.updated) : 0) || b.id - a.id;
+  });
+}
+
+/** What to do with a pushed view given the version we hold: apply it, ignore it, or re-fetch. */
+export function versionAction(held: number | undefined, incoming: number): "apply" | "ignore" | "resync" {
+  if (held === undefined) return "apply";
+  if (incoming <= held) return "ignore";
+  if (incoming === held + 1) return "apply";
+  return "resync";
+}
+
+/** Delay before socket reconnect attempt n (0-based): 1 s doubling to 30 s, with ±20 % jitter. */
+export function backoff(n: number, rnd = Math.random()): number {
+  const base = Math.min(30000, 1000 * 2 ** n);
+  return Math.round(base * (0.8 + 0.4 * rnd));
+}

@@ -1,0 +1,87 @@
+// The events socket (/ws/): subscribe to all my games, apply pushed views, reconnect with backoff.
+import { backoff } from "./game";
+import { loadGame, loadLists, onPushedView, set, state } from "./store";
+
+let ws: WebSocket | null = null;
+let attempt = 0;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let ping: ReturnType<typeof setInterval> | undefined;
+let everOpened = false;
+let stopped = true;
+
+
+function url(): string {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/ws/`;
+}
+
+export function connect(): void {
+  stopped = false;
+  if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
+  clearTimeout(timer);
+  set({ ws: "connecting" });
+  let sock: WebSocket;
+  try {
+    sock = new WebSocket(url());
+  } catch {
+    schedule();
+    return;
+  }
+  ws = sock;
+  sock.onopen = () => {
+    attempt = 0;
+    set({ ws: "open" });
+    sock.send(JSON.stringify({ type: "subscribe", games: "all" }));
+    clearInterval(ping);
+    ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
+    if (everOpened) resync(); // we may have missed updates while away
+    everOpened = true;
+  };
+  sock.onmessage = (ev) => {
+    let msg: { type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string };
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
+      onPushedView(msg.game_id, msg.version, msg.view);
+    } else if (msg.type === "error" && msg.code === "unauthenticated") {
+      stopped = true; // the server will close with 4401; don't hammer it
+    }
+  };
+  sock.onclose = (ev) => {
+    clearInterval(ping);
+    if (ws === sock) ws = null;
+    set({ ws: "closed" });
+    if (ev.code === 4401 || ev.code === 4403) stopped = true;
+    if (!stopped) schedule();
+  };
+  sock.onerror = () => { /* onclose follows */ };
+}
+
+function schedule(): void {
+  clearTimeout(timer);
+  timer = setTimeout(connect, backoff(attempt++));
+}
+
+function resync(): void {
+  void loadLists();
+  const m = location.hash.match(/^#\/game\/(\d+)/);
+  if (m) void loadGame(Number(m[1]));
+}
+
+export function disconnect(): void {
+  stopped = true;
+  clearTimeout(timer);
+  clearInterval(ping);
+  everOpened = false;
+  if (ws) ws.close();
+  ws = null;
+  set({ ws: "idle" });
+}
+
+// Come back quickly when the phone wakes up or the network returns.
+if (typeof window !== "undefined") {
+  window.addEventListener("online", () => { set({ offline: false }); if (state.me) { attempt = 0; connect(); } });
+  window.addEventListener("offline", () => set({ offline: true }));
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && state.me && !ws) { attempt = 0; connect(); }
+  });
+}

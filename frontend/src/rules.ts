@@ -1,0 +1,93 @@
+// Short rules summaries (our own words, from /work/shared/rules/*.md) and faction powers, in en/de/cs.
+import type { Faction } from "./cards";
+import type { Lang } from "./i18n";
+
+export const POWERS: Record<Lang, Record<Faction, string>> = {
+  en: {
+    goblin: "No power. The largest faction: 14 cards, five of them 0s.",
+    knight: "A Knight played on a Goblin lead beats it, whatever the values. You may only do this if you hold no Goblin.",
+    undead: "Phase 1: every Undead played in a trick goes straight to the winner's score pile instead of being discarded.",
+    dwarf: "Phase 2: every Dwarf played in a trick goes to the LOSER's score pile.",
+    doppelganger: "Wild when following: you may play one instead of the led faction even if you could follow. It counts as the led faction for winning but never gains its power and always scores as a Doppelganger. If a Doppelganger is led, you must follow with one if you can.",
+    gnome: "Phase 2: won Gnomes go to a public row in front of the winner and are scored at the end, unless a Giant smashes them.",
+    giant: "Phase 2: each Giant the trick winner collects smashes one opponent Gnome of the same value from their row (removed from the game).",
+    dragon: "Both phases: whoever played the last Dragon in a trick leads the next trick, even if they lost it.",
+    troll: "Phase 2: played Trolls go to a pool; after each trick the winner takes the single highest Troll from it. The last trick's winner takes all remaining Trolls.",
+    seer: "Phase 1: if you win a trick with a Seer, you look at the top card of the deck and choose: keep the prize (your opponent draws the card you saw) or take the top card (your opponent gets the prize).",
+  },
+  de: {
+    goblin: "Keine Fähigkeit. Die größte Fraktion: 14 Karten, davon fünf Nullen.",
+    knight: "Ein Ritter auf einen ausgespielten Goblin schlägt ihn, egal welche Werte. Das geht nur, wenn du keinen Goblin hast.",
+    undead: "Phase 1: Jeder im Stich gespielte Untote kommt direkt auf den Wertungsstapel des Stichgewinners statt auf den Ablagestapel.",
+    dwarf: "Phase 2: Jeder im Stich gespielte Zwerg kommt auf den Wertungsstapel des VERLIERERS.",
+    doppelganger: "Joker beim Bedienen: Du darfst ihn statt der ausgespielten Fraktion spielen, auch wenn du bedienen könntest. Er zählt für den Stich als ausgespielte Fraktion, erhält aber nie deren Fähigkeit und wird immer als Doppelgänger gewertet. Wird ein Doppelgänger ausgespielt, musst du mit einem Doppelgänger bedienen, wenn du kannst.",
+    gnome: "Phase 2: Gewonnene Gnome liegen offen in einer Reihe vor dem Gewinner und werden am Ende gewertet, sofern kein Riese sie zerschmettert.",
+    giant: "Phase 2: Jeder Riese, den der Stichgewinner erhält, zerschmettert einen gegnerischen Gnom gleichen Werts aus dessen Reihe (aus dem Spiel).",
+    dragon: "Beide Phasen: Wer den letzten Drachen im Stich gespielt hat, spielt den nächsten Stich aus, auch wenn er ihn verloren hat.",
+    troll: "Phase 2: Gespielte Trolle kommen in einen Vorrat; nach jedem Stich nimmt der Gewinner den höchsten Troll daraus. Der Gewinner des letzten Stichs nimmt alle übrigen Trolle.",
+    seer: "Phase 1: Gewinnst du einen Stich mit einem Seher, siehst du die oberste Karte des Stapels an und wählst: Preis behalten (der Gegner zieht die gesehene Karte) oder die oberste Karte nehmen (der Gegner erhält den Preis).",
+  },
+  cs: {
+    goblin: "Bez schopnosti. Největší frakce: 14 karet, z toho pět nul.",
+    knight: "Rytíř zahraný na vynesené skřeta ho přebije bez ohledu na hodnoty. Smíte to jen tehdy, když nemáte žádného skřeta.",
+    undead: "Fáze 1: každý nemrtvý zahraný ve štychu jde rovnou na bodovou hromádku vítěze štychu místo do odhazovacího balíčku.",
+    dwarf: "Fáze 2: každý trpaslík zahraný ve štychu jde na bodovou hromádku PORAŽENÉHO.",
+    doppelganger: "Žolík při přiznávání: smíte ho zahrát místo vynesené frakce, i když byste mohli přiznat. Pro výhru štychu se počítá jako vynesená frakce, ale nikdy nezíská její schopnost a boduje vždy jako dvojník. Když je vynesen dvojník, musíte přiznat dvojníkem, pokud ho máte.",
+    gnome: "Fáze 2: vyhraní gnómové leží odkrytě v řadě před vítězem a na konci se započítají, pokud je nerozdrtí obr.",
+    giant: "Fáze 2: každý obr, kterého vítěz štychu získá, rozdrtí jednoho soupeřova gnóma stejné hodnoty z jeho řady (jde ze hry).",
+    dragon: "Obě fáze: kdo zahrál ve štychu posledního draka, vynáší další štych, i když ho prohrál.",
+    troll: "Fáze 2: zahraní trollové jdou do zásoby; po každém štychu si vítěz vezme z ní nejvyššího trolla. Vítěz posledního štychu si vezme všechny zbylé trolly.",
+    seer: "Fáze 1: vyhrajete-li štych věštcem, podíváte se na vrchní kartu balíčku a zvolíte: ponechat si odměnu (soupeř si lízne kartu, kterou jste viděli), nebo vzít vrchní kartu (soupeř dostane odměnu).",
+  },
+};
+
+export interface RulesText { intro: string; sections: { h: string; p: string[] }[] }
+
+const CORE: Record<Lang, { h: string; p: string[] }[]> = {
+  en: [
+    { h: "Goal", p: ["Win the votes of at least 3 of the 5 factions. At the end, for each faction, the player with more cards of it in their score pile wins its vote; equal counts go to the player with the highest card (then the next highest). If nobody has 3 votes, more votes win, then more cards in the factions that voted for you."] },
+    { h: "Tricks", p: ["52 cards, 13 each. The leader plays any card; the other player must follow the led faction if they can, otherwise plays anything. The higher card of the led faction wins; a tie goes to the leader; an off-faction card always loses."] },
+    { h: "Phase 1: recruit followers", p: ["Each trick is played for the face-up prize card. The winner takes the prize, the loser draws the top deck card unseen; both go to your follower pile, which becomes your hand in phase 2. Played cards are discarded (except for powers)."] },
+    { h: "Phase 2: win supporters", p: ["Play your 13 followers. The winner of each trick puts both cards in their score pile. Only the score piles count at the end."] },
+  ],
+  de: [
+    { h: "Ziel", p: ["Gewinne die Stimmen von mindestens 3 der 5 Fraktionen. Am Ende gewinnt bei jeder Fraktion, wer mehr Karten von ihr im Wertungsstapel hat; bei Gleichstand entscheidet die höchste Karte (dann die nächsthöchste). Hat niemand 3 Stimmen, gewinnen mehr Stimmen, dann mehr Karten in den Fraktionen, die für dich gestimmt haben."] },
+    { h: "Stiche", p: ["52 Karten, je 13. Wer ausspielt, spielt eine beliebige Karte; der andere muss die ausgespielte Fraktion bedienen, wenn er kann, sonst spielt er eine beliebige Karte. Die höhere Karte der ausgespielten Fraktion gewinnt; bei Gleichstand gewinnt, wer ausgespielt hat; eine fremde Fraktion verliert immer."] },
+    { h: "Phase 1: Gefolgsleute anwerben", p: ["Jeder Stich geht um die offene Preiskarte. Der Gewinner nimmt den Preis, der Verlierer zieht verdeckt die oberste Karte; beide kommen auf den eigenen Gefolgsstapel, der in Phase 2 die Hand wird. Gespielte Karten werden abgelegt (außer durch Fähigkeiten)."] },
+    { h: "Phase 2: Unterstützer gewinnen", p: ["Spiele deine 13 Gefolgsleute. Der Stichgewinner legt beide Karten auf seinen Wertungsstapel. Am Ende zählen nur die Wertungsstapel."] },
+  ],
+  cs: [
+    { h: "Cíl", p: ["Získejte hlasy alespoň 3 z 5 frakcí. Na konci získá hlas každé frakce ten, kdo má na bodové hromádce víc jejích karet; při shodě rozhoduje nejvyšší karta (pak další nejvyšší). Nemá-li nikdo 3 hlasy, vyhrává víc hlasů, pak víc karet ve frakcích, které hlasovaly pro vás."] },
+    { h: "Štychy", p: ["52 karet, každý 13. Vynášející zahraje libovolnou kartu; druhý musí přiznat vynesenou frakci, pokud může, jinak hraje cokoli. Vyhrává vyšší karta vynesené frakce; při shodě vynášející; karta jiné frakce vždy prohrává."] },
+    { h: "Fáze 1: verbování stoupenců", p: ["Každý štych se hraje o odkrytou odměnu. Vítěz si vezme odměnu, poražený si lízne vrchní kartu balíčku naslepo; obě jdou na hromádku stoupenců, která se ve fázi 2 stane rukou. Zahrané karty se odhazují (pokud schopnost neříká jinak)."] },
+    { h: "Fáze 2: získávání příznivců", p: ["Hrajte svých 13 stoupenců. Vítěz každého štychu dá obě karty na svou bodovou hromádku. Na konci se počítají jen bodové hromádky."] },
+  ],
+};
+
+const INTRO: Record<Lang, Record<string, string>> = {
+  en: {
+    claim: "Claim: a two-phase trick-taking game for 2 with Goblins, Knights, Undead, Dwarves and Doppelgangers.",
+    claim2: "Claim 2: the same game with Gnomes, Giants, Dragons, Trolls and Seers.",
+    "claim-mix": "Claim mix: build your own 52-card deck from both games: exactly one pair (Knights + Goblins, or Gnomes + Giants; a pair is never split) plus three of the six singles (Undead, Dwarves, Doppelgangers, Dragons, Trolls, Seers). All rules and powers stay the same.",
+  },
+  de: {
+    claim: "Claim: ein Stichspiel in zwei Phasen für 2 mit Goblins, Rittern, Untoten, Zwergen und Doppelgängern.",
+    claim2: "Claim 2: dasselbe Spiel mit Gnomen, Riesen, Drachen, Trollen und Sehern.",
+    "claim-mix": "Claim-Mix: Stelle dein eigenes 52-Karten-Deck aus beiden Spielen zusammen: genau ein Paar (Ritter + Goblins oder Gnome + Riesen; ein Paar wird nie getrennt) plus drei der sechs Einzelfraktionen (Untote, Zwerge, Doppelgänger, Drachen, Trolle, Seher). Alle Regeln und Fähigkeiten bleiben gleich.",
+  },
+  cs: {
+    claim: "Claim: štychová hra pro 2 ve dvou fázích se skřety, rytíři, nemrtvými, trpaslíky a dvojníky.",
+    claim2: "Claim 2: stejná hra s gnómy, obry, draky, trolly a věštci.",
+    "claim-mix": "Claim mix: sestavte si vlastní balíček 52 karet z obou her: právě jednu dvojici (Rytíři + Skřeti, nebo Gnómové + Obři; dvojice se nikdy nerozděluje) a tři ze šesti samostatných frakcí (nemrtví, trpaslíci, dvojníci, draci, trollové, věštci). Všechna pravidla a schopnosti zůstávají stejné.",
+  },
+};
+
+export const KIND_FACTIONS: Record<string, Faction[]> = {
+  claim: ["goblin", "knight", "undead", "dwarf", "doppelganger"],
+  claim2: ["gnome", "giant", "dragon", "troll", "seer"],
+  "claim-mix": ["goblin", "knight", "gnome", "giant", "undead", "dwarf", "doppelganger", "dragon", "troll", "seer"],
+};
+
+export function rulesFor(kind: string, lang: Lang): RulesText {
+  return { intro: INTRO[lang][kind] ?? INTRO[lang].claim, sections: CORE[lang] };
+}

@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { inboxOrder, opponentSeat, seatName, type Game } from "../game";
+import type { Key } from "../i18n";
+import { acceptInvite, declineInvite, errorText, loadLists, putGame, t, toast, useStore } from "../store";
+import { relTime } from "../ui";
+import { navigate } from "../router";
+
+function Row({ g }: { g: Game }) {
+  const st = useStore();
+  const opp = seatName(g, opponentSeat(g));
+  let status: string;
+  if (g.status === "finished" || g.status === "aborted") {
+    status = g.winner == null ? t("inbox.draw") : g.winner === g.mySeat ? t("inbox.you_won") : t("inbox.you_lost");
+  } else if (g.status === "open") {
+    status = g.invitedMe ? t("inbox.invitations") : t("inbox.waiting_join");
+  } else {
+    status = g.myTurn ? t("inbox.my_turn") : t("inbox.waiting");
+  }
+  const due = g.status === "active" ? (g.deadline ? t("inbox.due", { when: relTime(g.deadline) }) : t("inbox.no_deadline")) : "";
+  void st;
+  return (
+    <li>
+      <a class={`game-row ${g.myTurn ? "turn" : ""}`} href={`#/game/${g.id}`} data-game={g.id}>
+        <span class="gr-main">
+          <strong>{t(("game." + g.kind) as Key)}</strong> <span>{t("inbox.vs", { name: opp })}</span>
+        </span>
+        <span class="gr-sub">
+          <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>
+          {due && <span class="muted"> · {due}</span>}
+          {g.status === "open" && g.code && <span class="muted"> · {t("inbox.share_code", { code: g.code })}</span>}
+        </span>
+      </a>
+      {g.invitedMe && (
+        <div class="row invite">
+          <button type="button" class="btn primary" onClick={() => acceptInvite(g.id)} data-accept={g.id}>{t("inbox.accept")}</button>
+          <button type="button" class="btn ghost" onClick={() => declineInvite(g.id)}>{t("inbox.decline")}</button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function Inbox() {
+  const st = useStore();
+  const [pull, setPull] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [code, setCode] = useState("");
+  const start = useRef<number | null>(null);
+
+  async function refresh() {
+    setBusy(true);
+    await loadLists();
+    setBusy(false);
+  }
+  useEffect(() => { void refresh(); }, []);
+
+  const pick = (ids: number[]) => ids.map((id) => st.games[id]).filter(Boolean);
+  const active = inboxOrder(pick(st.lists.active));
+  const open = pick(st.lists.open);
+  const finished = pick(st.lists.finished);
+
+  async function join(e: Event) {
+    e.preventDefault();
+    const c = code.trim().replace(/^.*[#/]join\//, "");
+    if (!c) return;
+    try {
+      const g = await api<Record<string, unknown>>("POST", "/games/join", { code: c });
+      const game = putGame(g);
+      navigate(`/game/${game.id}`);
+    } catch (x) {
+      toast(errorText(x), "error");
+    }
+  }
+
+  // Pull to refresh: drag down from the top of the page.
+  const onTouchStart = (e: TouchEvent) => { start.current = window.scrollY <= 0 ? e.touches[0].clientY : null; };
+  const onTouchMove = (e: TouchEvent) => { if (start.current != null) setPull(Math.max(0, Math.min(90, e.touches[0].clientY - start.current))); };
+  const onTouchEnd = () => { if (pull > 60) void refresh(); start.current = null; setPull(0); };
+
+  return (
+    <main class="page" id="main" onTouchStart={onTouchStart} onTouchMove={onTouchMove} onTouchEnd={onTouchEnd}>
+      <div class="pull" style={{ height: pull + "px" }} aria-hidden="true">{pull > 0 && t("common.pull")}</div>
+      <div class="row-between">
+        <h1>{t("nav.home")}</h1>
+        <button class="btn ghost" type="button" onClick={refresh} disabled={busy} aria-busy={busy}>{busy ? t("common.loading") : t("common.refresh")}</button>
+      </div>
+      <a class="btn primary wide" href="#/new">{t("nav.new")}</a>
+      {st.listsLoaded && !active.length && !open.length && !finished.length && <p class="empty">{t("inbox.empty")}</p>}
+      {active.length > 0 && (
+        <section aria-labelledby="h-active">
+          <h2 id="h-active" class="sr-only">{t("inbox.my_turn")}</h2>
+          <ul class="games">{active.map((g) => <Row g={g} key={g.id} />)}</ul>
+        </section>
+      )}
+      <section aria-labelledby="h-open">
+        <h2 id="h-open">{t("inbox.invitations")}</h2>
+        {open.length > 0 && <ul class="games">{open.map((g) => <Row g={g} key={g.id} />)}</ul>}
+        <form class="inline-form" onSubmit={join}>
+          <label for="join-code">{t("inbox.code")}</label>
+          <div class="row">
+            <input id="join-code" value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} autocomplete="off" />
+            <button class="btn" type="submit">{t("inbox.join")}</button>
+          </div>
+        </form>
+      </section>
+      {finished.length > 0 && (
+        <section aria-labelledby="h-fin">
+          <h2 id="h-fin">{t("inbox.finished")}</h2>
+          <ul class="games">{finished.map((g) => <Row g={g} key={g.id} />)}</ul>
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from "preact/hooks";
+import { api, ApiError } from "../api";
+import { factionTitle, mixProblem, PAIRS, SINGLES, type Faction } from "../cards";
+import { Glyph } from "../Card";
+import type { Key } from "../i18n";
+import { navigate } from "../router";
+import { errorText, putGame, state, t, useStore } from "../store";
+import { Field, FormError } from "../ui";
+
+const DAYS = [1, 2, 3, 5, 7, 14, 0];
+
+export function NewGame() {
+  useStore();
+  const [opp, setOpp] = useState<"ai" | "user" | "open">("ai");
+  const [level, setLevel] = useState(1);
+  const [username, setUsername] = useState("");
+  const [kind, setKind] = useState<"claim" | "claim2" | "claim-mix">("claim");
+  const [mix, setMix] = useState<string[]>(["knight", "goblin", "undead", "dragon", "seer"]);
+  const [days, setDays] = useState(3);
+  const [rated, setRated] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+
+  const problem = kind === "claim-mix" ? mixProblem(mix) : null;
+
+  function choosePair(i: number) {
+    const keep = mix.filter((f) => !PAIRS.flat().includes(f as Faction));
+    setMix([...PAIRS[i], ...keep]);
+  }
+  function toggleSingle(f: string) {
+    setMix(mix.includes(f) ? mix.filter((x) => x !== f) : [...mix, f]);
+  }
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (problem) return;
+    setBusy(true); setErr(null); setFields({});
+    const opponent = opp === "ai" ? { type: "ai", level } : opp === "user" ? { type: "user", username: username.trim() } : { type: "open" };
+    try {
+      const g = await api<Record<string, unknown>>("POST", "/games", {
+        kind,
+        options: kind === "claim-mix" ? { factions: mix } : {},
+        seats: 2,
+        opponents: [opponent],
+        days_per_move: days || null,
+        rated: opp === "ai" ? false : rated,
+      });
+      const game = putGame(g);
+      navigate(`/game/${game.id}`);
+    } catch (x) {
+      if (x instanceof ApiError) setFields(x.fields);
+      setErr(errorText(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const pairIdx = PAIRS.findIndex(([a]) => mix.includes(a));
+  return (
+    <main class="page" id="main">
+      <h1>{t("new.title")}</h1>
+      <form onSubmit={submit}>
+        <fieldset>
+          <legend>{t("new.opponent")}</legend>
+          {(["ai", "user", "open"] as const).map((o) => (
+            <label class="radio"><input type="radio" name="opp" value={o} checked={opp === o} onChange={() => setOpp(o)} />
+              {t(o === "ai" ? "new.vs_ai" : o === "user" ? "new.vs_user" : "new.vs_open")}</label>
+          ))}
+          {opp === "ai" && (
+            <div class="seg" role="radiogroup" aria-label={t("new.ai_level")}>
+              {[1, 2, 3].map((n) => (
+                <label class={`seg-b ${level === n ? "on" : ""}`}><input type="radio" name="level" class="sr-only" checked={level === n} onChange={() => setLevel(n)} />{t("new.level", { n })}</label>
+              ))}
+            </div>
+          )}
+          {opp === "user" && <Field id="opp-username" label={t("new.username")} value={username} onInput={setUsername} required autocomplete="off"
+            errors={fields.username || fields.opponents} />}
+        </fieldset>
+        <fieldset>
+          <legend>{t("new.kind")}</legend>
+          {(["claim", "claim2", "claim-mix"] as const).map((k) => (
+            <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setKind(k)} />{t(("game." + k) as Key)}
+              <a class="small" href={`#/rules/${k}`}>({t("nav.rules")})</a></label>
+          ))}
+        </fieldset>
+        {kind === "claim-mix" && (
+          <fieldset aria-describedby="mix-help">
+            <legend>{t("new.factions")}</legend>
+            <p id="mix-help" class="muted">{t("new.factions_help")}</p>
+            <p class="lbl">{t("new.pair")}</p>
+            <div class="chips">
+              {PAIRS.map((p, i) => (
+                <label class={`chip ${pairIdx === i ? "on" : ""}`}><input type="radio" class="sr-only" name="pair" checked={pairIdx === i} onChange={() => choosePair(i)} />
+                  <Glyph faction={p[0]} /><Glyph faction={p[1]} /> {factionTitle(p[0], state.lang)} + {factionTitle(p[1], state.lang)}</label>
+              ))}
+            </div>
+            <p class="lbl">{t("new.singles")}</p>
+            <div class="chips">
+              {SINGLES.map((f) => (
+                <label class={`chip ${mix.includes(f) ? "on" : ""}`}><input type="checkbox" class="sr-only" checked={mix.includes(f)} onChange={() => toggleSingle(f)} />
+                  <Glyph faction={f} /> {factionTitle(f, state.lang)}</label>
+              ))}
+            </div>
+            {problem && <p class="field-err" role="status">{t(problem === "pair" ? "new.pair_problem" : "new.singles_problem")}</p>}
+          </fieldset>
+        )}
+        <fieldset>
+          <legend>{t("new.time")}</legend>
+          <div class="seg wrap">
+            {DAYS.map((d) => (
+              <label class={`seg-b ${days === d ? "on" : ""}`}><input type="radio" class="sr-only" name="days" checked={days === d} onChange={() => setDays(d)} />
+                {d === 0 ? t("new.unlimited") : d === 1 ? t("new.day") : t("new.days", { n: d })}</label>
+            ))}
+          </div>
+          {opp !== "ai" && <label class="radio"><input type="checkbox" checked={rated} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />{t("new.rated")}</label>}
+        </fieldset>
+        <FormError text={err} />
+        <button class="btn primary wide" type="submit" disabled={busy || !!problem} id="start-game">{t("new.start")}</button>
+      </form>
+    </main>
+  );
+}

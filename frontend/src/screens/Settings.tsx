@@ -1,0 +1,115 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError, rows } from "../api";
+import { LANG_NAMES, LANGS, type Lang } from "../i18n";
+import { acceptMe, errorText, logout, setConfirm, setLang, t, toast, useStore, type Me } from "../store";
+import { Field, FormError, relTime } from "../ui";
+
+interface Token { id: number; name: string; prefix?: string; scopes: string[]; created_at?: string; last_used_at?: string | null; token?: string }
+
+const SCOPES = ["games:read", "games:play", "bot:play", "account:read"];
+
+function zones(): string[] {
+  try {
+    const f = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf;
+    if (f) return ["UTC", ...f("timeZone")];
+  } catch { /* old browser */ }
+  return ["UTC", "Europe/Berlin", "Europe/Prague", "Europe/London", "America/New_York"];
+}
+
+export function Settings({ onLogout }: { onLogout: () => void }) {
+  const st = useStore();
+  const me = st.me!;
+  const [f, setF] = useState({ display_name: me.display_name || "", language: (me.language || st.lang) as Lang, time_zone: me.time_zone || "UTC" });
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const [err, setErr] = useState<string | null>(null);
+  const [tokens, setTokens] = useState<Token[] | null>(null);
+  const [tname, setTname] = useState("");
+  const [tscopes, setTscopes] = useState<string[]>(["games:read", "games:play"]);
+  const [fresh, setFresh] = useState<string | null>(null);
+
+  async function loadTokens() {
+    try { setTokens(rows<Token>(await api("GET", "/accounts/tokens"))); } catch { setTokens([]); }
+  }
+  useEffect(() => { void loadTokens(); }, []);
+
+  async function save(e: Event) {
+    e.preventDefault();
+    setErr(null); setFields({});
+    try {
+      const res = await api<Me>("PATCH", "/accounts/me", f);
+      acceptMe(res && res.username ? res : { ...me, ...f });
+      setLang(f.language);
+      toast(t("common.saved"));
+    } catch (x) {
+      if (x instanceof ApiError) setFields(x.fields);
+      setErr(errorText(x));
+    }
+  }
+
+  async function createToken(e: Event) {
+    e.preventDefault();
+    try {
+      const res = await api<Token & { secret?: string; plain?: string }>("POST", "/accounts/tokens", { name: tname || "token", scopes: tscopes });
+      setFresh(res.token || res.secret || res.plain || null);
+      setTname("");
+      void loadTokens();
+    } catch (x) { toast(errorText(x), "error"); }
+  }
+
+  async function revoke(id: number) {
+    try { await api("DELETE", `/accounts/tokens/${id}`); void loadTokens(); } catch (x) { toast(errorText(x), "error"); }
+  }
+
+  return (
+    <main class="page" id="main">
+      <h1>{t("settings.title")}</h1>
+      <form onSubmit={save} aria-labelledby="h-prof">
+        <h2 id="h-prof">{t("settings.profile")}</h2>
+        <p class="muted">{me.username}</p>
+        <Field id="display_name" label={t("settings.display_name")} value={f.display_name} onInput={(v) => setF({ ...f, display_name: v })} errors={fields.display_name} />
+        <div class="field">
+          <label for="language">{t("settings.language")}</label>
+          <select id="language" value={f.language} onChange={(e) => { const l = (e.target as HTMLSelectElement).value as Lang; setF({ ...f, language: l }); setLang(l); }}>
+            {LANGS.map((l) => <option value={l}>{LANG_NAMES[l]}</option>)}
+          </select>
+          {fields.language && <p class="field-err">{fields.language.join(" ")}</p>}
+        </div>
+        <div class="field">
+          <label for="time_zone">{t("settings.time_zone")}</label>
+          <select id="time_zone" value={f.time_zone} onChange={(e) => setF({ ...f, time_zone: (e.target as HTMLSelectElement).value })}>
+            {zones().map((z) => <option value={z}>{z}</option>)}
+          </select>
+          {fields.time_zone && <p class="field-err">{fields.time_zone.join(" ")}</p>}
+        </div>
+        <label class="radio"><input type="checkbox" id="confirm-moves" checked={st.confirmMoves} onChange={(e) => setConfirm((e.target as HTMLInputElement).checked)} />{t("settings.confirm")}</label>
+        <FormError text={err} />
+        <button class="btn primary" type="submit" id="save-profile">{t("common.save")}</button>
+      </form>
+
+      <section aria-labelledby="h-tok">
+        <h2 id="h-tok">{t("settings.tokens")}</h2>
+        <p class="muted small">{t("settings.tokens_help")}</p>
+        {fresh && <div class="fresh" role="alert"><p>{t("settings.token_shown_once")}</p><code>{fresh}</code></div>}
+        {tokens && tokens.length === 0 && <p>{t("settings.token_none")}</p>}
+        <ul class="tokens">
+          {(tokens || []).map((tk) => (
+            <li><span><strong>{tk.name}</strong> <span class="muted small">{tk.prefix ? `clm_${tk.prefix}_…` : ""} {tk.scopes.join(", ")}
+              {tk.created_at && ` · ${t("settings.token_created", { when: relTime(tk.created_at) })}`}
+              {tk.last_used_at && ` · ${t("settings.token_last_used", { when: relTime(tk.last_used_at) })}`}</span></span>
+              <button class="btn ghost" type="button" onClick={() => revoke(tk.id)}>{t("settings.token_revoke")}</button></li>
+          ))}
+        </ul>
+        <form onSubmit={createToken}>
+          <Field id="token-name" label={t("settings.token_name")} value={tname} onInput={setTname} />
+          <fieldset><legend>{t("settings.token_scopes")}</legend>
+            {SCOPES.map((s) => (
+              <label class="radio"><input type="checkbox" checked={tscopes.includes(s)} onChange={() => setTscopes(tscopes.includes(s) ? tscopes.filter((x) => x !== s) : [...tscopes, s])} /><code>{s}</code></label>
+            ))}
+          </fieldset>
+          <button class="btn" type="submit">{t("settings.token_new")}</button>
+        </form>
+      </section>
+      <p><button class="btn ghost" type="button" onClick={async () => { await logout(); onLogout(); }} id="logout">{t("auth.logout")}</button></p>
+    </main>
+  );
+}

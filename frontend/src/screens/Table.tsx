@@ -1,0 +1,307 @@
+// The table of the Claim family: hand, prize, trick, score piles, who leads each faction, Seer choice, end screen.
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError, isOffline, uuid } from "../api";
+import { cardName, dimReason, factionTitle, groupByFaction, legalCards, type DimReason, type Faction, type Move } from "../cards";
+import { CardBack, CardView, Glyph } from "../Card";
+import { opponentSeat, seatName, type Game, type LastTrick } from "../game";
+import type { Key } from "../i18n";
+import { POWERS } from "../rules";
+import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
+import { Dialog, relTime } from "../ui";
+
+function reasonText(r: DimReason): string {
+  if (!r) return "";
+  switch (r.code) {
+    case "not_your_turn": return t("table.not_your_turn");
+    case "game_over": return t("table.game_over");
+    case "seer_choice": return t("table.seer_first");
+    case "must_doppel": return t("table.must_doppel");
+    case "must_follow": {
+      const faction = factionTitle(r.faction, state.lang);
+      return r.doppel ? t("table.must_follow_doppel", { faction }) : t("table.must_follow", { faction });
+    }
+  }
+}
+
+export function Table({ id }: { id: number }) {
+  const st = useStore();
+  const g = st.games[id];
+  const [selected, setSelected] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [power, setPower] = useState<Faction | null>(null);
+  const [replay, setReplay] = useState(false);
+  const [hint, setHint] = useState<string>("");
+
+  useEffect(() => { void loadGame(id); }, [id]);
+
+  // Safety net while waiting for the opponent: poll often when the socket is down, rarely when up.
+  useEffect(() => {
+    if (!g || g.status === "finished" || g.status === "aborted" || g.myTurn) return;
+    const timer = setInterval(() => void loadGame(id), st.ws === "open" ? 20000 : 4000);
+    return () => clearInterval(timer);
+  }, [id, g?.version, g?.myTurn, g?.status, st.ws]);
+
+  useEffect(() => setSelected(null), [g?.version]);
+
+  if (!g) return <main class="page" id="main"><p aria-busy="true">{t("common.loading")}</p></main>;
+  const v = g.view;
+  if (!v) {
+    return (
+      <main class="page" id="main">
+        <h1>{t(("game." + g.kind) as Key)}</h1>
+        <p>{g.status === "open" ? t("table.waiting_start") : t("common.loading")}</p>
+        {g.code && <p>{t("inbox.share_code", { code: g.code })}<br /><code>{`${location.origin}/#/join/${g.code}`}</code></p>}
+        {g.invitedMe && (
+          <div class="row">
+            <button type="button" class="btn primary" onClick={() => acceptInvite(g.id)} id="accept">{t("inbox.accept")}</button>
+            <button type="button" class="btn ghost" onClick={() => declineInvite(g.id)}>{t("inbox.decline")}</button>
+          </div>
+        )}
+      </main>
+    );
+  }
+
+  const me = g.mySeat ?? 0;
+  const opp = opponentSeat(g);
+  const oppName = seatName(g, opp);
+  const hand = v.hand || [];
+  const legal = legalCards(g.legal);
+  const seerChoice = g.myTurn && g.legal.some((m) => "seer" in m);
+  const tableState = { hand, legal_moves: g.legal, my_turn: g.myTurn, over: v.over || g.status === "finished", current_trick: v.current_trick, factions: v.factions };
+
+  async function send(move: Move) {
+    if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
+    setBusy(true);
+    try {
+      const res = await api<Record<string, unknown>>("POST", `/games/${id}/moves`, { version: g.version, move, client_id: uuid() });
+      const payload = (res && (res.game as Record<string, unknown>)) || res;
+      if (payload && payload.version != null && (payload.view || payload.factions)) putGame({ id, ...payload });
+      else await loadGame(id);
+    } catch (x) {
+      if (x instanceof ApiError && x.status === 409) {
+        if (x.view && typeof x.view === "object") putGame({ id, ...(x.view as Record<string, unknown>) });
+        else await loadGame(id);
+        toast(t("table.stale"));
+      } else if (x instanceof ApiError && x.status === 0) {
+        toast(t("table.offline_move"), "error");
+      } else {
+        toast(errorText(x), "error");
+      }
+    } finally {
+      setBusy(false);
+      setSelected(null);
+    }
+  }
+
+  function tapCard(card: string) {
+    const r = dimReason(card, tableState);
+    if (r) { setHint(reasonText(r)); toast(reasonText(r)); return; }
+    setHint("");
+    if (busy) return;
+    if (st.confirmMoves) { setSelected(selected === card ? null : card); return; }
+    void send({ play: card });
+  }
+
+  async function resign() {
+    if (!confirm(t("table.resign_confirm"))) return;
+    try {
+      const res = await api<Record<string, unknown>>("POST", `/games/${id}/resign`, { version: g.version });
+      if (res && res.version != null) putGame({ id, ...res }); else await loadGame(id);
+    } catch (x) { toast(errorText(x), "error"); }
+  }
+
+  const over = v.over || g.status === "finished";
+  const turnText = over ? t("end.title") : g.status === "open" ? t("table.waiting_start")
+    : g.myTurn ? t("table.your_turn") : t("table.their_turn", { name: oppName });
+  const scoreCount = (s: number, f: string) => (v.score[s]?.[f]?.length ?? 0) + (v.gnome_rows?.[s]?.filter((c) => c.startsWith(f + "-")).length ?? 0);
+
+  return (
+    <main class="table" id="main" data-version={g.version} data-phase={v.phase} data-over={over ? "1" : "0"} data-myturn={g.myTurn ? "1" : "0"}>
+      <h1 class="sr-only">{t(("game." + g.kind) as Key)} {t("inbox.vs", { name: oppName })}</h1>
+      <div class="t-top">
+        <div class="t-opp">
+          <span class="muted small">{t("table.opp_hand", { name: oppName, n: v.hand_counts[opp] ?? 0 })}</span>
+        </div>
+        <div class="t-status">
+          <span class="small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, 13) })}</span>
+          <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
+        </div>
+      </div>
+      <p class={`t-turn ${g.myTurn ? "mine" : ""}`} role="status" aria-live="polite" id="turn">{turnText}
+        {!over && g.deadline && <span class="muted small"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}</p>
+      {over && <EndScreen g={g} />}
+
+      <section class="t-mid" aria-label={t("table.trick_area")}>
+        {v.phase === 1 && !over && (
+          <div class="prize">
+            <span class="lbl">{t("table.prize")}</span>
+            {v.prize ? <CardView id={v.prize} size="l" label={`${t("table.prize")}: ${cardName(v.prize, st.lang)}`} /> : <CardBack size="l" />}
+            <span class="muted small">{t("table.deck", { n: v.deck_count })}</span>
+          </div>
+        )}
+        <div class="trick" id="trick">
+          {v.current_trick.length > 0 ? v.current_trick.map((tc) => (
+            <div class={`tc ${tc.seat === me ? "me" : "opp"}`}>
+              <span class="small">{tc.seat === me ? t("table.you") : oppName}</span>
+              <CardView id={tc.card} size="l" />
+            </div>
+          )) : v.last_trick ? (
+            <button type="button" class="last-mini" onClick={() => setReplay(true)} aria-label={t("table.replay")}>
+              <span class="small muted">{t("table.last_trick")}</span>
+              <span class="row">{v.last_trick.cards.map((c) => <CardView id={c.card} size="s" />)}</span>
+              <span class="small">{t("table.won_by", { name: v.last_trick.winner === me ? t("table.you") : oppName })}</span>
+            </button>
+          ) : <span class="muted small">{t("table.no_last")}</span>}
+        </div>
+      </section>
+
+      <section class="leads" aria-label={t("table.scores")}>
+        <div class="lead-head small muted" aria-hidden="true"><span>{t("table.you")}</span><span></span><span>{oppName}</span></div>
+        {v.factions.map((f) => {
+          const lead = v.leading?.[f];
+          const mine = scoreCount(me, f), theirs = scoreCount(opp, f);
+          const who = lead == null ? t("table.nobody") : lead === me ? t("table.you") : oppName;
+          return (
+            <button type="button" class={`lead-row ${lead === me ? "me" : lead == null ? "" : "opp"}`} onClick={() => setPower(f as Faction)}
+              aria-label={`${factionTitle(f as Faction, st.lang)}: ${t("table.you")} ${mine}, ${oppName} ${theirs}. ${t("table.leads")}: ${who}`} data-faction={f}>
+              <span class="n">{mine}</span>
+              <span class="fac" style={{ "--fc": `var(--f-${f})` }}><Glyph faction={f as Faction} size={16} /> {factionTitle(f as Faction, st.lang)}</span>
+              <span class="n">{theirs}</span>
+            </button>
+          );
+        })}
+      </section>
+
+      <details class="piles">
+        <summary>{t("table.scores")}</summary>
+        {[me, opp].map((s) => (
+          <div class="pile">
+            <h3 class="small">{s === me ? t("table.you") : oppName}</h3>
+            {v.factions.map((f) => (v.score[s]?.[f]?.length ? (
+              <div class="pile-row"><Glyph faction={f as Faction} size={14} />{v.score[s][f].map((c) => <CardView id={c} size="s" />)}</div>
+            ) : null))}
+            {v.gnome_rows?.[s]?.length > 0 && <div class="pile-row"><span class="small">{t("table.gnome_rows")}:</span>{v.gnome_rows[s].map((c) => <CardView id={c} size="s" />)}</div>}
+          </div>
+        ))}
+        {v.troll_pool?.length > 0 && <div class="pile-row"><span class="small">{t("table.troll_pool")}:</span>{v.troll_pool.map((c) => <CardView id={c} size="s" />)}</div>}
+        {v.phase === 1 && v.followers && (
+          <div class="pile"><h3 class="small">{t("table.followers", { n: v.followers.length })}</h3>
+            <div class="pile-row">{v.followers.map((c) => <CardView id={c} size="s" />)}</div></div>
+        )}
+      </details>
+
+      <div class="t-actions">
+        {v.last_trick && <button type="button" class="btn ghost" onClick={() => setReplay(true)}>{t("table.replay")}</button>}
+        {!over && g.status === "active" && <button type="button" class="btn ghost" onClick={resign}>{t("table.resign")}</button>}
+      </div>
+
+      {!over && (
+        <section class="hand-wrap" aria-label={t("table.hand")}>
+          {hint && <p class="hint small" role="status">{hint}</p>}
+          {selected && (
+            <div class="confirm-bar">
+              <button type="button" class="btn primary" disabled={busy} onClick={() => send({ play: selected })}>{t("table.play", { card: cardName(selected, st.lang) })}</button>
+              <button type="button" class="btn ghost" onClick={() => setSelected(null)}>{t("common.cancel")}</button>
+            </div>
+          )}
+          <div class={`hand n${hand.length}`} id="hand" aria-busy={busy}>
+            {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
+            {hand.map((c, i) => {
+              const ok = g.myTurn && !seerChoice && legal.has(c);
+              return (
+                <div class="slot" style={{ "--i": i, "--n": hand.length }}>
+                  <CardView id={c} size="l" dim={g.myTurn && !ok} selected={selected === c} onClick={() => tapCard(c)}
+                    class={ok ? "legal" : g.myTurn ? "" : "wait"} />
+                </div>
+              );
+            })}
+          </div>
+        </section>
+      )}
+
+      {seerChoice && !over && (
+        <Dialog title={t("table.seer_title")} id="seer">
+          {v.peek && <p>{t("table.seer_peek", { card: cardName(v.peek, st.lang) })}</p>}
+          <div class="seer-opts">
+            <button type="button" class="btn primary" disabled={busy} onClick={() => send({ seer: "prize" })} id="seer-prize">
+              {v.prize && <CardView id={v.prize} size="m" />}{t("table.seer_keep", { card: v.prize ? cardName(v.prize, st.lang) : "" })}
+            </button>
+            <button type="button" class="btn" disabled={busy} onClick={() => send({ seer: "top" })} id="seer-top">
+              {v.peek && <CardView id={v.peek} size="m" />}{v.peek ? t("table.seer_top", { card: cardName(v.peek, st.lang) }) : t("table.seer_top_hidden")}
+            </button>
+          </div>
+        </Dialog>
+      )}
+      {power && (
+        <Dialog title={t("table.power", { faction: factionTitle(power, st.lang) })} onClose={() => setPower(null)} id="power">
+          <p>{POWERS[st.lang][power]}</p>
+        </Dialog>
+      )}
+      {replay && v.last_trick && <Replay last={v.last_trick} g={g} onClose={() => setReplay(false)} />}
+    </main>
+  );
+}
+
+function Replay({ last, g, onClose }: { last: LastTrick; g: Game; onClose: () => void }) {
+  const [step, setStep] = useState(0);
+  const [run, setRun] = useState(0);
+  useEffect(() => {
+    setStep(0);
+    const timers = last.cards.map((_, i) => setTimeout(() => setStep(i + 1), 600 * (i + 1)));
+    return () => timers.forEach(clearTimeout);
+  }, [last, run]);
+  const me = g.mySeat ?? 0;
+  const name = (s: number) => (s === me ? t("table.you") : seatName(g, s));
+  return (
+    <Dialog title={`${t("table.last_trick")} (${t("table.phase", { n: last.phase })}, ${t("table.trick", { n: last.trick })})`} onClose={onClose} id="replay">
+      <div class="trick replay">
+        {last.cards.map((c, i) => (
+          <div class={`tc ${i < step ? "shown" : "hidden"}`}>
+            <span class="small">{name(c.seat)}</span>
+            <CardView id={c.card} size="l" />
+          </div>
+        ))}
+      </div>
+      <p role="status">{step >= last.cards.length ? t("table.won_by", { name: name(last.winner) }) : "…"}</p>
+      {last.prize && <p class="small">{t("table.prize")}: {cardName(last.prize, state.lang)} → {name(last.prize_to ?? last.winner)}</p>}
+      <button type="button" class="btn" onClick={() => setRun(run + 1)}>{t("table.replay")}</button>
+    </Dialog>
+  );
+}
+
+function EndScreen({ g }: { g: Game }) {
+  const st = useStore();
+  const v = g.view!;
+  const r = g.result || v.result;
+  const me = g.mySeat ?? 0;
+  const opp = opponentSeat(g);
+  if (!r) return <section class="end"><h2>{t("end.title")}</h2></section>;
+  const head = r.winner == null ? t("end.draw") : r.winner === me ? t("end.you_won") : t("end.you_lost");
+  const groups = [groupByFaction(Object.values(r.score[me] || {}).flat(), v.factions), groupByFaction(Object.values(r.score[opp] || {}).flat(), v.factions)];
+  return (
+    <section class="end" aria-labelledby="end-h" id="end">
+      <h2 id="end-h">{t("end.title")}: {head}</h2>
+      <table class="breakdown">
+        <caption>{t("end.breakdown")}</caption>
+        <thead><tr><th scope="col">{t("end.faction")}</th><th scope="col">{t("table.you")}</th><th scope="col">{seatName(g, opp)}</th><th scope="col">{t("end.vote")}</th></tr></thead>
+        <tbody>
+          {v.factions.map((f) => {
+            const vote = r.votes[f];
+            return (
+              <tr class={vote === me ? "me" : vote == null ? "" : "opp"}>
+                <th scope="row"><span class="fac-cell"><Glyph faction={f as Faction} size={14} /> {factionTitle(f as Faction, st.lang)}</span></th>
+                <td>{r.counts?.[me]?.[f] ?? groups[0][f]?.length ?? 0}</td>
+                <td>{r.counts?.[opp]?.[f] ?? groups[1][f]?.length ?? 0}</td>
+                <td>{vote == null ? "—" : vote === me ? t("table.you") : seatName(g, opp)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div class="row">
+        <a class="btn primary" href="#/">{t("end.back")}</a>
+        <a class="btn" href="#/new">{t("end.rematch")}</a>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,197 @@
+// App state: one small observable object; components re-render on change via useStore().
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError, clearCache, getCached, rows, storeCached } from "./api";
+import { normGame, versionAction, type Game } from "./game";
+import { pickLang, translate, type Key, type Lang } from "./i18n";
+
+export interface Me {
+  id?: number;
+  username: string;
+  display_name: string;
+  language: Lang;
+  time_zone: string;
+  email?: string;
+}
+
+export interface State {
+  ready: boolean;
+  me: Me | null;
+  lang: Lang;
+  games: Record<number, Game>;
+  lists: { active: number[]; open: number[]; finished: number[] };
+  listsLoaded: boolean;
+  offline: boolean;
+  ws: "idle" | "connecting" | "open" | "closed";
+  toast: { text: string; kind: "info" | "error" } | null;
+  confirmMoves: boolean;
+}
+
+const PREF_LANG = "claim.lang";
+const PREF_CONFIRM = "claim.confirm";
+
+export const state: State = {
+  ready: false,
+  me: null,
+  lang: (localStorage.getItem(PREF_LANG) as Lang) || pickLang(typeof navigator !== "undefined" ? navigator.languages : []),
+  games: {},
+  lists: { active: [], open: [], finished: [] },
+  listsLoaded: false,
+  offline: false,
+  ws: "idle",
+  toast: null,
+  confirmMoves: localStorage.getItem(PREF_CONFIRM) === "1",
+};
+
+const listeners = new Set<() => void>();
+export function set(patch: Partial<State>): void {
+  Object.assign(state, patch);
+  if (patch.lang) document.documentElement.lang = patch.lang;
+  listeners.forEach((l) => l());
+}
+
+export function useStore(): State {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const l = () => tick((n) => n + 1);
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  }, []);
+  return state;
+}
+
+export function t(key: Key, params?: Record<string, string | number>): string {
+  return translate(state.lang, key, params);
+}
+
+let toastTimer: ReturnType<typeof setTimeout> | undefined;
+export function toast(text: string, kind: "info" | "error" = "info"): void {
+  set({ toast: { text, kind } });
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => set({ toast: null }), kind === "error" ? 6000 : 3500);
+}
+
+export function setLang(lang: Lang): void {
+  localStorage.setItem(PREF_LANG, lang);
+  set({ lang });
+}
+
+export function setConfirm(on: boolean): void {
+  localStorage.setItem(PREF_CONFIRM, on ? "1" : "0");
+  set({ confirmMoves: on });
+}
+
+export function errorText(e: unknown): string {
+  if (e instanceof ApiError) return e.status === 0 ? t("common.offline") : e.message;
+  return t("common.error");
+}
+
+// ---------------------------------------------------------------------------- account
+
+export async function loadMe(): Promise<void> {
+  try {
+    const { data } = await getCached<Me>("/accounts/me");
+    acceptMe(data);
+  } catch {
+    set({ me: null });
+  }
+  set({ ready: true });
+}
+
+export function acceptMe(me: Me | null): void {
+  if (me && me.language && (["en", "de", "cs"] as string[]).includes(me.language)) {
+    localStorage.setItem(PREF_LANG, me.language);
+    set({ me, lang: me.language });
+  } else {
+    set({ me });
+  }
+}
+
+export async function logout(): Promise<void> {
+  try { await api("POST", "/accounts/logout"); } catch { /* already logged out */ }
+  clearCache();
+  navigator.serviceWorker?.controller?.postMessage({ type: "logout" });
+  set({ me: null, games: {}, lists: { active: [], open: [], finished: [] }, listsLoaded: false });
+}
+
+// ---------------------------------------------------------------------------- games
+
+/** Store a game payload. Pushed and move-answer views never go back in time; a GET (``force``) is
+ *  the server's word and always wins (it heals a client that somehow holds a wrong version). */
+export function putGame(payload: Record<string, unknown>, force = false): Game {
+  const g = normGame(payload);
+  const held = state.games[g.id];
+  if (!force && held && held.version > g.version) return held;
+  // Keep the per-game cache fresh for offline viewing (what GET /games/{id} would return).
+  storeCached(`/games/${g.id}`, payload);
+  set({ games: { ...state.games, [g.id]: g } });
+  return g;
+}
+
+export async function loadGame(id: number): Promise<Game | null> {
+  try {
+    const { data, offline } = await getCached<Record<string, unknown>>(`/games/${id}`);
+    if (offline) set({ offline: true });
+    return putGame(data, !offline);
+  } catch (e) {
+    toast(errorText(e), "error");
+    return null;
+  }
+}
+
+export async function loadLists(): Promise<void> {
+  const out: State["lists"] = { active: [], open: [], finished: [] };
+  let offline = false;
+  const games = { ...state.games };
+  await Promise.all(
+    (["active", "open", "finished"] as const).map(async (status) => {
+      try {
+        const r = await getCached<unknown>(`/games?status=${status}`);
+        offline ||= r.offline;
+        for (const p of rows<Record<string, unknown>>(r.data)) {
+          const g = normGame(p);
+          const held = games[g.id];
+          // List rows may be summaries: keep a fuller view we already hold for the same version.
+          games[g.id] = held && held.version >= g.version && held.view ? { ...held, deadline: g.deadline ?? held.deadline } : g;
+          out[status].push(g.id);
+        }
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) set({ me: null });
+      }
+    }),
+  );
+  set({ games, lists: out, listsLoaded: true, offline });
+}
+
+/** A view pushed over the socket. */
+export function onPushedView(gameId: number, version: number, view: Record<string, unknown>): void {
+  const held = state.games[gameId];
+  const action = versionAction(held?.version, version);
+  if (action === "ignore") return;
+  if (action === "resync") {
+    void loadGame(gameId);
+    return;
+  }
+  const g = putGame({ id: gameId, version, ...view });
+  // A game may have changed lists (open → active → finished).
+  const lists = { ...state.lists };
+  for (const k of ["active", "open", "finished"] as const) lists[k] = lists[k].filter((id) => id !== gameId);
+  const key = g.status === "open" ? "open" : g.status === "active" ? "active" : "finished";
+  lists[key] = [gameId, ...lists[key]];
+  set({ lists });
+}
+
+/** Accept an invitation (take my seat); the game starts when every seat is filled. */
+export async function acceptInvite(id: number): Promise<void> {
+  try {
+    putGame(await api<Record<string, unknown>>("POST", `/games/${id}/join`, {}));
+    await loadLists();
+  } catch (e) { toast(errorText(e), "error"); }
+}
+
+/** Decline an invitation (calls the open game off). */
+export async function declineInvite(id: number): Promise<void> {
+  try {
+    putGame(await api<Record<string, unknown>>("POST", `/games/${id}/abort`));
+    await loadLists();
+  } catch (e) { toast(errorText(e), "error"); }
+}

@@ -1,0 +1,60 @@
+// Small shared UI pieces: form fields with the API's per-field errors, relative times, dialogs.
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+import { t } from "./store";
+
+export function Field(props: {
+  id: string; label: string; value: string; onInput: (v: string) => void; type?: string;
+  errors?: string[]; autocomplete?: string; required?: boolean; list?: string; inputMode?: string;
+}) {
+  const err = props.errors && props.errors.length ? props.errors : null;
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} name={props.id} type={props.type || "text"} value={props.value} required={props.required}
+        autocomplete={props.autocomplete} list={props.list} inputMode={props.inputMode as never}
+        aria-invalid={err ? "true" : undefined} aria-describedby={err ? props.id + "-err" : undefined}
+        onInput={(e) => props.onInput((e.target as HTMLInputElement).value)} />
+      {err && <p class="field-err" id={props.id + "-err"}>{err.join(" ")}</p>}
+    </div>
+  );
+}
+
+export function FormError({ text }: { text: string | null }) {
+  return text ? <p class="form-err" role="alert">{text}</p> : null;
+}
+
+/** "in 2 days", "3 h ago" — coarse, for correspondence deadlines. */
+export function relTime(iso: string | null, now = Date.now()): string {
+  if (!iso) return "";
+  const d = Date.parse(iso) - now;
+  const h = Math.abs(d) / 3600000;
+  if (d >= 0) {
+    if (h >= 48) return t("time.in_days", { n: Math.floor(h / 24) });
+    if (h >= 1) return t("time.in_hours", { n: Math.floor(h) });
+    return t("time.in_minutes", { n: Math.max(1, Math.floor(h * 60)) });
+  }
+  if (h < 1) return t("time.just_now");
+  if (h >= 48) return t("time.ago_days", { n: Math.floor(h / 24) });
+  return t("time.ago_hours", { n: Math.floor(h) });
+}
+
+/** A modal dialog using <dialog> (focus trap and Escape come with it). */
+export function Dialog(props: { title: string; onClose?: () => void; children: ComponentChildren; id?: string }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) {
+      try { d.showModal(); } catch { d.setAttribute("open", ""); }
+    }
+    return () => d?.open && d.close();
+  }, []);
+  return (
+    <dialog ref={ref} class="dlg" aria-labelledby={(props.id || "dlg") + "-t"}
+      onCancel={(e) => { e.preventDefault(); props.onClose?.(); }}>
+      <h2 id={(props.id || "dlg") + "-t"}>{props.title}</h2>
+      {props.children}
+      {props.onClose && <button type="button" class="btn ghost dlg-x" onClick={props.onClose}>{t("common.close")}</button>}
+    </dialog>
+  );
+}

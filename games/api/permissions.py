@@ -1,0 +1,41 @@
+"""Token scopes for the game endpoints.
+
+* Reading (GET) needs ``games:read``.
+* Playing (POST: create, join, move, resign, abort, rematch) needs ``games:play``, or ``bot:play`` on a
+  bot account (``User.is_bot``). A ``bot:play`` token of a non-bot account does not allow playing.
+* A bot account's ``bot:play`` token may also read its games.
+* Session-authenticated requests (the PWA) have every scope.
+"""
+
+from __future__ import annotations
+
+from rest_framework import permissions
+
+from accounts.models import ApiToken
+
+READ, PLAY = "games:read", "games:play"
+BOT = "bot:play"
+
+
+class GameScopes(permissions.BasePermission):
+    message = "This token lacks a required scope."
+    code = "insufficient_scope"  # the same code as accounts.authentication.HasScopes
+
+    def has_permission(self, request, view) -> bool:
+        token = request.auth
+        if not isinstance(token, ApiToken):
+            return True
+        scopes = set(token.scopes)
+        is_bot = bool(getattr(request.user, "is_bot", False))
+        if request.method in permissions.SAFE_METHODS:
+            if READ in scopes or (is_bot and BOT in scopes):
+                return True
+            self.message = f"This token lacks the scope: {READ}."
+            return False
+        if PLAY in scopes or (is_bot and BOT in scopes):
+            return True
+        if BOT in scopes and not is_bot:
+            self.message = f"The scope {BOT} is only valid for bot accounts; this token needs {PLAY}."
+        else:
+            self.message = f"This token lacks the scope: {PLAY} (or {BOT} for a bot account)."
+        return False

@@ -1,0 +1,66 @@
+"""OpenAPI examples and error responses shared by the game endpoints."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+
+from .serializers import GameErrorSerializer
+
+SEATS_EXAMPLE = [
+    {"index": 0, "type": "user", "username": "ada", "name": "Ada", "is_bot": False, "ai_level": None,
+     "ai_name": None, "rating": None, "joined": True, "to_act": True, "abort_offered": False, "outcome": None,
+     "rank": None, "you": True},
+    {"index": 1, "type": "ai", "username": None, "name": "AI (Knight)", "is_bot": True, "ai_level": 2,
+     "ai_name": "Knight", "rating": None, "joined": True, "to_act": False, "abort_offered": False,
+     "outcome": None, "rank": None, "you": False},
+]
+LINKS_EXAMPLE = {
+    "self": "/api/v1/games/42", "moves": "/api/v1/games/42/moves", "history": "/api/v1/games/42/history",
+    "record": "/api/v1/games/42/record", "replay": "/api/v1/games/42/replay",
+}
+GAME_VIEW_EXAMPLE = {
+    "id": 42, "kind": "claim", "title": "Claim",
+    "options": {"factions": ["goblin", "knight", "undead", "dwarf", "doppelganger"]},
+    "status": "active", "version": 3, "move_count": 1, "seats": SEATS_EXAMPLE, "my_seat": 0, "to_act": [0],
+    "my_turn": True, "legal_moves": [{"play": "knight-7"}, {"play": "doppelganger-2"}],
+    "deadline": "2026-12-02T10:00:00Z", "time_control": {"type": "correspondence", "days_per_move": 3},
+    "rated": False,
+    "view": {"game": "claim", "seat": 0, "phase": 1, "hand": ["goblin-0", "knight-7", "doppelganger-2"],
+             "current_trick": [{"seat": 1, "card": "knight-4"}], "prize": "dwarf-6", "...": "..."},
+    "last_events": {"version": 3, "type": "move", "seat": 1, "events": [{"type": "play", "seat": 1,
+                                                                       "card": "knight-4"}]},
+    "result": None, "ended_reason": None, "can_abort": False, "invite_code": None, "rematch_of": None,
+    "rematch": None, "created_at": "2026-11-29T10:00:00Z", "updated_at": "2026-11-29T10:05:00Z",
+    "links": LINKS_EXAMPLE,
+}
+GAME_VIEW_EXAMPLES = [OpenApiExample("Your view of a game", value=GAME_VIEW_EXAMPLE, response_only=True)]
+
+
+def error(description: str, code: str, message: str, **extra) -> OpenApiResponse:
+    return OpenApiResponse(
+        GameErrorSerializer, description=description,
+        examples=[OpenApiExample(code, value={"error": {"code": code, "message": message, **extra}},
+                                 response_only=True)],
+    )
+
+
+def errors(description: str, *cases: tuple[str, str]) -> OpenApiResponse:
+    return OpenApiResponse(
+        GameErrorSerializer, description=description,
+        examples=[OpenApiExample(code, value={"error": {"code": code, "message": message}}, response_only=True)
+                  for code, message in cases],
+    )
+
+
+E400 = error("Invalid request: field messages under `fields`.", "invalid", "kind: This field is required.",
+             fields={"kind": ["This field is required."]})
+E401 = error("No or bad credentials.", "not_authenticated", "Authentication credentials were not provided.")
+E403 = errors("Missing token scope, or you are not (yet) a player of this game.",
+              ("insufficient_scope", "This token lacks the scope: games:play (or bot:play for a bot account)."),
+              ("not_seated", "You are not seated in this game."),
+              ("not_joined", "You are invited to this game: join it first."))
+E404 = error("No such game, or the game is private (open, active and aborted games are visible to their "
+             "players only).", "not_found", "No such game (or it is not visible to you).")
+E429 = error("Rate limit exceeded; the `Retry-After` header says how many seconds to wait.", "throttled",
+             "Request was throttled. Expected available in 12 seconds.", retry_after=12)
+STANDARD = {401: E401, 403: E403, 404: E404, 429: E429}

@@ -1,0 +1,203 @@
+"""Request validation and (documentation-only) response shapes of the game endpoints."""
+
+from __future__ import annotations
+
+import json
+
+from rest_framework import serializers
+
+from games.ai import LEVELS
+from games.models import DAYS_PER_MOVE_CHOICES
+
+MAX_MOVE_CHARS = 2000
+
+
+# ----------------------------------------------------------------------------- requests
+
+class OpponentSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["user", "open", "ai"], help_text="Who sits in this seat.")
+    username = serializers.CharField(required=False, max_length=150, help_text='For "user": who is invited.')
+    level = serializers.ChoiceField(choices=sorted(LEVELS), required=False,
+                                    help_text='For "ai": 1 Squire, 2 Knight, 3 King.')
+
+    def validate(self, attrs):
+        if attrs["type"] == "user" and not attrs.get("username"):
+            raise serializers.ValidationError({"username": 'An opponent of type "user" needs a username.'})
+        if attrs["type"] == "ai":
+            attrs.setdefault("level", 1)
+        return attrs
+
+
+class CreateGameSerializer(serializers.Serializer):
+    kind = serializers.CharField(max_length=32, help_text='Game kind: "claim", "claim2", "claim-mix", ...')
+    options = serializers.JSONField(required=False, default=dict,
+                                    help_text='Engine options, e.g. {"factions": [5 names]} for claim-mix.')
+    seats = serializers.IntegerField(required=False, default=2, min_value=1, max_value=16)
+    opponents = OpponentSerializer(many=True, required=False,
+                                   help_text='One entry per other seat; default: all "open" (invitation code).')
+    days_per_move = serializers.ChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
+                                            allow_null=True, default=None,
+                                            help_text="Correspondence time control; null = unlimited.")
+    rated = serializers.BooleanField(required=False, default=False)
+    seat = serializers.IntegerField(required=False, default=0, min_value=0, help_text="The creator's seat.")
+
+    def validate_options(self, value):
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Options must be a JSON object.")
+        return value
+
+
+class JoinByCodeSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=64, help_text="The invitation code of an open game.")
+
+
+class JoinGameSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=64, required=False,
+                                 help_text="Needed to take an open seat; not needed when you were invited.")
+
+
+class MoveSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, help_text="The game version your move was made against.")
+    move = serializers.JSONField(help_text='One of your legal_moves, e.g. {"play": "knight-7"}.')
+    client_id = serializers.CharField(required=False, allow_null=True, max_length=64,
+                                      help_text="Your id for this move (e.g. a UUID): a retry with the same id "
+                                                "returns the first answer and applies nothing.")
+
+    def validate_move(self, value):
+        if not isinstance(value, dict) or not value:
+            raise serializers.ValidationError('A move must be a non-empty JSON object, e.g. {"play": "knight-7"}.')
+        if len(json.dumps(value)) > MAX_MOVE_CHARS:
+            raise serializers.ValidationError(f"A move is at most {MAX_MOVE_CHARS} characters of JSON.")
+        return value
+
+
+# ----------------------------------------------------------------------------- responses (documentation)
+
+class SeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    type = serializers.CharField(help_text='"user", "ai" or "open" (not yet taken).')
+    username = serializers.CharField(allow_null=True)
+    name = serializers.CharField(allow_null=True, help_text="Public name (display name or username).")
+    is_bot = serializers.BooleanField(help_text="A bot account or an AI seat.")
+    ai_level = serializers.IntegerField(allow_null=True)
+    ai_name = serializers.CharField(allow_null=True)
+    rating = serializers.IntegerField(allow_null=True, help_text="Always null for now.")
+    joined = serializers.BooleanField()
+    to_act = serializers.BooleanField()
+    abort_offered = serializers.BooleanField()
+    outcome = serializers.ChoiceField(choices=["win", "loss", "draw"], allow_null=True)
+    rank = serializers.IntegerField(allow_null=True)
+    you = serializers.BooleanField()
+
+
+class TimeControlSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text='"correspondence" (days_per_move) or "unlimited".')
+    days_per_move = serializers.IntegerField(allow_null=True)
+
+
+class LinksSerializer(serializers.Serializer):
+    self = serializers.CharField()
+    moves = serializers.CharField()
+    history = serializers.CharField()
+    record = serializers.CharField()
+    replay = serializers.CharField()
+
+
+class LastEventsSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    events = serializers.ListField(child=serializers.DictField())
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.ChoiceField(choices=["open", "active", "finished", "aborted"])
+    version = serializers.IntegerField()
+    seats = SeatSerializer(many=True)
+    my_seat = serializers.IntegerField(allow_null=True)
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    my_turn = serializers.BooleanField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    time_control = TimeControlSerializer()
+    rated = serializers.BooleanField()
+    result = serializers.DictField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    links = LinksSerializer()
+
+
+class GameViewSerializer(GameSummarySerializer):
+    options = serializers.DictField()
+    move_count = serializers.IntegerField()
+    legal_moves = serializers.ListField(child=serializers.DictField(), help_text="Your legal moves now.")
+    view = serializers.DictField(allow_null=True, help_text="The engine's view for your seat (spectator view "
+                                                            "for others); null before the game starts.")
+    last_events = LastEventsSerializer(allow_null=True)
+    ended_reason = serializers.ChoiceField(choices=["normal", "resigned", "aborted"], allow_null=True)
+    can_abort = serializers.BooleanField()
+    invite_code = serializers.CharField(allow_null=True, help_text="While open, shown to seated players.")
+    rematch_of = serializers.IntegerField(allow_null=True)
+    rematch = serializers.IntegerField(allow_null=True)
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    type = serializers.CharField(help_text="created, joined, move, resigned, abort_offer, aborted")
+    seat = serializers.IntegerField(allow_null=True)
+    events = serializers.ListField(child=serializers.DictField(), help_text="Public events of this version.")
+    move_number = serializers.IntegerField(allow_null=True)
+    move = serializers.DictField(allow_null=True, help_text="The raw move: only after the end or for its own seat.")
+    created_at = serializers.DateTimeField()
+
+
+class LoggedMoveSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.DictField()
+
+
+class RecordSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    record_format = serializers.CharField()
+    options = serializers.DictField()
+    seats = SeatSerializer(many=True)
+    seed = serializers.IntegerField(help_text="The deal's seed: published with the record.")
+    status = serializers.CharField()
+    ended_reason = serializers.CharField(allow_null=True)
+    result = serializers.DictField(allow_null=True)
+    moves = LoggedMoveSerializer(many=True)
+    record = serializers.DictField(allow_null=True, help_text="The engine's record (e.g. claim.record/1).")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class ReplaySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    step = serializers.IntegerField()
+    steps = serializers.IntegerField()
+    move = LoggedMoveSerializer(allow_null=True)
+    events = serializers.ListField(child=serializers.DictField())
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    spectator_view = serializers.DictField()
+    seat_views = serializers.ListField(child=serializers.DictField())
+
+
+class GameErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField(required=False, help_text="Per-field messages (code invalid).")
+    view = serializers.DictField(required=False, help_text="The current game view (409 stale_version).")
+    legal_moves = serializers.ListField(child=serializers.DictField(), required=False,
+                                        help_text="Your legal moves (400 illegal_move).")
+    retry_after = serializers.IntegerField(required=False, help_text="Seconds to wait (429).")
+
+
+class GameErrorSerializer(serializers.Serializer):
+    error = GameErrorDetailSerializer()

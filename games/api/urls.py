@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("games", views.GamesView.as_view(), name="games"),
+    path("games/join", views.JoinByCodeView.as_view(), name="games-join-by-code"),
+    path("games/<int:game_id>", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:game_id>/join", views.GameJoinView.as_view(), name="game-join"),
+    path("games/<int:game_id>/moves", views.GameMovesView.as_view(), name="game-moves"),
+    path("games/<int:game_id>/resign", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<int:game_id>/abort", views.GameAbortView.as_view(), name="game-abort"),
+    path("games/<int:game_id>/rematch", views.GameRematchView.as_view(), name="game-rematch"),
+    path("games/<int:game_id>/history", views.GameHistoryView.as_view(), name="game-history"),
+    path("games/<int:game_id>/record", views.GameRecordView.as_view(), name="game-record"),
+    path("games/<int:game_id>/replay", views.GameReplayView.as_view(), name="game-replay"),
+]

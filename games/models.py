@@ -1,0 +1,157 @@
+"""Games, seats, the move log and the per-version history (issue 4).
+
+A game is fully described by ``(kind, options, seat_count, seed, moves)``; ``state`` is a cache
+of the engine state (``rules.to_json``) that :func:`games.service.replay_log` can rebuild.
+
+Hidden information: ``seed``, ``state`` and ``Move.response`` (the mover's own view, with their
+hand) are never serialized for anyone but the server before the game ends. Public, per-version
+history lives in :class:`GameEvent` (engine events are public by contract).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+DAYS_PER_MOVE_CHOICES = [(1, "1 day"), (2, "2 days"), (3, "3 days"), (5, "5 days"), (7, "7 days"), (14, "14 days")]
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)  # 12 URL-safe characters, 72 bits
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    kind = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    seed = models.BigIntegerField(default=new_seed, help_text="Secret until the game ends.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True, help_text="Engine state cache (secret until the end).")
+    result = models.JSONField(null=True, blank=True)
+    ended_reason = models.CharField(max_length=16, blank=True, default="")  # normal|resigned|aborted
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True, choices=DAYS_PER_MOVE_CHOICES)
+    deadline = models.DateTimeField(null=True, blank=True)
+    invite_code = models.CharField(max_length=24, unique=True, default=new_invite_code)
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="game_status_deadline"),
+            models.Index(fields=["-updated_at"], name="game_updated"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.kind}, {self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    """One seat of a game: a user (invited until ``joined_at`` is set), an AI, or still open."""
+
+    class Outcome(models.TextChoices):
+        WIN = "win", "Win"
+        LOSS = "loss", "Loss"
+        DRAW = "draw", "Draw"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="game_seats"
+    )
+    ai_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    to_act = models.BooleanField(default=False, help_text="Denormalized from the engine for the inbox.")
+    abort_offered = models.BooleanField(default=False)
+    outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "to_act"], name="seat_inbox")]
+
+    def __str__(self) -> str:
+        return f"Seat {self.index} of game {self.game_id}"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+    @property
+    def joined(self) -> bool:
+        return self.joined_at is not None
+
+
+class Move(models.Model):
+    """The move log (the truth). ``response`` is the mover's first answer, replayed on retries."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    client_id = models.CharField(max_length=64, null=True, blank=True)
+    version = models.PositiveIntegerField(help_text="The game version this move produced.")
+    created_at = models.DateTimeField(default=timezone.now)
+    response = models.JSONField(null=True, blank=True, help_text="The mover's own view: secret.")
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="move_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "seat", "client_id"], condition=models.Q(client_id__isnull=False),
+                name="move_unique_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Move {self.number} of game {self.game_id}"
+
+
+class GameEvent(models.Model):
+    """What happened at one version of a game: public events only (engine events or service events)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=16)  # created|joined|move|resigned|abort|...
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    events = models.JSONField(default=list)
+    move = models.OneToOneField(Move, null=True, blank=True, on_delete=models.CASCADE, related_name="history")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [models.UniqueConstraint(fields=["game", "version"], name="event_unique_version")]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} v{self.version} {self.type}"

@@ -1,0 +1,200 @@
+"""The events socket at ``/ws/``: a player's stream of their own game views (docs/realtime.md).
+
+Authentication is done by ``accounts.ws_auth`` (session cookie or ``clm_…`` token). The socket is
+always *accepted* first and then, if the caller may not use it, sent one ``error`` message and
+closed with an application close code, because a rejected handshake reaches a browser only as an
+anonymous 1006 with no reason:
+
+* ``4401``: no session and no token, or an invalid/revoked token;
+* ``4403``: a valid token without the ``games:read`` scope.
+
+Every connection joins the channel-layer group ``user.<id>``. The publisher
+(:mod:`games.realtime.publish`) sends each seated user *their own* view to that group; this
+consumer forwards it to the client only for games the client subscribed to (or all games after
+``{"type": "subscribe", "games": "all"}``), and never sends an older version after a newer one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from . import queries
+from .publish import user_group
+
+logger = logging.getLogger(__name__)
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+READ_SCOPE = "games:read"
+#: Most explicit game ids one socket may follow (``"all"`` has no limit).
+MAX_SUBSCRIPTIONS = 500
+#: Client messages are small; anything bigger is refused without parsing.
+MAX_MESSAGE_CHARS = 16 * 1024
+
+
+class BadRequest(Exception):
+    """A client message we answer with ``{"type": "error"}``; the text is for the client."""
+
+
+def _game_ids(value: Any) -> list[int] | str:
+    """Validate the ``games`` field: ``"all"`` or a list of positive integer ids (deduplicated)."""
+    if value == "all":
+        return "all"
+    if not isinstance(value, list) or not value:
+        raise BadRequest('"games" must be "all" or a non-empty list of game ids.')
+    if len(value) > MAX_SUBSCRIPTIONS:
+        raise BadRequest(f'"games" may list at most {MAX_SUBSCRIPTIONS} ids; use "all" to follow every game.')
+    ids: list[int] = []
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, int) or item <= 0:
+            raise BadRequest(f'"games" must contain game ids (positive integers), got {json.dumps(item)[:40]}.')
+        if item not in ids:
+            ids.append(item)
+    return ids
+
+
+class EventsConsumer(AsyncJsonWebsocketConsumer):
+    """One player's socket. State: which games it follows and the last version sent per game."""
+
+    async def connect(self) -> None:
+        self.user = None
+        self.follow_all = False
+        self.subscribed: set[int] = set()
+        self.sent_versions: dict[int, int] = {}
+        self.group: str | None = None
+
+        await self.accept()
+        user = self.scope.get("user")
+        token = self.scope.get("token")
+        if self.scope.get("token_invalid") or user is None or not user.is_authenticated:
+            await self._refuse(CLOSE_UNAUTHENTICATED, "unauthenticated",
+                               "Log in, or pass a valid API token (?token=clm_… or Authorization: Bearer).")
+            return
+        if token is not None and READ_SCOPE not in (token.scopes or []):
+            await self._refuse(CLOSE_FORBIDDEN, "forbidden", f"This token lacks the scope {READ_SCOPE}.")
+            return
+        self.user = user
+        self.group = user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+
+    async def _refuse(self, code: int, error: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": error, "message": message})
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    # --- client → server -----------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        if self.user is None:  # refused sockets are closing; ignore whatever still arrives
+            return
+        if text_data is None:
+            await self._error("Send JSON text frames, not binary frames.")
+            return
+        if len(text_data) > MAX_MESSAGE_CHARS:
+            await self._error(f"Message too long (at most {MAX_MESSAGE_CHARS} characters).")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._error("Malformed JSON.")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs) -> None:
+        ref = content.get("id") if isinstance(content, dict) else None
+        try:
+            if not isinstance(content, dict):
+                raise BadRequest('A message must be a JSON object with a "type".')
+            kind = content.get("type")
+            handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                known = ", ".join(sorted(self.HANDLERS))
+                raise BadRequest(f"Unknown message type {json.dumps(kind)[:40]}; known types: {known}.")
+            reply = await handler(self, content)
+        except BadRequest as exc:
+            await self._error(str(exc), ref)
+            return
+        except Exception:  # a bug must not kill the socket; the client may retry or resync
+            logger.exception("events socket: handling a %r message failed", content.get("type"))
+            await self._error("Internal error; try again or fetch GET /api/v1/games/{id}.", ref)
+            return
+        if reply is not None:
+            await self._reply(reply, ref)
+
+    async def _reply(self, message: dict, ref: Any = None) -> None:
+        if ref is not None and isinstance(ref, (str, int)) and not isinstance(ref, bool):
+            message["id"] = ref
+        await self.send_json(message)
+
+    async def _error(self, message: str, ref: Any = None) -> None:
+        await self._reply({"type": "error", "message": message}, ref)
+
+    async def on_ping(self, content: dict) -> dict:
+        return {"type": "pong"}
+
+    async def on_subscribe(self, content: dict) -> dict:
+        games = _game_ids(content.get("games"))
+        if games == "all":
+            self.follow_all = True
+            return {"type": "subscribed", "games": "all"}
+        versions = await database_sync_to_async(queries.seated_game_versions)(self.user.pk, games)
+        missing = [g for g in games if g not in versions]
+        if len(self.subscribed | set(versions)) > MAX_SUBSCRIPTIONS:
+            raise BadRequest(f"At most {MAX_SUBSCRIPTIONS} games per socket; use \"all\" to follow every game.")
+        self.subscribed.update(versions)
+        if missing:
+            # Same words for "does not exist" and "not yours": the socket must not reveal game ids.
+            await self._error(f"Not one of your games: {', '.join(map(str, missing))}.", content.get("id"))
+        ordered = [g for g in games if g in versions]
+        return {"type": "subscribed", "games": ordered, "versions": {str(g): versions[g] for g in ordered}}
+
+    async def on_unsubscribe(self, content: dict) -> dict:
+        games = _game_ids(content.get("games"))
+        if games == "all":
+            self.follow_all = False
+            self.subscribed.clear()
+            self.sent_versions.clear()
+        else:
+            self.subscribed.difference_update(games)
+            for g in games:
+                self.sent_versions.pop(g, None)
+        return {"type": "unsubscribed", "games": games}
+
+    async def on_sync(self, content: dict) -> dict:
+        game_id = content.get("game_id")
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or game_id <= 0:
+            raise BadRequest('"sync" needs "game_id": a game id (positive integer).')
+        current = await database_sync_to_async(queries.current_view)(self.user, game_id)
+        if current is None:
+            raise BadRequest(f"Not one of your games: {game_id}.")
+        self.sent_versions[game_id] = max(self.sent_versions.get(game_id, 0), current["version"])
+        return {"type": "game", **current}
+
+    HANDLERS = {
+        "ping": on_ping,
+        "subscribe": on_subscribe,
+        "unsubscribe": on_unsubscribe,
+        "sync": on_sync,
+    }
+
+    # --- channel layer → client ----------------------------------------------------------------
+
+    async def game_update(self, event: dict) -> None:
+        """A view published for this user (``type: game.update``); forward it if followed and new."""
+        game_id = event["game_id"]
+        if not (self.follow_all or game_id in self.subscribed):
+            return
+        version = event["version"]
+        if version <= self.sent_versions.get(game_id, 0):
+            return  # an older (or repeated) version arrived late: the client already has a newer view
+        self.sent_versions[game_id] = version
+        await self.send_json({"type": "game", "game_id": game_id, "version": version, "view": event["view"]})

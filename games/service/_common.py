@@ -1,0 +1,153 @@
+"""Helpers shared by the service functions: engine access, locking, versioning, commit hooks."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game, GameEvent, Move, Seat
+from games.rules.base import Rules
+from games.rules.registry import get_rules
+
+from .errors import GameNotFound
+
+log = logging.getLogger("games.service")
+
+
+def rules_of(game: Game) -> Rules:
+    return get_rules(game.kind)
+
+
+def load_state(game: Game, rules: Rules | None = None) -> Any:
+    """The engine state of a started game (``None`` while the game is open)."""
+    if game.state is None:
+        return None
+    return (rules or rules_of(game)).from_json(game.state)
+
+
+def derive_seed(game_seed: int, version: int, seat: int) -> int:
+    """A per-turn AI seed from the secret game seed: deterministic, so a retried task picks the same move."""
+    digest = hashlib.sha256(f"claim-ai:{game_seed}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def lock_game(game_id: int) -> Game:
+    """The game row, locked until the end of the current transaction (PostgreSQL ``FOR UPDATE``)."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+
+
+def seats_of(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("index"))
+
+
+def seat_of_user(seats: list[Seat], user: Any) -> Seat | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat
+    return None
+
+
+def bump(game: Game, type_: str, seat: int | None, events: list[dict[str, Any]],
+         move: Move | None = None) -> GameEvent:
+    """One change of the game: version + 1, timestamps, deadline, and its public history entry."""
+    now = timezone.now()
+    game.version += 1
+    game.updated_at = now
+    if game.status == Game.Status.ACTIVE and game.days_per_move:
+        game.deadline = now + timedelta(days=game.days_per_move)
+    else:
+        game.deadline = None
+    return GameEvent.objects.create(game=game, version=game.version, type=type_, seat=seat, events=events,
+                                    move=move, created_at=now)
+
+
+def sync_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]) -> None:
+    """Store the engine's ``to_act`` on the seats (the inbox sorts by it)."""
+    for seat in seats:
+        want = game.status == Game.Status.ACTIVE and seat.index in to_act
+        if seat.to_act != want:
+            seat.to_act = want
+            seat.save(update_fields=["to_act"])
+
+
+def apply_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: str) -> None:
+    """Finish the game: store the result and each seat's outcome and rank."""
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.ended_reason = reason
+    game.finished_at = timezone.now()
+    winners = result.get("winners")
+    if winners is None:
+        winners = [] if result.get("winner") is None else [result["winner"]]
+    ranks = result.get("ranks")
+    for seat in seats:
+        if winners and len(winners) < len(seats):
+            seat.outcome = Seat.Outcome.WIN if seat.index in winners else Seat.Outcome.LOSS
+        else:
+            seat.outcome = Seat.Outcome.DRAW
+        if ranks and seat.index < len(ranks):
+            seat.rank = ranks[seat.index]
+        else:
+            seat.rank = 1 if (seat.outcome != Seat.Outcome.LOSS) else 2
+        seat.to_act = False
+        seat.save(update_fields=["outcome", "rank", "to_act"])
+
+
+def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
+    return game.status == Game.Status.ACTIVE and any(s.is_ai and s.to_act for s in seats)
+
+
+def after_commit(game: Game, seats: list[Seat]) -> None:
+    """On commit: push the new version to the seated users, and start the AI if one must act."""
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: publish(game_id), robust=True)
+    if ai_seat_to_act(game, seats):
+        transaction.on_commit(lambda: schedule_ai_turn(game_id, version),
+                              robust=settings.TASK_MODE != "eager")
+
+
+def publish(game_id: int) -> None:
+    try:
+        from games.realtime.publish import publish_game_update
+    except ModuleNotFoundError as exc:  # the real-time module is optional: skip only if it is missing
+        if exc.name and (exc.name == "games.realtime" or exc.name.startswith("games.realtime.")):
+            return
+        raise
+    publish_game_update(game_id)
+
+
+# Eager mode runs a task inline; an AI-vs-AI game would nest one task inside the commit hook of the
+# previous one. A per-thread trampoline keeps the stack flat: nested requests are queued and run by
+# the outermost call, in order.
+_trampoline: dict[int, list[tuple[int, int]]] = {}
+
+
+def schedule_ai_turn(game_id: int, version: int) -> None:
+    import threading
+
+    from claim.tasks import enqueue
+    from games.tasks import play_ai_turn_task
+
+    key = threading.get_ident()
+    pending = _trampoline.get(key)
+    if pending is not None:
+        pending.append((game_id, version))
+        return
+    pending = _trampoline[key] = [(game_id, version)]
+    try:
+        while pending:
+            gid, ver = pending.pop(0)
+            enqueue(play_ai_turn_task, gid, ver)
+    finally:
+        _trampoline.pop(key, None)

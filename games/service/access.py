@@ -1,0 +1,36 @@
+"""Who may see and act in a game.
+
+* A game is visible to the users seated in it (joined or invited). Finished games are public (their
+  record is public, like a chess PGN). Everyone else gets 404 for open, active and aborted games, so
+  the API never tells a stranger anything about a private game.
+* Acting needs a joined seat: a stranger on a visible (finished) game gets 403 ``not_seated``, an
+  invited user who has not joined yet gets 403 ``not_joined``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Game, Seat
+
+from ._common import seat_of_user
+from .errors import Forbidden, GameNotFound
+
+
+def is_visible(game: Game, seats: list[Seat], user: Any) -> bool:
+    return game.status == Game.Status.FINISHED or seat_of_user(seats, user) is not None
+
+
+def require_visible(game: Game, seats: list[Seat], user: Any) -> Seat | None:
+    if not is_visible(game, seats, user):
+        raise GameNotFound()
+    return seat_of_user(seats, user)
+
+
+def require_joined_seat(game: Game, seats: list[Seat], user: Any) -> Seat:
+    mine = require_visible(game, seats, user)
+    if mine is None:
+        raise Forbidden("You are not seated in this game.", code="not_seated")
+    if not mine.joined:
+        raise Forbidden("You are invited to this game: join it first.", code="not_joined")
+    return mine

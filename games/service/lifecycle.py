@@ -1,0 +1,292 @@
+"""Creating, joining, resigning, aborting and rematching games. One transaction each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.ai import LEVELS
+from games.models import DAYS_PER_MOVE_CHOICES, Game, Move, Seat
+from games.rules.base import RulesError
+from games.rules.registry import get_rules
+
+from ._common import after_commit, apply_result, bump, lock_game, rules_of, seat_of_user, seats_of, sync_to_act
+from .access import require_joined_seat, require_visible
+from .errors import Conflict, GameNotFound, InvalidRequest
+
+DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
+
+
+def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) -> None:
+    """All seats joined: the engine deals from the secret seed and the game becomes active."""
+    if game.status != Game.Status.OPEN or not all(s.joined for s in seats):
+        return
+    rules = rules_of(game)
+    state = rules.setup(game.options, game.seat_count, game.seed)
+    game.state = rules.to_json(state)
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    to_act = rules.to_act(state)
+    sync_to_act(game, seats, to_act)
+    events.append({"type": "started", "to_act": sorted(to_act)})
+
+
+def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: int) -> list[dict[str, Any]]:
+    if len(opponents) != count:
+        raise InvalidRequest(f"{count} opponent(s) needed, got {len(opponents)}.", field="opponents")
+    User = get_user_model()
+    out: list[dict[str, Any]] = []
+    seen: set[int] = {user.pk}
+    for i, opp in enumerate(opponents):
+        kind = opp.get("type")
+        if kind == "open":
+            out.append({"type": "open"})
+        elif kind == "ai":
+            level = opp.get("level", 1)
+            if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+                raise InvalidRequest(f"opponent {i + 1}: AI level must be one of {sorted(LEVELS)}.",
+                                     field="opponents")
+            out.append({"type": "ai", "level": level})
+        elif kind == "user":
+            name = opp.get("username")
+            other = None
+            if isinstance(name, str):
+                other = User.objects.filter(username__iexact=name, is_active=True).first()
+            if other is None:
+                raise InvalidRequest(f"opponent {i + 1}: no player named {name!r}.", field="opponents")
+            if other.pk in seen:
+                what = "yourself" if other.pk == user.pk else f"{other.username} twice"
+                raise InvalidRequest(f"opponent {i + 1}: you cannot invite {what}.", field="opponents")
+            seen.add(other.pk)
+            out.append({"type": "user", "user": other})
+        else:
+            raise InvalidRequest(f'opponent {i + 1}: type must be "user", "open" or "ai".', field="opponents")
+    return out
+
+
+def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, seats: int = 2,
+                opponents: Sequence[Mapping[str, Any]] | None = None, days_per_move: int | None = None,
+                rated: bool = False, seat: int | None = 0, rematch_of: Game | None = None) -> Game:
+    """A new game; the creator takes ``seat``. It starts at once when every seat is filled (AI seats are).
+
+    ``seat=None`` (service only, e.g. AI-vs-AI games for benchmarks): the creator does not play, and
+    ``opponents`` fills every seat.
+    """
+    try:
+        rules = get_rules(kind)
+    except RulesError as exc:
+        raise InvalidRequest(str(exc), field="kind") from None
+    info = rules.info
+    if not isinstance(seats, int) or isinstance(seats, bool) or seats < 1:
+        raise InvalidRequest("seats must be a positive integer.", field="seats")
+    try:  # the engine checks the options and the number of seats; its message goes to the player
+        normalized = rules.normalize_options(options or {}, seats)
+    except RulesError as exc:
+        raise InvalidRequest(str(exc), field="options", code="invalid_options") from None
+    if not info.min_seats <= seats <= info.max_seats:
+        span = f"{info.min_seats}" if info.min_seats == info.max_seats else f"{info.min_seats}-{info.max_seats}"
+        raise InvalidRequest(f"{info.title} is played by {span} players, not {seats}.", field="seats")
+    if days_per_move is not None and days_per_move not in DAYS_PER_MOVE:
+        raise InvalidRequest(f"days_per_move must be one of {list(DAYS_PER_MOVE)} or null (unlimited).",
+                             field="days_per_move")
+    if seat is not None and not 0 <= seat < seats:
+        raise InvalidRequest(f"seat must be between 0 and {seats - 1}.", field="seat")
+    others_count = seats - 1 if seat is not None else seats
+    if opponents is None:
+        opponents = [{"type": "open"}] * others_count
+    parsed = _parse_opponents(user, opponents, others_count)
+    if rated and any(o["type"] == "ai" for o in parsed):
+        raise InvalidRequest("Games against the AI are never rated.", field="rated")
+
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(kind=kind, options=normalized, seat_count=seats, created_by=user,
+                                   rated=bool(rated), days_per_move=days_per_move, rematch_of=rematch_of,
+                                   created_at=now, updated_at=now)
+        rows: list[Seat] = []
+        others = iter(parsed)
+        for index in range(seats):
+            if index == seat:
+                rows.append(Seat(game=game, index=index, user=user, joined_at=now))
+                continue
+            opp = next(others)
+            if opp["type"] == "ai":
+                rows.append(Seat(game=game, index=index, ai_level=opp["level"], joined_at=now))
+            elif opp["type"] == "user":
+                rows.append(Seat(game=game, index=index, user=opp["user"]))
+            else:
+                rows.append(Seat(game=game, index=index))
+        Seat.objects.bulk_create(rows)
+        seat_rows = seats_of(game)
+        events: list[dict[str, Any]] = [{"type": "created", "seat": seat}]
+        if rematch_of is not None:
+            events[0]["rematch_of"] = rematch_of.pk
+        _start_if_full(game, seat_rows, events)
+        bump(game, "created", seat, events)
+        game.save()
+        after_commit(game, seat_rows)
+    return game
+
+
+def _take_seat(game: Game, seats: list[Seat], user: Any, mine: Seat | None) -> Seat:
+    if game.status != Game.Status.OPEN:
+        raise Conflict("This game is no longer open for joining.", code="not_open")
+    if mine is None:
+        mine = next((s for s in seats if s.user_id is None and not s.is_ai), None)
+        if mine is None:
+            raise Conflict("Every seat of this game is taken.", code="game_full")
+        mine.user = user
+    mine.joined_at = timezone.now()
+    mine.save(update_fields=["user", "joined_at"])
+    return mine
+
+
+def join_game(user: Any, game_id: int | None = None, code: str | None = None) -> tuple[Game, bool]:
+    """Join by invitation code (any open seat) or as the invited user. Returns (game, joined now)."""
+    with transaction.atomic():
+        if game_id is None:
+            found = Game.objects.filter(invite_code=code or "").values_list("pk", flat=True).first()
+            if found is None:
+                raise GameNotFound("No game has this invitation code.")
+            game_id = found
+        game = lock_game(game_id)
+        seats = seats_of(game)
+        mine = seat_of_user(seats, user)
+        if code is not None and code != game.invite_code and mine is None:
+            raise GameNotFound()
+        if mine is None and code is None:
+            require_visible(game, seats, user)  # 404 for private games
+            raise Conflict("This game is no longer open for joining.", code="not_open")
+        if mine is not None and mine.joined:
+            return game, False
+        taken = _take_seat(game, seats, user, mine)
+        events: list[dict[str, Any]] = [{"type": "joined", "seat": taken.index}]
+        _start_if_full(game, seats, events)
+        bump(game, "joined", taken.index, events)
+        game.save()
+        after_commit(game, seats)
+    return game, True
+
+
+def resign(user: Any, game_id: int) -> Game:
+    """The seat gives up: it loses, every other seat wins. Ends the game for everyone."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_of(game)
+        mine = require_joined_seat(game, seats, user)
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("Only a game in play can be resigned.", code="not_active")
+        others = [s.index for s in seats if s.index != mine.index]
+        ranks = [2 if s.index == mine.index else 1 for s in seats]
+        result = {"winner": others[0] if len(others) == 1 else None, "winners": others, "ranks": ranks,
+                  "reason": "resigned", "resigned": mine.index}
+        apply_result(game, seats, result, "resigned")
+        bump(game, "resigned", mine.index, [{"type": "resigned", "seat": mine.index},
+                                             {"type": "game_over", "result": result}])
+        game.save()
+        after_commit(game, seats)
+    return game
+
+
+def human_has_moved(game: Game, seats: list[Seat]) -> bool:
+    """Aborting is possible until a human seat has moved (an AI that leads moves at once; its move doesn't count)."""
+    humans = [s.index for s in seats if not s.is_ai]
+    return game.move_count > 0 and Move.objects.filter(game=game, seat__in=humans).exists()
+
+
+def _abort(game: Game, seats: list[Seat], mine: Seat, *, accept: bool) -> Game:
+    if game.status == Game.Status.OPEN:
+        # Before the game starts, any seated user can call it off (the creator cancels, an invitee declines).
+        events: list[dict[str, Any]] = [{"type": "aborted", "seat": mine.index}]
+    elif game.status == Game.Status.ACTIVE and not human_has_moved(game, seats):
+        humans = [s for s in seats if s.user_id is not None]
+        if accept and not any(s.abort_offered for s in humans if s.index != mine.index):
+            raise Conflict("There is no abort offer to accept.", code="no_abort_offer")
+        if mine.abort_offered:
+            return game
+        mine.abort_offered = True
+        mine.save(update_fields=["abort_offered"])
+        events = [{"type": "abort_offered", "seat": mine.index}]
+        if not all(s.abort_offered for s in humans):
+            bump(game, "abort_offer", mine.index, events)
+            game.save()
+            after_commit(game, seats)
+            return game
+        events.append({"type": "aborted"})
+    elif game.status == Game.Status.ACTIVE:
+        raise Conflict("A game can only be aborted before the first move of a player; resign instead.",
+                       code="abort_not_allowed")
+    else:
+        raise Conflict("This game has already ended.", code="not_active")
+    game.status = Game.Status.ABORTED
+    game.ended_reason = "aborted"
+    game.finished_at = timezone.now()
+    sync_to_act(game, seats, frozenset())
+    bump(game, "aborted", mine.index, events)
+    game.save()
+    after_commit(game, seats)
+    return game
+
+
+def offer_abort(user: Any, game_id: int) -> Game:
+    """Offer to abort (before the first move). Once every human seat has offered, the game is aborted.
+
+    While the game is still open, a seated user (creator or invitee) aborts it at once.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_of(game)
+        mine = require_visible(game, seats, user)
+        if mine is None or (not mine.joined and game.status != Game.Status.OPEN):
+            mine = require_joined_seat(game, seats, user)  # raises 403
+        return _abort(game, seats, mine, accept=False)
+
+
+def accept_abort(user: Any, game_id: int) -> Game:
+    """Accept another seat's abort offer (409 ``no_abort_offer`` if there is none)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_of(game)
+        mine = require_joined_seat(game, seats, user)
+        return _abort(game, seats, mine, accept=True)
+
+
+def rematch(user: Any, game_id: int) -> tuple[Game, bool]:
+    """The same players again. The first request creates the game (others are invited); a request by
+    another player of the original game joins that rematch. Returns (rematch, created)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_of(game)
+        mine = require_joined_seat(game, seats, user)
+        if game.status != Game.Status.FINISHED:
+            raise Conflict("A rematch can be asked for once the game has finished.", code="not_finished")
+        existing = game.rematches.order_by("pk").first()
+        if existing is not None:
+            existing = lock_game(existing.pk)
+            ex_seats = seats_of(existing)
+            ex_mine = seat_of_user(ex_seats, user)
+            if ex_mine is not None and not ex_mine.joined and existing.status == Game.Status.OPEN:
+                _take_seat(existing, ex_seats, user, ex_mine)
+                events: list[dict[str, Any]] = [{"type": "joined", "seat": ex_mine.index}]
+                _start_if_full(existing, ex_seats, events)
+                bump(existing, "joined", ex_mine.index, events)
+                existing.save()
+                after_commit(existing, ex_seats)
+            return existing, False
+        opponents: list[dict[str, Any]] = []
+        for s in seats:
+            if s.index == mine.index:
+                continue
+            if s.is_ai:
+                opponents.append({"type": "ai", "level": s.ai_level})
+            elif s.user_id is not None:
+                opponents.append({"type": "user", "username": s.user.username})
+            else:
+                opponents.append({"type": "open"})
+        new = create_game(user, game.kind, game.options, game.seat_count, opponents, game.days_per_move,
+                          game.rated, seat=mine.index, rematch_of=game)
+        return new, True

@@ -1,0 +1,86 @@
+"""Read side: the correspondence inbox, one game's view, history, record and replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, F, OuterRef, QuerySet
+
+from games.models import Game, GameEvent, Seat
+
+from ._common import seats_of
+from .access import require_visible
+from .errors import Conflict, GameNotFound, InvalidRequest
+from .moves import replay_step
+from .payload import game_view_payload, record_payload
+
+INBOX_STATUSES: dict[str, tuple[str, ...]] = {
+    "current": (Game.Status.OPEN, Game.Status.ACTIVE),
+    "open": (Game.Status.OPEN,),
+    "active": (Game.Status.ACTIVE,),
+    "finished": (Game.Status.FINISHED,),
+    "aborted": (Game.Status.ABORTED,),
+    "all": tuple(Game.Status.values),
+}
+
+
+def inbox(user: Any, status: str = "current") -> QuerySet[Game]:
+    """The user's games, correspondence order: my turn first, then nearest deadline, then most recently updated."""
+    if status not in INBOX_STATUSES:
+        raise InvalidRequest(f"status must be one of {', '.join(INBOX_STATUSES)}.", field="status")
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    return (
+        Game.objects.filter(Exists(mine), status__in=INBOX_STATUSES[status])
+        .annotate(my_turn=Exists(mine.filter(to_act=True)))
+        .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-updated_at", "-pk")
+        .prefetch_related("seats__user")
+    )
+
+
+def get_game(game_id: int) -> Game:
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+
+
+def view_for(user: Any, game_id: int) -> dict[str, Any]:
+    game = get_game(game_id)
+    seats = seats_of(game)
+    require_visible(game, seats, user)
+    return game_view_payload(game, user, seats=seats)
+
+
+def history_for(user: Any, game_id: int, from_version: int = 0) -> tuple[Game, Seat | None, QuerySet[GameEvent]]:
+    game = get_game(game_id)
+    seats = seats_of(game)
+    mine = require_visible(game, seats, user)
+    entries = GameEvent.objects.filter(game=game, version__gte=from_version).select_related("move").order_by("version")
+    return game, (mine if mine is not None and mine.joined else None), entries
+
+
+def _require_ended(game: Game) -> None:
+    if game.status == Game.Status.ABORTED:
+        raise Conflict("This game was aborted before any move: there is no record.", code="no_record")
+    if game.status != Game.Status.FINISHED:
+        raise Conflict("The record is published when the game ends.", code="not_finished")
+
+
+def record_for(user: Any, game_id: int) -> dict[str, Any]:
+    game = get_game(game_id)
+    seats = seats_of(game)
+    require_visible(game, seats, user)
+    _require_ended(game)
+    return record_payload(game, seats)
+
+
+def replay_for(user: Any, game_id: int, step: int | None) -> dict[str, Any]:
+    game = get_game(game_id)
+    seats = seats_of(game)
+    require_visible(game, seats, user)
+    _require_ended(game)
+    total = game.move_count
+    step = total if step is None else step
+    if not 0 <= step <= total:
+        raise InvalidRequest(f"step must be between 0 and {total}.", field="step")
+    return replay_step(game, step)

@@ -1,0 +1,162 @@
+"""The PWA end to end at 360x740: sign up, play a whole game against the AI and against a friend,
+and switch the interface to German and Czech. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+
+import pytest
+
+from .conftest import shot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct horse battery 9"
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(base + "/")
+    page.get_by_role("tab", name="Sign up").click()
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.locator("form button[type=submit]").click()
+    page.wait_for_selector("a.btn.primary[href='#/new']")
+
+
+def start_game(page, *, kind: str = "claim", opponent: str = "ai", username: str = "") -> None:
+    page.goto(page.url.split("#")[0] + "#/new")
+    page.locator(f"input[name=opp][value={opponent}]").check()
+    if opponent == "user":
+        page.fill("#opp-username", username)
+    page.locator(f"input[name=kind][value={kind}]").check()
+    page.click("#start-game")
+    page.wait_for_url("**/#/game/*")
+
+
+def act_once(page) -> bool:
+    """Make one legal move if it is this page's turn; True if a move was sent."""
+    if page.locator("#seer-prize").is_visible():
+        version = page.get_attribute("main.table", "data-version")
+        page.click(random.choice(["#seer-prize", "#seer-top"]))
+    elif page.locator("main.table[data-myturn='1'] #hand button.card.legal").count():
+        version = page.get_attribute("main.table", "data-version")
+        cards = page.locator("#hand button.card.legal")
+        card = cards.nth(random.randrange(cards.count()))
+        card.click(position={"x": 8, "y": 24})  # cards overlap: tap the visible left edge
+    else:
+        return False
+    page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=version)
+    return True
+
+
+def play_to_end(pages, limit: float = 100.0) -> int:
+    moves = 0
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if all(p.locator("#end").count() for p in pages):
+            return moves
+        acted = False
+        for p in pages:
+            if not p.locator("#end").count() and act_once(p):
+                moves += 1
+                acted = True
+        if not acted:
+            time.sleep(0.1)
+    raise AssertionError(f"the game did not end in {limit} s ({moves} moves)")
+
+
+def result_of(page) -> str:
+    return page.locator("#end-h").inner_text()
+
+
+def test_sign_up_and_beat_the_ai(server, new_page):
+    page = new_page()
+    page.goto(server + "/")
+    shot(page, "01-login")
+    sign_up(page, server, f"solo{uuid.uuid4().hex[:8]}")
+    shot(page, "02-inbox-empty")
+    page.click("a.btn.primary[href='#/new']")
+    page.wait_for_selector("#start-game")
+    shot(page, "03-new-game")
+    start_game(page, kind="claim", opponent="ai")
+    page.wait_for_selector("#hand button.card")
+    # Screen-reader names of cards: "Knight 7".
+    label = page.locator("#hand button.card").first.get_attribute("aria-label")
+    assert label and label.split()[-1].isdigit()
+    shot(page, "04-table")
+    # A move attempted offline is refused with a message, never queued.
+    page.wait_for_selector("main.table[data-myturn='1'] #hand button.card.legal")
+    version = page.get_attribute("main.table", "data-version")
+    page.context.set_offline(True)
+    page.locator("#hand button.card.legal").first.click(position={"x": 8, "y": 24})
+    page.wait_for_selector(".toast.show >> text=Your move was not sent")
+    shot(page, "04b-offline-move")
+    page.context.set_offline(False)
+    assert page.get_attribute("main.table", "data-version") == version
+    moves = play_to_end([page])
+    assert moves >= 13  # 26 tricks, each needs one of my cards
+    shot(page, "05-end")
+    assert any(w in result_of(page) for w in ("You won", "You lost", "Draw"))
+    assert page.locator("table.breakdown tbody tr").count() == 5
+    page.click("text=Back to games")
+    page.wait_for_selector("#h-fin")
+    assert page.locator(".games a[data-game]").count() >= 1
+    shot(page, "06-inbox-finished")
+    assert not page.errors
+
+
+def test_two_friends_play_a_whole_game(server, new_page):
+    alice, bob = new_page(), new_page()
+    a_name, b_name = f"alice{uuid.uuid4().hex[:6]}", f"bob{uuid.uuid4().hex[:6]}"
+    sign_up(bob, server, b_name)
+    sign_up(alice, server, a_name)
+    start_game(alice, kind="claim2", opponent="user", username=b_name)
+    # Bob sees the invitation arrive live (WebSocket) or after a refresh, and accepts it.
+    bob.click("text=Refresh")
+    bob.wait_for_selector("button[data-accept]")
+    shot(bob, "10-invitation")
+    bob.click("button[data-accept]")
+    bob.locator(".games a[data-game]").first.click()
+    bob.wait_for_selector("main.table")
+    alice.wait_for_selector("main.table #hand button.card")
+    play_to_end([alice, bob])
+    shot(alice, "11-end-alice")
+    shot(bob, "12-end-bob")
+    ra, rb = result_of(alice), result_of(bob)
+    if "Draw" in ra:
+        assert "Draw" in rb
+    else:
+        assert ("You won" in ra) != ("You won" in rb), (ra, rb)
+    # Both see the same per-faction counts, mirrored (me | opponent).
+    rows_a = [r.split("\t") for r in alice.locator("table.breakdown tbody tr").all_inner_texts()]
+    rows_b = [r.split("\t") for r in bob.locator("table.breakdown tbody tr").all_inner_texts()]
+    assert [(r[1], r[2]) for r in rows_a] == [(r[2], r[1]) for r in rows_b]
+    assert not alice.errors and not bob.errors
+
+
+def test_switch_language_to_german_and_czech(server, new_page):
+    page = new_page()
+    sign_up(page, server, f"poly{uuid.uuid4().hex[:8]}")
+    page.click("#nav-settings")
+    page.select_option("#language", "de")
+    page.click("#save-profile")
+    page.wait_for_selector("text=Gespeichert")
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert page.locator("header nav").inner_text().split() == ["Partien", "Neue", "Partie", "Regeln", "Einstellungen"]
+    shot(page, "20-settings-de")
+    page.goto(server + "/#/rules/claim2")
+    page.wait_for_selector("text=Fähigkeiten der Fraktionen")
+    shot(page, "21-rules-de")
+    page.goto(server + "/#/settings")
+    page.select_option("#language", "cs")
+    page.click("#save-profile")
+    page.wait_for_selector("text=Uloženo")
+    page.reload()  # the choice is stored in the profile
+    page.wait_for_selector("header >> text=Nastavení")
+    assert page.locator("html").get_attribute("lang") == "cs"
+    page.goto(server + "/#/")
+    page.wait_for_selector("text=Hry")
+    shot(page, "22-inbox-cs")
+    assert not page.errors

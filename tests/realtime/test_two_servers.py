@@ -1,0 +1,91 @@
+"""Two ASGI server processes share PostgreSQL and Redis: a move posted over HTTP to server A reaches
+the opponent's socket on server B (the channel layer is the only link between them)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+
+import httpx
+import pytest
+
+from .servers import database_url, server_env, start_server, wait_ready
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def two_servers(transactional_db):
+    from django.conf import settings
+    from django.db import connection
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL: two server processes can only share events through the Redis channel layer")
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): two processes must share the test database")
+    env = server_env(database_url(connection.settings_dict), os.environ["REDIS_URL"], settings.SECRET_KEY)
+    servers = []
+    try:
+        for _ in range(2):
+            servers.append(start_server(env))
+        for server in servers:
+            wait_ready(server)
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_a_move_on_server_a_reaches_the_socket_on_server_b(two_servers, make_user, make_token):
+    from websockets.asyncio.client import connect
+
+    server_a, server_b = two_servers
+    alice, bob = make_user(), make_user()
+    tokens = {alice.username: make_token(alice), bob.username: make_token(bob)}
+
+    def auth(name: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {tokens[name]}"}
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(timeout=10) as http:
+            created = await http.post(f"{server_a.http}/api/v1/games", headers=auth(alice.username),
+                                      json={"kind": "claim", "opponents": [{"type": "user", "username": bob.username}]})
+            assert created.status_code == 201, created.text
+            game_id = created.json()["id"]
+            joined = await http.post(f"{server_b.http}/api/v1/games/{game_id}/join", headers=auth(bob.username),
+                                     json={})
+            assert joined.status_code == 201, joined.text
+
+            views = {}
+            for name in tokens:
+                got = await http.get(f"{server_a.http}/api/v1/games/{game_id}", headers=auth(name))
+                views[name] = got.json()
+            mover = next(name for name, view in views.items() if view["my_turn"])
+            watcher = next(name for name in tokens if name != mover)
+
+            async with connect(f"{server_b.ws}?token={tokens[watcher]}", origin=server_b.http) as ws:
+                await ws.send(json.dumps({"type": "subscribe", "games": [game_id]}))
+                ack = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                version = views[mover]["version"]
+                assert ack == {"type": "subscribed", "games": [game_id], "versions": {str(game_id): version}}
+
+                moved = await http.post(f"{server_a.http}/api/v1/games/{game_id}/moves", headers=auth(mover),
+                                        json={"version": version, "move": views[mover]["legal_moves"][0],
+                                              "client_id": "two-servers-1"})
+                assert moved.status_code == 201, moved.text
+
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert message["type"] == "game"
+                assert message["game_id"] == game_id
+                assert message["version"] == version + 1
+                assert message["view"]["seats"][message["view"]["my_seat"]]["username"] == watcher
+                current = await http.get(f"{server_b.http}/api/v1/games/{game_id}", headers=auth(watcher))
+                assert message["view"] == current.json()
+
+    try:
+        asyncio.run(scenario())
+    except BaseException:
+        for server in two_servers:
+            print(f"--- uvicorn :{server.port} output ---\n{server.output()}")
+        raise
