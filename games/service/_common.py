@@ -110,11 +110,18 @@ def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
 
 def after_commit(game: Game, seats: list[Seat]) -> None:
     """On commit: push the new version to the seated users, and start the AI if one must act."""
-    game_id, version = game.pk, game.version
+    game_id, version, status = game.pk, game.version, game.status
     transaction.on_commit(lambda: publish(game_id), robust=True)
+    transaction.on_commit(lambda: send_game_changed(game_id, version, status), robust=True)
     if ai_seat_to_act(game, seats):
         transaction.on_commit(lambda: schedule_ai_turn(game_id, version),
                               robust=settings.TASK_MODE != "eager")
+
+
+def send_game_changed(game_id: int, version: int, status: str) -> None:
+    from games.signals import send_game_changed as send
+
+    send(game_id, version, status)
 
 
 def publish(game_id: int) -> None:
