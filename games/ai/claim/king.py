@@ -1,0 +1,158 @@
+"""Level 3 "King": search for Claim, Claim 2 and the 2-player mix.
+
+Phase 1 (hidden cards): determinization (PIMC). Each iteration deals the unseen cards at random
+consistent with the view (opponent hand, opponent blind follower draws, deck order;
+:func:`.knowledge.sample_hidden`), builds the engine core state for that deal and, for every
+candidate move, plays the move and finishes the game with the engine's fast random playout
+(:func:`games.rules.claim.playout.random_playout`). The same deal is used for every candidate in
+an iteration (common random numbers), and the move with the most wins is chosen. Candidates that the
+Knight rates clearly worse are pruned first so the playouts concentrate on plausible moves.
+
+Phase 2 (C7) is perfect information for 2 players (the opponent's hand is every unseen card). When
+few cards are left it is solved exactly: a memoised AND/OR search "can I force a win (or a draw)?"
+over core-resolved tricks, within a node budget. Before that, or if the budget runs out, flat Monte
+Carlo with random playouts on the exact state.
+
+Determinism: the time budget (seconds per move on one core) is converted into a fixed number of
+playouts / search nodes with constants measured on the development machine (``PLAYOUTS_PER_SEC``,
+``NODES_PER_SEC``); the clock is never read, so the same inputs and seed give the same move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.rules.claim import core
+from games.rules.claim.playout import random_playout
+from games.rules.claim.scoring import fast_winner
+
+from . import knight
+from .knowledge import Knowledge, apply_core, build_core, core_move, opponent_hand_phase2, read_view, sample_hidden
+
+PLAYOUTS_PER_SEC = 7000.0  # calibrated so that p95 think time ~ budget on the bench machine
+NODES_PER_SEC = 20000.0
+EXACT_CARDS = 14  # phase 2: try the exact search when both hands hold at most this many cards together
+PRUNE_MARGIN = 0.08  # keep candidates whose Knight score is within this of the best
+MAX_CANDIDATES = 6
+
+
+class _Budget(Exception):
+    pass
+
+
+def _result(st: core.Core, seat: int) -> float:
+    w = fast_winner(st.score, st.factions)
+    return 0.5 if w is None else (1.0 if w == seat else 0.0)
+
+
+class Solver:
+    """Exact phase-2 search: can ``seat`` force a final result >= ``need`` (1 win, 0.5 draw)?"""
+
+    def __init__(self, seat: int, max_nodes: int) -> None:
+        self.seat = seat
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.memo: dict[tuple[Any, ...], bool] = {}
+
+    def key(self, st: core.Core, need: float) -> tuple[Any, ...]:
+        return (need, st.turn, st.leader, tuple(st.played), tuple(sorted(st.hands[0])),
+                tuple(sorted(st.hands[1])), tuple(sorted(st.score[0])), tuple(sorted(st.score[1])),
+                tuple(sorted(st.gnomes[0])), tuple(sorted(st.gnomes[1])), tuple(sorted(st.pool)))
+
+    def force(self, st: core.Core, need: float) -> bool:
+        if st.phase == core.OVER:
+            return _result(st, self.seat) >= need
+        key = self.key(st, need)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _Budget
+        mine = st.turn == self.seat
+        moves = sorted(set(core.legal(st)), reverse=True)
+        out = not mine
+        for m in moves:
+            child = st.copy()
+            core.play(child, m)
+            ok = self.force(child, need)
+            if mine and ok:
+                out = True
+                break
+            if not mine and not ok:
+                out = False
+                break
+        self.memo[key] = out
+        return out
+
+
+def _playout_scores(make_state: Any, cands: Sequence[int], seat: int, n: int,
+                    rng: random.Random) -> dict[int, float]:
+    """Mean result of each candidate over ``n`` iterations (each: one state from make_state)."""
+    wins = dict.fromkeys(cands, 0.0)
+    for _ in range(n):
+        base = make_state()
+        for m in cands:
+            st = base.copy()
+            apply_core(st, m)
+            w = random_playout(st, rng)
+            wins[m] += 0.5 if w is None else (1.0 if w == seat else 0.0)
+    return {m: wins[m] / max(1, n) for m in cands}
+
+
+def _prune(k: Knowledge, cands: list[int], rng: random.Random) -> list[int]:
+    if len(cands) <= 2 or any(m < 0 for m in cands):
+        return cands
+    scores = knight.phase1_scores(k, cands, rng) if k.phase == 1 else knight.phase2_scores(k, cands)
+    best = max(scores.values())
+    keep = sorted((c for c in cands if scores[c] >= best - PRUNE_MARGIN), key=lambda c: -scores[c])
+    return keep[:MAX_CANDIDATES]
+
+
+def choose_core(k: Knowledge, cands: list[int], seed: int, budget: float) -> int:
+    rng = random.Random(seed)
+    cands = sorted(set(cands))
+    if len(cands) == 1:
+        return cands[0]
+    seat = k.seat
+    if k.phase == 2:
+        opp_hand = opponent_hand_phase2(k)
+        root = build_core(k, opp_hand)
+        if len(k.hand) + len(opp_hand) <= EXACT_CARDS:
+            solver = Solver(seat, max(200, int(budget * NODES_PER_SEC)))
+            try:
+                for need in (1.0, 0.5):
+                    ordered = sorted(cands, reverse=True)
+                    for m in ordered:
+                        child = root.copy()
+                        core.play(child, m)
+                        if solver.force(child, need):
+                            return m
+            except _Budget:
+                pass
+        cands = _prune(k, cands, rng)
+        n = max(1, int(budget * PLAYOUTS_PER_SEC / len(cands)))
+        scores = _playout_scores(root.copy, cands, seat, n, rng)
+    else:
+        cands = _prune(k, cands, rng)
+        if len(cands) == 1:
+            return cands[0]
+        n = max(1, int(budget * PLAYOUTS_PER_SEC / len(cands)))
+
+        def make() -> core.Core:
+            hand, foll, deck = sample_hidden(k, rng)
+            return build_core(k, hand, foll, deck)
+
+        scores = _playout_scores(make, cands, seat, n, rng)
+    best = max(scores.values())
+    return min(m for m in cands if scores[m] >= best)
+
+
+def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int,
+           budget: float) -> dict[str, Any]:
+    k = read_view(view)
+    cards = [core_move(m) for m in legal]
+    m = choose_core(k, cards, seed, budget)
+    return dict(legal[cards.index(m)])

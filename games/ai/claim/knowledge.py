@@ -1,0 +1,197 @@
+"""What one seat knows in a Claim-family game, read from its view only (never the true state).
+
+:func:`read_view` turns a seat's view (``rules.view(state, seat)``) into integer card codes
+(:mod:`games.rules.cards`) and works out the *unseen* cards: the whole deck minus every card this
+seat has seen (its hand and follower pile, all public zones, prizes it watched go to the opponent,
+cards it peeked with a Seer, the current trick and prize). In phase 1 the unseen cards are split
+between the opponent's hand, the opponent's blind follower draws and the deck; in phase 2 (C7) the
+only unseen zone is the opponent's hand, so the position is perfect information.
+
+:func:`build_core` makes an engine core state (:class:`games.rules.claim.core.Core`) for one
+assignment of the unseen cards, using the engine's public constructor ``core.new_core`` and then
+setting the zones. The AI resolves tricks only through the engine's core functions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.rules.cards import FACTION_ALIASES, deck_for, parse_card
+from games.rules.claim import core
+from games.rules.claim.core import PHASE1, PHASE2, Core
+
+
+def _codes(ids: Sequence[str]) -> list[int]:
+    return [parse_card(c) for c in ids]
+
+
+@dataclass
+class Knowledge:
+    kind: str
+    seat: int
+    opp: int
+    factions: tuple[int, ...]
+    phase: int  # 1 or 2
+    trick_no: int  # tricks completed in this phase
+    leader: int
+    to_act: int
+    hand: list[int]
+    followers: list[int]  # own follower pile (phase 1)
+    public_followers: list[list[int]]
+    peeked: list[int]  # cards this seat peeked that went to the opponent
+    peek: int | None  # the top card, when this seat owes a Seer choice
+    hand_counts: list[int]
+    follower_counts: list[int]
+    deck_count: int
+    prize: int | None
+    played: list[int]  # current trick in play order (leader first)
+    seer_pending: int | None
+    score: list[list[int]]
+    gnomes: list[list[int]]
+    pool: list[int]
+    discard: list[int]
+    smashed: list[int]
+    unseen: list[int] = field(default_factory=list)  # sorted multiset of unseen codes
+    totals: Counter[int] = field(default_factory=Counter)  # cards per faction in the game
+
+    @property
+    def opp_hidden_followers(self) -> int:
+        """Opponent follower cards this seat has never seen (phase 1)."""
+        return self.follower_counts[self.opp] - len(self.public_followers[self.opp]) - len(self.peeked)
+
+    def opp_known_followers(self) -> list[int]:
+        return self.public_followers[self.opp] + self.peeked
+
+
+def read_view(view: Mapping[str, Any]) -> Knowledge:
+    seat = int(view["seat"])
+    factions = tuple(sorted(FACTION_ALIASES[f] for f in view["factions"]))
+    score = [[parse_card(c) for f in view["score"][s] for c in view["score"][s][f]] for s in range(2)]
+    k = Knowledge(
+        kind=view["game"],
+        seat=seat,
+        opp=1 - seat,
+        factions=factions,
+        phase=int(view["phase"]),
+        trick_no=int(view["trick"]) - 1,
+        leader=int(view["leader"]),
+        to_act=int(view["to_act"][0]) if view["to_act"] else -1,
+        hand=_codes(view["hand"]),
+        followers=_codes(view.get("followers", [])),
+        public_followers=[_codes(p) for p in view["public_followers"]],
+        peeked=_codes(view.get("peeked_cards", [])),
+        peek=parse_card(view["peek"]) if view.get("peek") else None,
+        hand_counts=list(view["hand_counts"]),
+        follower_counts=list(view["follower_counts"]),
+        deck_count=int(view["deck_count"]),
+        prize=parse_card(view["prize"]) if view.get("prize") else None,
+        played=[parse_card(t["card"]) for t in view["current_trick"]],
+        seer_pending=view.get("seer_pending"),
+        score=score,
+        gnomes=[_codes(r) for r in view["gnome_rows"]],
+        pool=_codes(view["troll_pool"]),
+        discard=_codes(view["discard"]),
+        smashed=_codes(view["smashed"]),
+    )
+    full = Counter(deck_for(factions))
+    k.totals = Counter(c >> 4 for c in full.elements())
+    seen = Counter(k.hand)
+    seen.update(k.discard)
+    seen.update(k.score[0])
+    seen.update(k.score[1])
+    seen.update(k.gnomes[0])
+    seen.update(k.gnomes[1])
+    seen.update(k.pool)
+    seen.update(k.smashed)
+    seen.update(k.played)
+    if k.phase == 1:
+        seen.update(k.followers)
+        seen.update(k.public_followers[k.opp])
+        seen.update(k.peeked)
+        if k.prize is not None:
+            seen[k.prize] += 1
+        if k.peek is not None:
+            seen[k.peek] += 1
+    full.subtract(seen)
+    k.unseen = sorted(full.elements())
+    return k
+
+
+def sample_hidden(k: Knowledge, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+    """One uniformly random assignment of the unseen cards (phase 1): (opponent hand, opponent
+    hidden followers, deck top first, without the prize and without a card this seat peeked)."""
+    cards = k.unseen[:]
+    rng.shuffle(cards)
+    nh = k.hand_counts[k.opp]
+    nf = max(0, k.opp_hidden_followers)
+    hand = cards[:nh]
+    foll = cards[nh:nh + nf]
+    deck = cards[nh + nf:]
+    return hand, foll, deck
+
+
+def opponent_hand_phase2(k: Knowledge) -> list[int]:
+    """Phase 2 is perfect information: the opponent's hand is every unseen card."""
+    return k.unseen[:]
+
+
+def build_core(k: Knowledge, opp_hand: list[int], opp_followers: list[int] | None = None,
+               deck: list[int] | None = None) -> Core:
+    """An engine core state consistent with ``k`` for one assignment of the unseen cards."""
+    hands: list[list[int]] = [[], []]
+    hands[k.seat] = k.hand[:]
+    hands[k.opp] = list(opp_hand)
+    if k.phase == 1:
+        top = [k.prize] if k.prize is not None else []
+        if k.peek is not None:
+            top.append(k.peek)  # T3.5a the Seer winner knows the top card
+        st = core.new_core(k.kind, k.factions, hands, top + list(deck or []), k.leader)
+        # new_core reveals the prize only when the leader still holds cards: set it explicitly
+        st.prize = k.prize if k.prize is not None else -1
+        st.dpos = 1 if k.prize is not None else 0
+        foll: list[list[int]] = [[], []]
+        foll[k.seat] = k.followers[:]
+        foll[k.opp] = k.opp_known_followers() + list(opp_followers or [])
+        st.followers = foll
+        st.phase = PHASE1
+    else:
+        st = core.new_core(k.kind, k.factions, hands, [0], k.leader)
+        st.prize = -1
+        st.phase = PHASE2
+    st.score = [k.score[0][:], k.score[1][:]]
+    st.gnomes = [k.gnomes[0][:], k.gnomes[1][:]]
+    st.pool = k.pool[:]
+    st.discard = k.discard[:]
+    st.smashed = k.smashed[:]
+    st.trick_no = k.trick_no
+    st.leader = k.leader
+    st.played = k.played[:]
+    st.turn = k.to_act
+    if k.seer_pending is not None:
+        st.seer = int(k.seer_pending)
+        played = k.played
+        st.seer_next = core.next_leader_index(played, core.winning_index(played))
+        st.seer_next = (k.leader + st.seer_next) % 2
+    return st
+
+
+def core_move(move: Mapping[str, Any]) -> int:
+    if "seer" in move:
+        return core.SEER_TOP if move["seer"] == "top" else core.SEER_PRIZE
+    return parse_card(move["play"])
+
+
+def apply_core(st: Core, m: int) -> None:
+    """Apply a core move (card or Seer choice) with the engine's core functions."""
+    if m < 0:
+        core.seer_choice(st, m == core.SEER_TOP)
+    else:
+        core.play(st, m)
+
+
+__all__ = ["PHASE1", "PHASE2", "Knowledge", "apply_core", "build_core", "core_move",
+           "opponent_hand_phase2", "read_view", "sample_hidden"]
