@@ -122,7 +122,12 @@ export function groupByFaction(ids: string[], factions: string[]): Record<string
 }
 
 /** claim-mix: exactly one pair (both halves) plus exactly three singles. */
-export function mixProblem(chosen: string[]): null | "pair" | "singles" {
+/** Singles to choose: 3 with 2 players (M2.1), 5 with 3-4 players (M3.1). */
+export function singlesFor(seats: number): number {
+  return seats > 2 ? 5 : 3;
+}
+
+export function mixProblem(chosen: string[], seats = 2): null | "pair" | "singles" {
   let pairs = 0;
   for (const [a, b] of PAIRS) {
     const ha = chosen.includes(a), hb = chosen.includes(b);
@@ -130,6 +135,6 @@ export function mixProblem(chosen: string[]): null | "pair" | "singles" {
     if (ha) pairs++;
   }
   if (pairs !== 1) return "pair";
-  if (chosen.filter((f) => (SINGLES as string[]).includes(f)).length !== 3) return "singles";
+  if (chosen.filter((f) => (SINGLES as string[]).includes(f)).length !== singlesFor(seats)) return "singles";
   return null;
 }

@@ -29,6 +29,11 @@ export interface LastTrick {
 
 export interface Result {
   winner: number | null;
+  winners?: number[]; // 3-4 seats: every (shared) winner / the winning team's seats
+  ranks?: number[];
+  teams?: number[][];
+  winning_team?: number | null;
+  reconstructed_rules?: boolean;
   votes: Record<string, number | null>;
   counts: Record<string, number>[];
   score: Record<string, string[]>[];
@@ -64,6 +69,8 @@ export interface EngineView {
   followers?: string[];
   legal_moves?: Move[];
   peek?: string;
+  teams?: number[][] | null; // 4 seats: [[0, 2], [1, 3]] (diagonal partners)
+  reconstructed_rules?: boolean; // 3-4 seats: partly our rulings (show the notice)
 }
 
 export interface Game {
@@ -143,6 +150,34 @@ export function seatName(g: Game, seat: number | null | undefined): string {
 export function opponentSeat(g: Game): number {
   const me = g.mySeat ?? 0;
   return me === 0 ? 1 : 0;
+}
+
+/** Number of seats of a game (view first, then the seat list). */
+export function seatCount(g: Game): number {
+  return g.view?.seats ?? (g.seats.length || 2);
+}
+
+/** The partner of ``seat`` with 4 seats (diagonally opposite), else null. */
+export function partnerOf(seat: number, seats: number): number | null {
+  return seats === 4 ? (seat + 2) % 4 : null;
+}
+
+/** The other seats clockwise from my left: 4 seats -> [left, partner (across), right]. */
+export function othersClockwise(me: number, seats: number): number[] {
+  return Array.from({ length: seats - 1 }, (_, i) => (me + 1 + i) % seats);
+}
+
+/** Did ``seat`` win? Uses ``winners`` (3-4 seats, teams) or ``winner``; null = draw / nobody. */
+export function seatOutcome(r: Result, seat: number): "win" | "loss" | "draw" {
+  const winners = r.winners ?? (r.winner == null ? [] : [r.winner]);
+  if (!winners.length) return "draw";
+  return winners.includes(seat) ? "win" : "loss";
+}
+
+/** Who a vote / lead value stands for: a team index with 4 seats, else a seat. */
+export function voteSeats(value: number | null | undefined, seats: number): number[] {
+  if (value == null) return [];
+  return seats === 4 ? [value, value + 2] : [value];
 }
 
 /** Inbox order: my turn first (earliest deadline first), then waiting games (latest change first). */

@@ -82,6 +82,31 @@ const INTRO: Record<Lang, Record<string, string>> = {
   },
 };
 
+// Claim for 3 and 4 players: the deck and our rulings (docs/rulings.md, claim-combined.md M3-M7).
+export const MULTI_RULINGS: Record<Lang, string[]> = {
+  en: [
+    "Deck: one pair plus five singles, 72 cards. 3 players: 12 cards each, everyone for themselves. 4 players: 9 cards each, partners sit diagonally opposite and must not show each other their cards.",
+    "Tricks go clockwise. The highest card of the led faction wins; equal values go to the card played first. On a Goblin lead the highest Knight wins, also against Doppelgangers.",
+    "Phase 1: the winner takes the prize, every other player draws one card unseen, clockwise from the winner's left. Seers: the card the winner does not take goes to the player on the winner's left.",
+    "Dwarves go to the player whose card ranks lowest in the trick. A Giant smashes a matching Gnome of an opponent (never the partner), chosen automatically: the opponent with the most Gnomes, then the first to the winner's left.",
+    "Scoring, 3 players: the most cards win each faction (ties: highest cards); the most factions win; then more cards in your factions; still equal: a shared win. 4 players: partners' piles are added up and the team with more factions wins.",
+  ],
+  de: [
+    "Deck: ein Paar plus fünf Einzelfraktionen, 72 Karten. 3 Spieler: je 12 Karten, jeder für sich. 4 Spieler: je 9 Karten, die Partner sitzen diagonal gegenüber und dürfen einander keine Karten zeigen.",
+    "Es wird im Uhrzeigersinn gespielt. Die höchste Karte der ausgespielten Fraktion gewinnt; bei gleichem Wert die zuerst gespielte. Auf einen ausgespielten Goblin gewinnt der höchste Ritter, auch gegen Doppelgänger.",
+    "Phase 1: Der Gewinner nimmt den Preis, jeder andere zieht verdeckt eine Karte, im Uhrzeigersinn links vom Gewinner beginnend. Seher: Die Karte, die der Gewinner nicht nimmt, erhält der Spieler links von ihm.",
+    "Zwerge gehen an den Spieler, dessen Karte im Stich am niedrigsten rangiert. Ein Riese zerschmettert einen passenden Gnom eines Gegners (nie des Partners), automatisch gewählt: der Gegner mit den meisten Gnomen, dann der erste links vom Gewinner.",
+    "Wertung, 3 Spieler: Die meisten Karten gewinnen jede Fraktion (Gleichstand: höchste Karten); die meisten Fraktionen gewinnen; dann mehr Karten in deinen Fraktionen; sonst geteilter Sieg. 4 Spieler: Die Stapel der Partner werden zusammengezählt, das Team mit mehr Fraktionen gewinnt.",
+  ],
+  cs: [
+    "Balíček: jedna dvojice a pět samostatných frakcí, 72 karet. 3 hráči: každý 12 karet, každý sám za sebe. 4 hráči: každý 9 karet, partneři sedí úhlopříčně naproti a nesmějí si ukazovat karty.",
+    "Hraje se po směru hodinových ručiček. Vyhrává nejvyšší karta vynesené frakce; při stejné hodnotě karta zahraná dřív. Na vyneseného skřeta vyhrává nejvyšší rytíř, i proti dvojníkům.",
+    "Fáze 1: vítěz si vezme odměnu, každý další hráč si lízne jednu kartu naslepo, po směru od hráče vlevo od vítěze. Věštci: kartu, kterou si vítěz nevezme, dostane hráč po jeho levici.",
+    "Trpaslíci jdou hráči, jehož karta je ve štychu nejníže. Obr rozdrtí odpovídajícího gnóma soupeře (nikdy partnera), vybraného automaticky: soupeře s nejvíce gnómy, pak prvního vlevo od vítěze.",
+    "Bodování, 3 hráči: každou frakci získá nejvíc karet (při shodě nejvyšší karty); vyhrává nejvíc frakcí; pak víc karet ve vašich frakcích; jinak sdílené vítězství. 4 hráči: hromádky partnerů se sčítají a vyhrává tým s více frakcemi.",
+  ],
+};
+
 export const KIND_FACTIONS: Record<string, Faction[]> = {
   claim: ["goblin", "knight", "undead", "dwarf", "doppelganger"],
   claim2: ["gnome", "giant", "dragon", "troll", "seer"],

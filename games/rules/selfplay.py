@@ -2,6 +2,9 @@
 
     python -m games.rules.selfplay --game claim --games 1000 --seed 7 [--with-legal]
                                    [--seats N] [--factions a,b,c,d,e]
+    python -m games.rules.selfplay --game claim-mix --seats 4 --games 100
+
+``--seats 3|4`` (``claim-mix`` only) plays the 3-4 player variant (one pair + 5 singles, M3).
 
 Every move is chosen uniformly among the *distinct* legal moves (``legal_moves``). With
 ``--with-legal`` each entry of ``moves`` also carries ``"legal"``: every legal move the seat had.
@@ -29,9 +32,9 @@ _SEER_MOVES = {SEER_PRIZE: {"seer": "prize"}, SEER_TOP: {"seer": "top"}}
 
 
 def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Random,
-                  with_legal: bool = False) -> JSON:
+                  with_legal: bool = False, seats: int = 2) -> JSON:
     """One complete game set up from ``seed``, moves drawn from ``rng``; returns its record."""
-    st = rules.setup(options, 2, seed)
+    st = rules.setup(options, seats, seed)
     moves = st.moves
     while st.phase != OVER:
         seat = st.turn
@@ -63,20 +66,22 @@ def generate(game: str, games: int, seed: int, *, with_legal: bool = False, seat
     if factions is not None:
         fixed = rules.normalize_options({"factions": list(factions)}, seats)
     else:
-        rules.normalize_options(None if game != "claim-mix" else {"factions": _example_mix()}, seats)
+        rules.normalize_options(None if game != "claim-mix" else {"factions": _example_mix(seats)}, seats)
     rng = random.Random(seed)
     for _ in range(games):
         if fixed is not None:
             options = fixed
         elif game == "claim-mix":
-            options = {"factions": [FACTION_NAMES[f] for f in random_mix(rng)]}
+            options = {"factions": [FACTION_NAMES[f] for f in random_mix(rng, seats)]}
         else:
             options = {}
-        yield random_record(rules, options, rng.getrandbits(63), rng, with_legal)
+        yield random_record(rules, options, rng.getrandbits(63), rng, with_legal, seats)
 
 
-def _example_mix() -> list[str]:
-    return ["knight", "goblin", "undead", "dwarf", "doppelganger"]
+def _example_mix(seats: int = 2) -> list[str]:
+    if seats == 2:
+        return ["knight", "goblin", "undead", "dwarf", "doppelganger"]
+    return ["knight", "goblin", "undead", "dwarf", "doppelganger", "dragon", "troll"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -87,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--with-legal", action="store_true",
                         help="add every legal move of the seat to each move")
-    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--seats", type=int, default=2, help="2; 3 or 4 with claim-mix (M3)")
     parser.add_argument("--factions", help="claim-mix: comma-separated factions, e.g. "
                         "knight,goblin,undead,dragon,seer")
     args = parser.parse_args(argv)

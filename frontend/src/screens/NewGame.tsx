@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { factionTitle, mixProblem, PAIRS, SINGLES, type Faction } from "../cards";
+import { RulingsNotice } from "./Rules";
 import { Glyph } from "../Card";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
@@ -16,13 +17,16 @@ export function NewGame() {
   const [username, setUsername] = useState("");
   const [kind, setKind] = useState<"claim" | "claim2" | "claim-mix">("claim");
   const [mix, setMix] = useState<string[]>(["knight", "goblin", "undead", "dragon", "seer"]);
+  const [seats, setSeats] = useState(2);
   const [days, setDays] = useState(3);
   const [rated, setRated] = useState(false);
   const [err, setErr] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
 
-  const problem = kind === "claim-mix" ? mixProblem(mix) : null;
+  // 3-4 players: only the combined deck (claim-mix, one pair + 5 singles; M3.1)
+  const n = kind === "claim-mix" ? seats : 2;
+  const problem = kind === "claim-mix" ? mixProblem(mix, n) : null;
 
   function choosePair(i: number) {
     const keep = mix.filter((f) => !PAIRS.flat().includes(f as Faction));
@@ -37,12 +41,14 @@ export function NewGame() {
     if (problem) return;
     setBusy(true); setErr(null); setFields({});
     const opponent = opp === "ai" ? { type: "ai", level } : opp === "user" ? { type: "user", username: username.trim() } : { type: "open" };
+    // 3-4 players: every other seat like the first, a named friend takes only the first one
+    const opponents = Array.from({ length: n - 1 }, (_, i) => (i > 0 && opp === "user" ? { type: "open" } : opponent));
     try {
       const g = await api<Record<string, unknown>>("POST", "/games", {
         kind,
         options: kind === "claim-mix" ? { factions: mix } : {},
-        seats: 2,
-        opponents: [opponent],
+        seats: n,
+        opponents,
         days_per_move: days || null,
         rated: opp === "ai" ? false : rated,
       });
@@ -85,9 +91,21 @@ export function NewGame() {
           ))}
         </fieldset>
         {kind === "claim-mix" && (
+          <fieldset>
+            <legend>{t("new.players")}</legend>
+            <div class="seg" role="radiogroup" aria-label={t("new.players")}>
+              {[2, 3, 4].map((k) => (
+                <label class={`seg-b ${seats === k ? "on" : ""}`}><input type="radio" name="seats" class="sr-only" checked={seats === k} onChange={() => setSeats(k)} id={`seats-${k}`} />{t("new.players_n", { n: k })}</label>
+              ))}
+            </div>
+            {n > 2 && <p class="muted small">{t("new.multi_seats")}</p>}
+            {n > 2 && <RulingsNotice />}
+          </fieldset>
+        )}
+        {kind === "claim-mix" && (
           <fieldset aria-describedby="mix-help">
             <legend>{t("new.factions")}</legend>
-            <p id="mix-help" class="muted">{t("new.factions_help")}</p>
+            <p id="mix-help" class="muted">{t(n > 2 ? "new.factions_help_multi" : "new.factions_help")}</p>
             <p class="lbl">{t("new.pair")}</p>
             <div class="chips">
               {PAIRS.map((p, i) => (
@@ -95,14 +113,14 @@ export function NewGame() {
                   <Glyph faction={p[0]} /><Glyph faction={p[1]} /> {factionTitle(p[0], state.lang)} + {factionTitle(p[1], state.lang)}</label>
               ))}
             </div>
-            <p class="lbl">{t("new.singles")}</p>
+            <p class="lbl">{t(n > 2 ? "new.singles_multi" : "new.singles")}</p>
             <div class="chips">
               {SINGLES.map((f) => (
                 <label class={`chip ${mix.includes(f) ? "on" : ""}`}><input type="checkbox" class="sr-only" checked={mix.includes(f)} onChange={() => toggleSingle(f)} />
                   <Glyph faction={f} /> {factionTitle(f, state.lang)}</label>
               ))}
             </div>
-            {problem && <p class="field-err" role="status">{t(problem === "pair" ? "new.pair_problem" : "new.singles_problem")}</p>}
+            {problem && <p class="field-err" role="status">{t(problem === "pair" ? "new.pair_problem" : n > 2 ? "new.singles_problem_multi" : "new.singles_problem")}</p>}
           </fieldset>
         )}
         <fieldset>

@@ -1,7 +1,7 @@
 import { factionTitle } from "../cards";
 import { Glyph } from "../Card";
 import type { Key } from "../i18n";
-import { KIND_FACTIONS, POWERS, rulesFor } from "../rules";
+import { KIND_FACTIONS, MULTI_RULINGS, POWERS, rulesFor } from "../rules";
 import { t, useStore } from "../store";
 
 export function Rules({ kind }: { kind: string | null }) {
@@ -16,10 +16,24 @@ export function Rules({ kind }: { kind: string | null }) {
       </nav>
       <p>{r.intro}</p>
       {r.sections.map((s) => <section><h2>{s.h}</h2>{s.p.map((p) => <p>{p}</p>)}</section>)}
+      {k === "claim-mix" && (
+        <section id="multi-rules">
+          <h2>{t("rules.multi_title")}</h2>
+          <RulingsNotice />
+          <ul>{MULTI_RULINGS[st.lang].map((p) => <li>{p}</li>)}</ul>
+        </section>
+      )}
       <h2>{t("rules.powers")}</h2>
       <dl class="powers">
         {KIND_FACTIONS[k].map((f) => <><dt><Glyph faction={f} /> {factionTitle(f, st.lang)}</dt><dd>{POWERS[st.lang][f]}</dd></>)}
       </dl>
     </main>
+  );
+}
+
+/** "These are our rulings where the printed sheet is unclear" (3-4 player Claim). */
+export function RulingsNotice() {
+  return (
+    <p class="notice rulings" role="note" id="rulings-notice"><strong>{t("rulings.title")}:</strong> {t("rulings.notice")}</p>
   );
 }

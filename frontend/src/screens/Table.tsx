@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, isOffline, uuid } from "../api";
 import { cardName, dimReason, factionTitle, groupByFaction, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
-import { opponentSeat, seatName, type Game, type LastTrick } from "../game";
+import { opponentSeat, othersClockwise, partnerOf, seatName, seatOutcome, voteSeats, type Game, type LastTrick } from "../game";
 import type { Key } from "../i18n";
 import { POWERS } from "../rules";
 import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
@@ -62,8 +62,14 @@ export function Table({ id }: { id: number }) {
   }
 
   const me = g.mySeat ?? 0;
+  const n = v.seats || 2;
   const opp = opponentSeat(g);
-  const oppName = seatName(g, opp);
+  const oppName = n > 2 ? seatName(g, g.toAct[0] ?? v.leader) : seatName(g, opp);
+  // 3-4 seats: the others clockwise from my left; with 4 the partner sits across (diagonal, M3.4)
+  const others = othersClockwise(me, n);
+  const partner = partnerOf(me, n);
+  const who = (s: number) => (s === me ? t("table.you") : seatName(g, s));
+  const side = (s: number) => (s === me ? "me" : s === partner ? "partner" : "opp");
   const hand = v.hand || [];
   const legal = legalCards(g.legal);
   const seerChoice = g.myTurn && g.legal.some((m) => "seer" in m);
@@ -114,14 +120,30 @@ export function Table({ id }: { id: number }) {
   const turnText = over ? t("end.title") : g.status === "open" ? t("table.waiting_start")
     : g.myTurn ? t("table.your_turn") : t("table.their_turn", { name: oppName });
   const scoreCount = (s: number, f: string) => (v.score[s]?.[f]?.length ?? 0) + (v.gnome_rows?.[s]?.filter((c) => c.startsWith(f + "-")).length ?? 0);
+  // columns of the lead table: 2 seats you | opponent; 3 seats you | each other; 4 seats your team | opponents
+  const cols: { label: string; seats: number[] }[] = n === 4
+    ? [{ label: t("table.your_team"), seats: [me, partner!] }, { label: t("table.opponents"), seats: others.filter((s) => s !== partner) }]
+    : [{ label: t("table.you"), seats: [me] }, ...(n === 2 ? [opp] : others).map((s) => ({ label: seatName(g, s), seats: [s] }))];
+  const colCount = (c: { seats: number[] }, f: string) => c.seats.reduce((a, s) => a + scoreCount(s, f), 0);
 
   return (
     <main class="table" id="main" data-version={g.version} data-phase={v.phase} data-over={over ? "1" : "0"} data-myturn={g.myTurn ? "1" : "0"}>
       <h1 class="sr-only">{t(("game." + g.kind) as Key)} {t("inbox.vs", { name: oppName })}</h1>
       <div class="t-top">
-        <div class="t-opp">
-          <span class="muted small">{t("table.opp_hand", { name: oppName, n: v.hand_counts[opp] ?? 0 })}</span>
-        </div>
+        {n === 2 ? (
+          <div class="t-opp">
+            <span class="muted small">{t("table.opp_hand", { name: oppName, n: v.hand_counts[opp] ?? 0 })}</span>
+          </div>
+        ) : (
+          <div class={`t-seats n${n}`} id="seats">
+            {others.map((s, i) => (
+              <div class={`t-seat ${side(s)} ${g.toAct.includes(s) ? "acting" : ""}`} data-seat={s} data-pos={n === 4 ? ["left", "across", "right"][i] : ["left", "right"][i]}>
+                <span class="small">{seatName(g, s)}{s === partner && <b class="badge"> · {t("table.partner")}</b>}</span>
+                <span class="muted small">{t("table.opp_hand", { name: seatName(g, s), n: v.hand_counts[s] ?? 0 })}</span>
+              </div>
+            ))}
+          </div>
+        )}
         <div class="t-status">
           <span class="small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, 13) })}</span>
           <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
@@ -141,32 +163,35 @@ export function Table({ id }: { id: number }) {
         )}
         <div class="trick" id="trick">
           {v.current_trick.length > 0 ? v.current_trick.map((tc) => (
-            <div class={`tc ${tc.seat === me ? "me" : "opp"}`}>
-              <span class="small">{tc.seat === me ? t("table.you") : oppName}</span>
+            <div class={`tc ${side(tc.seat)}`}>
+              <span class="small">{who(tc.seat)}</span>
               <CardView id={tc.card} size="l" />
             </div>
           )) : v.last_trick ? (
             <button type="button" class="last-mini" onClick={() => setReplay(true)} aria-label={t("table.replay")}>
               <span class="small muted">{t("table.last_trick")}</span>
               <span class="row">{v.last_trick.cards.map((c) => <CardView id={c.card} size="s" />)}</span>
-              <span class="small">{t("table.won_by", { name: v.last_trick.winner === me ? t("table.you") : oppName })}</span>
+              <span class="small">{t("table.won_by", { name: who(v.last_trick.winner) })}</span>
             </button>
           ) : <span class="muted small">{t("table.no_last")}</span>}
         </div>
       </section>
 
       <section class="leads" aria-label={t("table.scores")}>
-        <div class="lead-head small muted" aria-hidden="true"><span>{t("table.you")}</span><span></span><span>{oppName}</span></div>
+        <div class={`lead-head small muted cols${cols.length}`} aria-hidden="true"><span>{cols[0].label}</span><span></span>{cols.slice(1).map((c) => <span>{c.label}</span>)}</div>
         {v.factions.map((f) => {
           const lead = v.leading?.[f];
-          const mine = scoreCount(me, f), theirs = scoreCount(opp, f);
-          const who = lead == null ? t("table.nobody") : lead === me ? t("table.you") : oppName;
+          const leadSeats = n === 2 ? (lead == null ? [] : [lead]) : voteSeats(lead, n);
+          const ours = leadSeats.includes(me);
+          const leader = leadSeats.length === 0 ? t("table.nobody") : ours ? cols[0].label
+            : n === 4 ? t("table.opponents") : seatName(g, leadSeats[0]);
+          const counts = cols.map((c) => colCount(c, f));
           return (
-            <button type="button" class={`lead-row ${lead === me ? "me" : lead == null ? "" : "opp"}`} onClick={() => setPower(f as Faction)}
-              aria-label={`${factionTitle(f as Faction, st.lang)}: ${t("table.you")} ${mine}, ${oppName} ${theirs}. ${t("table.leads")}: ${who}`} data-faction={f}>
-              <span class="n">{mine}</span>
+            <button type="button" class={`lead-row cols${cols.length} ${ours ? "me" : leadSeats.length === 0 ? "" : "opp"}`} onClick={() => setPower(f as Faction)}
+              aria-label={`${factionTitle(f as Faction, st.lang)}: ${cols.map((c, i) => `${c.label} ${counts[i]}`).join(", ")}. ${t("table.leads")}: ${leader}`} data-faction={f}>
+              <span class="n">{counts[0]}</span>
               <span class="fac" style={{ "--fc": `var(--f-${f})` }}><Glyph faction={f as Faction} size={16} /> {factionTitle(f as Faction, st.lang)}</span>
-              <span class="n">{theirs}</span>
+              {counts.slice(1).map((x) => <span class="n">{x}</span>)}
             </button>
           );
         })}
@@ -174,9 +199,9 @@ export function Table({ id }: { id: number }) {
 
       <details class="piles">
         <summary>{t("table.scores")}</summary>
-        {[me, opp].map((s) => (
-          <div class="pile">
-            <h3 class="small">{s === me ? t("table.you") : oppName}</h3>
+        {(n === 2 ? [me, opp] : [me, ...others]).map((s) => (
+          <div class={`pile ${side(s)}`}>
+            <h3 class="small">{who(s)}{s === partner && ` · ${t("table.partner")}`}</h3>
             {v.factions.map((f) => (v.score[s]?.[f]?.length ? (
               <div class="pile-row"><Glyph faction={f as Faction} size={14} />{v.score[s][f].map((c) => <CardView id={c} size="s" />)}</div>
             ) : null))}
@@ -276,6 +301,8 @@ function EndScreen({ g }: { g: Game }) {
   const me = g.mySeat ?? 0;
   const opp = opponentSeat(g);
   if (!r) return <section class="end"><h2>{t("end.title")}</h2></section>;
+  const n = v.seats || 2;
+  if (n > 2) return <EndScreenN g={g} />;
   const head = r.winner == null ? t("end.draw") : r.winner === me ? t("end.you_won") : t("end.you_lost");
   const groups = [groupByFaction(Object.values(r.score[me] || {}).flat(), v.factions), groupByFaction(Object.values(r.score[opp] || {}).flat(), v.factions)];
   return (
@@ -293,6 +320,47 @@ function EndScreen({ g }: { g: Game }) {
                 <td>{r.counts?.[me]?.[f] ?? groups[0][f]?.length ?? 0}</td>
                 <td>{r.counts?.[opp]?.[f] ?? groups[1][f]?.length ?? 0}</td>
                 <td>{vote == null ? "—" : vote === me ? t("table.you") : seatName(g, opp)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div class="row">
+        <a class="btn primary" href="#/">{t("end.back")}</a>
+        <a class="btn" href="#/new">{t("end.rematch")}</a>
+      </div>
+    </section>
+  );
+}
+
+/** End of a 3-4 seat game: outcome (team / shared win), places, per-faction counts of every seat. */
+function EndScreenN({ g }: { g: Game }) {
+  const st = useStore();
+  const v = g.view!;
+  const r = (g.result || v.result)!;
+  const me = g.mySeat ?? 0;
+  const n = v.seats;
+  const seats = [me, ...othersClockwise(me, n)];
+  const outcome = seatOutcome(r, me);
+  const shared = (r.winners?.length ?? 0) > 1 && n === 3;
+  const head = outcome === "draw" ? t("end.draw") : n === 4 ? t(outcome === "win" ? "end.your_team_won" : "end.your_team_lost")
+    : outcome === "win" ? (shared ? t("end.shared_win") : t("end.you_won")) : t("end.you_lost");
+  const name = (s: number) => (s === me ? t("table.you") : seatName(g, s));
+  return (
+    <section class="end" aria-labelledby="end-h" id="end">
+      <h2 id="end-h">{t("end.title")}: {head}</h2>
+      {r.ranks && <p class="small">{seats.map((s) => `${name(s)}: ${t("end.place", { n: r.ranks![s] })}`).join(" · ")}</p>}
+      <table class="breakdown">
+        <caption>{t("end.breakdown")}</caption>
+        <thead><tr><th scope="col">{t("end.faction")}</th>{seats.map((s) => <th scope="col">{name(s)}</th>)}<th scope="col">{t("end.vote")}</th></tr></thead>
+        <tbody>
+          {v.factions.map((f) => {
+            const vs = voteSeats(r.votes[f], n);
+            return (
+              <tr class={vs.includes(me) ? "me" : vs.length ? "opp" : ""}>
+                <th scope="row"><span class="fac-cell"><Glyph faction={f as Faction} size={14} /> {factionTitle(f as Faction, st.lang)}</span></th>
+                {seats.map((s) => <td>{r.counts?.[s]?.[f] ?? 0}</td>)}
+                <td>{vs.length === 0 ? "—" : n === 4 ? (vs.includes(me) ? t("table.your_team") : t("table.opponents")) : name(vs[0])}</td>
               </tr>
             );
           })}

@@ -6,8 +6,9 @@ state, validates the move and then calls :func:`play` / :func:`seer_choice`; ran
 (:mod:`games.rules.claim.playout`) call the same functions directly on a private copy.
 
 Clause ids refer to /work/shared/rules/claim.md (C), claim2.md (T) and claim-combined.md (M).
-Only 2 seats are supported for now (C, T, M2); places that need a generalisation for the
-3/4-player variant (M4-M7) are marked ``M4``/``M5``/``M6``.
+The functions here handle 2 seats (C, T, M2) directly; legal moves and turn order work for any
+number of seats, and a complete trick of 3-4 seats (M4-M6) is handed to
+:mod:`games.rules.claim.multi` (its [R] rulings are in :mod:`.multiplayer_rulings`).
 """
 
 from __future__ import annotations
@@ -300,6 +301,12 @@ def play(st: Core, card: int, rec: bool = False) -> None:
     if len(played) < st.seats:
         st.turn = (seat + 1) % st.seats  # M3.6 clockwise
         return
+    if st.seats != 2:
+        # 3-4 seats (M4-M6): resolved in a separate module; the 2-seat path below is unchanged.
+        from games.rules.claim import multi
+
+        multi.complete_trick(st, rec)
+        return
     # The trick is complete. 2 seats: C4.4 (M4.4 for more seats, see winning_index).
     lead = played[0]
     ff = card >> 4
@@ -333,6 +340,11 @@ def play(st: Core, card: int, rec: bool = False) -> None:
 
 def seer_choice(st: Core, take_top: bool, rec: bool = False) -> None:
     """T3.5b the pending Seer winner keeps the prize or takes the (peeked) top card."""
+    if st.seats != 2:
+        from games.rules.claim import multi
+
+        multi.seer_choice_done(st, take_top, rec)  # M5.4
+        return
     winner = st.seer
     nxt = st.seer_next
     st.seer = -1

@@ -1,4 +1,8 @@
-"""The rich (JSON) interface of Claim, Claim 2 and the 2-player mix (see :mod:`games.rules.base`).
+"""The rich (JSON) interface of Claim, Claim 2 and the mix (see :mod:`games.rules.base`).
+
+``claim-mix`` also takes 3-4 seats (claim-combined.md M3-M7; trick ends in :mod:`.multi`, our
+rulings in :mod:`.multiplayer_rulings`); those games carry ``"reconstructed_rules": true`` in
+options, views and results, and 4-seat games ``"teams": [[0, 2], [1, 3]]``.
 
 ``apply`` copies the state, validates the move (player-readable errors) and runs the fast core
 (:mod:`games.rules.claim.core`). Views, events, results and records are built here.
@@ -21,7 +25,8 @@ from games.rules.cards import (
     deck_for,
     parse_card,
 )
-from games.rules.claim import core
+from games.rules.claim import core, multi
+from games.rules.claim import multiplayer_rulings as mr
 from games.rules.claim.core import OVER, PHASE1, SEER_PRIZE, SEER_TOP, Core
 from games.rules.claim.options import check_seats, faction_ids, normalize
 from games.rules.claim.scoring import faction_vote, piles_by_faction
@@ -48,7 +53,9 @@ class ClaimRules:
 
     def __init__(self, kind: str, title: str) -> None:
         self.kind = kind
-        self.info = GameInfo(kind=kind, title=title, min_seats=2, max_seats=2,
+        # M3: only the combined deck (claim-mix) has enough cards for 3-4 players
+        self.info = GameInfo(kind=kind, title=title, min_seats=2,
+                             max_seats=4 if kind == "claim-mix" else 2,
                              record_format=RECORD_FORMAT)
 
     def __repr__(self) -> str:
@@ -64,16 +71,21 @@ class ClaimRules:
         rng = random.Random(seed)
         deck = deck_for(factions)
         rng.shuffle(deck)  # C3.1
-        first_leader = rng.randrange(seats)  # C3.3 [R] random from the seed
-        # C3.2 deal 13 each; the remaining 26 form the deck (top card first)
-        hands = [deck[13 * s:13 * (s + 1)] for s in range(seats)]
-        return core.new_core(self.kind, factions, hands, deck[13 * seats:], first_leader)
+        if seats == 2:
+            first_leader = rng.randrange(seats)  # C3.3 [R] random from the seed
+            # C3.2 deal 13 each; the remaining 26 form the deck (top card first)
+            hands = [deck[13 * s:13 * (s + 1)] for s in range(seats)]
+            return core.new_core(self.kind, factions, hands, deck[13 * seats:], first_leader)
+        first_leader = mr.first_leader(rng, seats)  # M3.5 [R]
+        k = multi.HAND_SIZE[seats]  # M3.2 12 (3 players) / 9 (4 players) each; 36 remain
+        hands = [deck[k * s:k * (s + 1)] for s in range(seats)]
+        return core.new_core(self.kind, factions, hands, deck[k * seats:], first_leader)
 
     def from_deal(self, factions: Sequence[str], hands: Sequence[Sequence[str]],
                   deck: Sequence[str], first_leader: int) -> Core:
         """A game from an explicit deal (records, tests). Sizes are not checked."""
         fids = tuple(sorted(FACTION_ALIASES[f] for f in factions))
-        check_seats(len(hands))
+        check_seats(len(hands), self.kind)
         return core.new_core(self.kind, fids, [codes(h) for h in hands], codes(deck),
                              int(first_leader))
 
@@ -151,6 +163,8 @@ class ClaimRules:
             events.append({"type": "trick", **last})
             if last.get("blind_draw") is not None:
                 events.append({"type": "blind_draw", "seat": last["blind_draw"]})
+            for s in last.get("blind_draws", ()):  # M5.2 3-4 seats: one per other player
+                events.append({"type": "blind_draw", "seat": s})
             if st.phase == PHASE1:
                 events.append({"type": "prize", "card": CARD_ID[st.prize]})
             elif st.phase != phase_before and st.phase != OVER:
@@ -209,6 +223,11 @@ class ClaimRules:
             v["peeked_cards"] = sorted_ids(st.peeked[seat])
             if st.seer == seat:
                 v["peek"] = CARD_ID[st.deck[st.dpos]]  # T3.5a the winner looks at the top card
+        if st.seats != 2:
+            # M3-M7 partly reconstructed: clients show "our rulings where the sheet is unclear"
+            v["reconstructed_rules"] = mr.RECONSTRUCTED_RULES
+            teams = mr.teams_for(st.seats)
+            v["teams"] = [list(t) for t in teams] if teams else None
         if over:
             v["revealed"] = {
                 "hands": [ids(h) for h in st.dealt],
@@ -219,6 +238,8 @@ class ClaimRules:
 
     def _leading(self, st: Core, by: list[dict[int, list[int]]]) -> dict[str, int | None]:
         """Who would win each faction's vote right now (score piles + Gnome rows)."""
+        if st.seats != 2:
+            return multi.leading_n(st, FACTION_NAMES)  # 3 seats: a seat; 4 seats: a team
         if st.gnomes[0] or st.gnomes[1]:
             by = [piles_by_faction(st.score[s] + st.gnomes[s], st.factions) for s in range(st.seats)]
         return {FACTION_NAMES[f]: faction_vote(by[0][f], by[1][f]) for f in st.factions}
@@ -228,6 +249,8 @@ class ClaimRules:
     def record(self, state: Core) -> JSON:
         st = state
         res = self.result(st)
+        if st.seats != 2:
+            return self._record_n(st, res)
         return {
             "format": RECORD_FORMAT,
             "game": st.kind,
@@ -241,6 +264,31 @@ class ClaimRules:
                 "winner": res["winner"], "votes": res["votes"], "score": res["score"],
             },
         }
+
+    def _record_n(self, st: Core, res: JSON | None) -> JSON:
+        """``claim.record/1`` of a 3-4 seat game: ``"seats": 3 | 4``, ``"teams"`` with 4 seats and
+        ``winners``/``ranks`` in the result (docs/records.md)."""
+        out: JSON = {
+            "format": RECORD_FORMAT,
+            "game": st.kind,
+            "factions": [FACTION_NAMES[f] for f in st.factions],
+            "seats": st.seats,
+        }
+        teams = mr.teams_for(st.seats)
+        if teams:
+            out["teams"] = [list(t) for t in teams]
+        out.update({
+            "reconstructed_rules": mr.RECONSTRUCTED_RULES,
+            "hands": [ids(h) for h in st.dealt],
+            "deck": ids(st.deck),
+            "first_leader": st.first_leader,
+            "moves": [{"seat": m["seat"], "move": dict(m["move"])} for m in st.moves],
+            "result": None if res is None else {
+                "winner": res["winner"], "winners": res["winners"], "ranks": res["ranks"],
+                "votes": res["votes"], "score": res["score"],
+            },
+        })
+        return out
 
     def from_record(self, record: Mapping[str, Any], upto: int | None = None) -> Core:
         """Rebuild the state of a ``claim.record/1`` after its first ``upto`` moves (all if None).

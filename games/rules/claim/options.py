@@ -1,4 +1,9 @@
-"""Game options of the Claim family: which 5 factions are in the deck (C1.1, T1.1, M1, M2.1)."""
+"""Game options of the Claim family: which factions are in the deck (C1.1, T1.1, M1, M2.1, M3.1).
+
+2 seats: 5 factions (52 cards). 3-4 seats (``claim-mix`` only): one pair + 5 singles = 7 factions,
+72 cards (M3.1); the normalized options then also carry ``"reconstructed_rules": true`` (the
+3-4 player rules are partly our rulings, see :mod:`games.rules.claim.multiplayer_rulings`).
+"""
 
 from __future__ import annotations
 
@@ -23,17 +28,33 @@ _PAIR_TEXT = "Knights+Goblins or Gnomes+Giants"
 _SINGLES_TEXT = ", ".join(FACTION_NAMES[f] for f in SINGLES)
 
 
-def check_seats(seats: int) -> None:
-    if seats != 2:
+MULTI_SEATS = (3, 4)
+_TITLES = {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim + Claim 2"}
+
+
+def singles_for(seats: int) -> int:
+    """How many single factions a mix needs: 3 with 2 players (M2.1), 5 with 3-4 players (M3.1)."""
+    return 3 if seats == 2 else 5
+
+
+def check_seats(seats: int, kind: str = "claim-mix") -> None:
+    """2 players for every kind; 3-4 players only with the combined deck (``claim-mix``, M3.1)."""
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 4:
+        raise InvalidOptions(f"Claim is played by 2, 3 or 4 players, not {seats}")
+    if seats != 2 and kind != "claim-mix":
+        # M3.1 the 3-4 player game needs both boxes: one box has only 52 cards (5 factions)
         raise InvalidOptions(
-            f"this game is for 2 players here, not {seats} (3-4 players are not supported yet)"
+            f"{_TITLES.get(kind, kind)} alone is for 2 players: {seats} players need both boxes "
+            "(use claim-mix with one pair and 5 single factions, 72 cards)"
         )
 
 
-def validate_mix(names: Any) -> tuple[int, ...]:
-    """M1.2 / M1.4 / M2.1: exactly one pair plus 3 singles. Returns faction ids, canonical order."""
+def validate_mix(names: Any, seats: int = 2) -> tuple[int, ...]:
+    """M1.2 / M1.4 / M2.1 / M3.1: exactly one pair plus 3 singles (2 players) or 5 singles (3-4
+    players). Returns faction ids, canonical order."""
+    n_singles = singles_for(seats)
     if not isinstance(names, Sequence) or isinstance(names, str | bytes):
-        raise InvalidOptions('"factions" must be a list of 5 faction names')
+        raise InvalidOptions(f'"factions" must be a list of {n_singles + 2} faction names')
     chosen: list[int] = []
     for name in names:
         key = name.strip().lower() if isinstance(name, str) else None
@@ -56,26 +77,35 @@ def validate_mix(names: Any) -> tuple[int, ...]:
             f"choose exactly one pair ({_PAIR_TEXT}), you chose {'both' if pairs else 'none'}"
         )
     singles = [f for f in chosen if f in SINGLES]
-    if len(singles) != 3:  # M2.1
+    if len(singles) != n_singles:  # M2.1 (2 players) / M3.1 (3-4 players)
+        who = "" if seats == 2 else (
+            f" for {seats} players (one pair + 3 singles is the mix for 2 players)")
         raise InvalidOptions(
-            f"choose exactly 3 single factions (from {_SINGLES_TEXT}), you chose {len(singles)}"
+            f"choose exactly {n_singles} single factions{who} (from {_SINGLES_TEXT}), "
+            f"you chose {len(singles)}"
         )
     return tuple(sorted(chosen))
 
 
 def normalize(kind: str, options: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
-    check_seats(seats)
+    check_seats(seats, kind)
     opts = dict(options or {})
-    unknown = sorted(set(opts) - {"factions"})
+    # 3-4 players: the flag "reconstructed_rules" is ours (always true); it is accepted back so
+    # that normalized options can be normalized again.
+    known = {"factions"} if seats == 2 else {"factions", "reconstructed_rules"}
+    unknown = sorted(set(opts) - known)
     if unknown:
         raise InvalidOptions(f"unknown option {unknown[0]!r}")
     if kind == "claim-mix":
         if "factions" not in opts or opts["factions"] is None:
+            who = "" if seats == 2 else f" for {seats} players"
             raise InvalidOptions(
-                f'claim-mix needs the option "factions": one pair ({_PAIR_TEXT}) '
-                f"plus 3 of {_SINGLES_TEXT}"
+                f'claim-mix needs the option "factions"{who}: one pair ({_PAIR_TEXT}) '
+                f"plus {singles_for(seats)} of {_SINGLES_TEXT}"
             )
-        factions = validate_mix(opts["factions"])
+        factions = validate_mix(opts["factions"], seats)
+        if seats != 2:
+            return {"factions": [FACTION_NAMES[f] for f in factions], "reconstructed_rules": True}
     else:
         factions = FIXED_FACTIONS[kind]
         if opts.get("factions") is not None:
@@ -96,8 +126,10 @@ def faction_ids(normalized: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(sorted(FACTION_ALIASES[n] for n in normalized["factions"]))
 
 
-def random_mix(rng: random.Random) -> tuple[int, ...]:
-    """A uniformly random valid 2-player mix: one pair + 3 singles (M2.1)."""
+def random_mix(rng: random.Random, seats: int = 2) -> tuple[int, ...]:
+    """A uniformly random valid mix: one pair + 3 singles (M2.1) or + 5 singles (M3.1, 3-4 seats).
+
+    With the default ``seats=2`` the random draws are exactly those of the 2-player version."""
     pair = PAIRS[rng.randrange(2)]
-    singles = rng.sample(SINGLES, 3)
+    singles = rng.sample(SINGLES, singles_for(seats))
     return tuple(sorted((*pair, *singles)))

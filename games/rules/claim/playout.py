@@ -75,6 +75,8 @@ def random_playout(st: Core, rng: random.Random, log: list[tuple[int, int]] | No
     ``(seat, core move)`` (card code, or ``SEER_PRIZE``/``SEER_TOP``).
     """
     rnd = rng.random
+    if st.seats != 2:
+        return _playout_n(st, rnd, log)  # 3-4 seats: the core functions (M3-M7)
     # Finish a trick in progress (or a pending Seer choice) with the core functions.
     while st.phase != OVER and (st.played or st.seer >= 0):
         seat = st.turn
@@ -95,6 +97,42 @@ def random_playout(st: Core, rng: random.Random, log: list[tuple[int, int]] | No
         st.phase = OVER
         st.turn = -1
     return _winner(st.score, st.factions)
+
+
+def _playout_n(st: Core, rnd: Callable[[], float], log: list[tuple[int, int]] | None) -> int | None:
+    """3-4 seats: random legal moves through the core (same move choice as for 2 seats); returns
+    the single winner, ``None`` for a shared win / draw / a team win (see ``result_n``)."""
+    while st.phase != OVER:
+        seat = st.turn
+        if st.seer >= 0:
+            m = SEER_TOP if rnd() < 0.5 else SEER_PRIZE
+            core.seer_choice(st, m == SEER_TOP)
+        else:
+            opts = core.legal(st)
+            m = opts[int(rnd() * len(opts))]
+            core.play(st, m)
+        if log is not None:
+            log.append((seat, m))
+    from games.rules.claim.multi import winners_n
+
+    winners = winners_n(st)
+    return winners[0] if len(winners) == 1 else None
+
+
+def random_game_n(factions: Sequence[int], seats: int, rng: random.Random,
+                  kind: str = "claim-mix") -> list[int]:
+    """3-4 seats (M3): deal 12/9 cards each from the 72-card deck and play a random game;
+    returns the winning seats (a team's two seats with 4 players; [] = draw)."""
+    from games.rules.claim.multi import HAND_SIZE, winners_n
+
+    base = _base(factions)
+    deck = base[:]
+    rng.shuffle(deck)
+    k = HAND_SIZE[seats]
+    st = core.new_core(kind, tuple(factions), [deck[k * s:k * (s + 1)] for s in range(seats)],
+                       deck[k * seats:], rng.randrange(seats))
+    _playout_n(st, rng.random, None)
+    return winners_n(st)
 
 
 def _buckets(hand: list[int]) -> list[list[int]]:

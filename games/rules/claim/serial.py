@@ -30,12 +30,18 @@ def codes(values: Sequence[Any]) -> list[int]:
         raise RulesError(f"unknown card {exc.args[0]!r}") from None
 
 
+# Keys of a trick summary that hold seat numbers, not cards (3-4 seats, M5.2 / M6.5).
+_SEAT_LISTS = frozenset(("blind_draws", "smashed_from"))
+
+
 def last_to_json(last: Mapping[str, Any] | None) -> JSON | None:
     if last is None:
         return None
     out: JSON = {}
     for key, value in last.items():
-        if key == "cards":
+        if key in _SEAT_LISTS:
+            out[key] = list(value)
+        elif key == "cards":
             out[key] = [{"seat": s, "card": CARD_ID[c]} for s, c in value]
         elif key == "prize":
             out[key] = CARD_ID[value]
@@ -51,7 +57,9 @@ def last_from_json(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if key == "cards":
+        if key in _SEAT_LISTS:
+            out[key] = list(value)
+        elif key == "cards":
             out[key] = [(d["seat"], parse_card(d["card"])) for d in value]
         elif key == "prize":
             out[key] = parse_card(value)
@@ -109,7 +117,12 @@ def state_from_json(data: Mapping[str, Any]) -> Core:
 
 
 def result_of(st: Core) -> JSON:
-    """C8 / T4 / M2.4 scoring breakdown (valid at any time; the game result once over)."""
+    """C8 / T4 / M2.4 scoring breakdown (valid at any time; the game result once over).
+    3-4 seats: M7 (:func:`games.rules.claim.multi.result_n`)."""
+    if st.seats != 2:
+        from games.rules.claim.multi import result_n
+
+        return result_n(st, ids, FACTION_NAMES)
     factions = st.factions
     by = [piles_by_faction(st.score[s], factions) for s in range(st.seats)]
     winner, votes, reason = decide(by, factions)

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { mixProblem, singlesFor } from "../src/cards";
+import { othersClockwise, partnerOf, seatOutcome, voteSeats } from "../src/game";
+import { TABLES } from "../src/i18n";
+import { MULTI_RULINGS } from "../src/rules";
+
+describe("3-4 player Claim (claim-combined M3-M7)", () => {
+  it("mix picker: one pair + 3 singles for 2 players, + 5 singles for 3-4 players", () => {
+    const five = ["knight", "goblin", "undead", "dragon", "seer"];
+    const seven = [...five, "troll", "dwarf"];
+    expect(singlesFor(2)).toBe(3);
+    expect(singlesFor(4)).toBe(5);
+    expect(mixProblem(five)).toBeNull();
+    expect(mixProblem(five, 3)).toBe("singles");
+    expect(mixProblem(seven, 4)).toBeNull();
+    expect(mixProblem(seven, 2)).toBe("singles");
+    expect(mixProblem([...seven, "gnome", "giant"], 4)).toBe("pair");
+  });
+  it("partners sit diagonally; others are listed clockwise from my left", () => {
+    expect(partnerOf(0, 4)).toBe(2);
+    expect(partnerOf(3, 4)).toBe(1);
+    expect(partnerOf(0, 3)).toBeNull();
+    expect(othersClockwise(1, 4)).toEqual([2, 3, 0]); // left, across (partner), right
+    expect(othersClockwise(2, 3)).toEqual([0, 1]);
+  });
+  it("outcomes from winners (shared wins, teams, draws) and team votes", () => {
+    expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [] }, 3)).toBe("win");
+    expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [] }, 0)).toBe("loss");
+    expect(seatOutcome({ winner: null, winners: [], votes: {}, counts: [], score: [] }, 0)).toBe("draw");
+    expect(seatOutcome({ winner: 1, votes: {}, counts: [], score: [] }, 1)).toBe("win");
+    expect(voteSeats(1, 4)).toEqual([1, 3]);
+    expect(voteSeats(2, 3)).toEqual([2]);
+    expect(voteSeats(null, 4)).toEqual([]);
+  });
+  it("the rulings notice and the 3-4 player rules exist in every language", () => {
+    for (const lang of ["en", "de", "cs"] as const) {
+      expect(TABLES[lang]["rulings.notice"].length).toBeGreaterThan(40);
+      expect(MULTI_RULINGS[lang].length).toBe(MULTI_RULINGS.en.length);
+    }
+  });
+});
