@@ -56,6 +56,10 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "games",
+    "games.ratings",
+    "games.clock",
+    "games.seeks",
+    "games.notify",
 ]
 
 MIDDLEWARE = [
@@ -142,6 +146,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict = {
     # Safety net: an AI seat whose turn task was lost (crash between commit and enqueue) moves.
     "resume-ai-turns": {"task": "games.resume_ai_turns", "schedule": 60.0},
+    # Correspondence (issue 6, docs/correspondence.md): deadlines, pairing, reminders, digest, ratings net.
+    "expire-deadlines": {"task": "clock.expire_deadlines", "schedule": float(env_int("CLOCK_BEAT_SECONDS", 60))},
+    "pair-seeks": {"task": "seeks.pair_all", "schedule": 60.0},
+    "deadline-reminders": {"task": "notify.send_reminders", "schedule": 600.0},
+    "daily-digest": {"task": "notify.send_digests", "schedule": 3600.0},
+    "rate-missed-games": {"task": "ratings.rate_unrated_games", "schedule": 900.0},
 }
 
 # --- Auth and accounts -------------------------------------------------------------------------

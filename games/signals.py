@@ -1,11 +1,13 @@
 """Signals other apps (ratings, notifications, clocks) use to follow games without the service
 knowing them.
 
-``game_changed`` is sent after a change to a game has been committed (one per new version), from
-whatever thread or worker made the change, with ``game_id``, ``version`` and ``status`` (the
-game's status after the change: "open", "active", "finished" or "aborted"). Receivers must be
-quick and must not raise (errors are logged and swallowed: ``send_robust``); heavy work goes
-through ``claim.tasks.enqueue``.
+``game_changed`` is sent once per committed version with ``game_id``, ``version`` and ``status``
+(the game's status after the change: "open", "active", "finished" or "aborted"). It is sent
+**in the background** (``claim.tasks.enqueue`` of ``games.game_changed``, started on commit), so
+receivers never add work or queries to the request that made the move. Receivers may therefore
+see versions out of order or twice (a redelivered task): they must check the game's current
+version/status in the database and be idempotent. A failing receiver is logged and never
+affects the others.
 """
 
 from __future__ import annotations
@@ -20,6 +22,15 @@ game_changed = Signal()
 
 
 def send_game_changed(game_id: int, version: int, status: str) -> None:
+    """Called on commit by the service: hand the notification to a background task."""
+    from claim.tasks import enqueue
+    from games.tasks import game_changed_task
+
+    enqueue(game_changed_task, game_id, version, status)
+
+
+def dispatch_game_changed(game_id: int, version: int, status: str) -> None:
+    """Run every receiver now (inside the background task)."""
     from games.models import Game
 
     for receiver, response in game_changed.send_robust(sender=Game, game_id=game_id, version=version,

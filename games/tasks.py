@@ -22,3 +22,12 @@ def resume_ai_turns_task(idle_seconds: float = 120.0) -> int:
     from games.service.moves import resume_ai_turns
 
     return len(resume_ai_turns(idle_seconds))
+
+
+@shared_task(acks_late=True, name="games.game_changed")
+def game_changed_task(game_id: int, version: int, status: str) -> None:
+    """Run the ``games.signals.game_changed`` receivers (ratings, clocks, notifications) off the
+    request path."""
+    from games.signals import dispatch_game_changed
+
+    dispatch_game_changed(game_id, version, status)

@@ -8,4 +8,8 @@ app_name = "games"
 
 urlpatterns = [
     path("", include("games.api.urls")),
+    path("", include("games.ratings.urls")),
+    path("", include("games.clock.urls")),
+    path("", include("games.seeks.urls")),
+    path("", include("games.notify.urls")),
 ]

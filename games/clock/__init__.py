@@ -1,0 +1,1 @@
+"""Clocks, deadlines, vacation, reliability (issue 6). The timeout transaction is games/service/clock.py."""

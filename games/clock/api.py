@@ -1,0 +1,147 @@
+"""Clock endpoints: ``/api/v1/games/{id}/clock`` (+time, pause, resume) and ``/api/v1/vacation``."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.views import call
+from games.models import Game
+from games.service import clock as clock_service
+from games.service._common import seats_of
+from games.service.access import require_visible
+
+from .models import GameClock, VacationPeriod
+from .vacation import account_for, take_period
+
+TAGS = ["clock"]
+
+
+def _iso(dt: Any) -> str | None:
+    return dt.isoformat().replace("+00:00", "Z") if dt else None
+
+
+def clock_payload(game: Game) -> dict[str, Any]:
+    """Time control and remaining time per seat (UTC instants; clients show them in the viewer's zone)."""
+    clock = GameClock.objects.filter(game=game).first()
+    seats = seats_of(game)
+    default = GameClock.Control.DAYS if game.days_per_move else GameClock.Control.UNLIMITED
+    control = clock.control if clock else default
+    now = timezone.now()
+    remaining: list[float | None] = [None] * game.seat_count
+    if control == GameClock.Control.BANK and clock and game.status == Game.Status.ACTIVE:
+        banks = clock_service.banks_now(game, clock, seats)
+        start = clock_service._turn_start(game)
+        for s in seats:
+            spent = (now - start).total_seconds() if (s.to_act and start and clock.paused_at is None) else 0
+            remaining[s.index] = max(banks[s.index] - spent, 0)
+    elif game.deadline:
+        for s in seats:
+            if s.to_act:
+                remaining[s.index] = max((game.deadline - now).total_seconds(), 0)
+    return {
+        "game_id": game.pk,
+        "control": control,
+        "days_per_move": game.days_per_move,
+        "initial_seconds": clock.initial_seconds if clock else None,
+        "increment_seconds": clock.increment_seconds if clock else None,
+        "cap_seconds": clock.cap_seconds if clock else None,
+        "deadline": _iso(game.deadline),
+        "remaining_seconds": remaining,
+        "paused": bool(clock and clock.paused_at),
+        "pause_requests": list(clock.pause_requests) if clock else [],
+        "rated_allowed": control != GameClock.Control.UNLIMITED,
+    }
+
+
+class ClockView(APIView):
+    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="The game's clock")
+    def get(self, request, game_id: int):
+        game = get_object_or_404(Game, pk=game_id)
+        call(require_visible, game, seats_of(game), request.user)
+        return Response(clock_payload(game))
+
+
+class _ClockAction(APIView):
+    action_fn = None
+
+    @extend_schema(tags=TAGS, request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, game_id: int):
+        game = call(type(self).action_fn, request.user, game_id)
+        return Response(clock_payload(game))
+
+
+class GiveTimeView(_ClockAction):
+    """One tap: the seat(s) to act get one more day (only an opponent may give it)."""
+
+    action_fn = staticmethod(clock_service.give_time)
+
+
+class PauseView(_ClockAction):
+    """Ask for a pause; the clock stops when every human seat has asked."""
+
+    action_fn = staticmethod(clock_service.request_pause)
+
+
+class ResumeView(_ClockAction):
+    """End a pause."""
+
+    action_fn = staticmethod(clock_service.resume)
+
+
+class VacationSerializer(serializers.Serializer):
+    auto_use = serializers.BooleanField(required=False)
+
+
+class VacationPeriodSerializer(serializers.Serializer):
+    start = serializers.DateTimeField()
+    days = serializers.IntegerField(min_value=1, max_value=30)
+
+
+def vacation_payload(user: Any) -> dict[str, Any]:
+    acc = account_for(user)
+    periods = VacationPeriod.objects.filter(user=user, end__gt=timezone.now())
+    return {"balance_days": acc.balance, "auto_use": acc.auto_use,
+            "next_accrual": _iso(acc.accrued_until + timedelta(days=7)),
+            "periods": [{"id": p.pk, "start": _iso(p.start), "end": _iso(p.end), "days": p.days} for p in periods]}
+
+
+class VacationView(APIView):
+    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Your vacation balance and periods")
+    def get(self, request):
+        return Response(vacation_payload(request.user))
+
+    @extend_schema(tags=TAGS, request=VacationSerializer, responses=OpenApiTypes.OBJECT,
+                   summary="Switch automatic vacation use on or off")
+    def patch(self, request):
+        ser = VacationSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        acc = account_for(request.user)
+        if "auto_use" in ser.validated_data:
+            acc.auto_use = ser.validated_data["auto_use"]
+            acc.save(update_fields=["auto_use"])
+        return Response(vacation_payload(request.user))
+
+
+class VacationPeriodsView(APIView):
+    @extend_schema(tags=TAGS, request=VacationPeriodSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="Book a vacation period ahead (days come from the balance)")
+    def post(self, request):
+        ser = VacationPeriodSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        try:
+            take_period(request.user, ser.validated_data["start"], ser.validated_data["days"])
+        except ValueError as exc:
+            raise ValidationError({"days": [str(exc)]}) from None
+        return Response(vacation_payload(request.user), status=status.HTTP_201_CREATED)
+
+

@@ -1,0 +1,1 @@
+"""Notifications (issue 6): in-app inbox, Web Push, e-mail, preferences, reminders, daily digest."""

@@ -1,0 +1,141 @@
+"""``/api/v1/notifications``: inbox, read marks, preferences, push subscriptions, failed deliveries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .models import DEFAULTS, EVENTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
+
+TAGS = ["notifications"]
+
+
+def _iso(dt: Any) -> str | None:
+    return dt.isoformat().replace("+00:00", "Z") if dt else None
+
+
+def note_payload(n: Notification) -> dict[str, Any]:
+    return {"id": n.pk, "event": n.event, "game_id": n.game_id, "title": n.title, "body": n.body, "data": n.data,
+            "created_at": _iso(n.created_at), "read": n.read_at is not None}
+
+
+class InboxView(APIView):
+    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Your in-app notifications, newest first",
+                   parameters=[OpenApiParameter("unread", bool, required=False)])
+    def get(self, request):
+        qs = Notification.objects.filter(user=request.user, inbox=True)
+        if request.query_params.get("unread") in ("1", "true", "yes"):
+            qs = qs.filter(read_at__isnull=True)
+        unread = Notification.objects.filter(user=request.user, inbox=True, read_at__isnull=True).count()
+        return Response({"unread": unread, "results": [note_payload(n) for n in qs[:100]]})
+
+
+class ReadSerializer(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(), required=False)
+    all = serializers.BooleanField(required=False, default=False)
+
+
+class ReadView(APIView):
+    @extend_schema(tags=TAGS, request=ReadSerializer, responses=OpenApiTypes.OBJECT,
+                   summary="Mark notifications read (ids, or all)")
+    def post(self, request):
+        ser = ReadSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        qs = Notification.objects.filter(user=request.user, read_at__isnull=True)
+        if not ser.validated_data["all"]:
+            qs = qs.filter(pk__in=ser.validated_data.get("ids") or [])
+        return Response({"marked": qs.update(read_at=timezone.now())})
+
+
+class PrefSerializer(serializers.Serializer):
+    email_digest = serializers.BooleanField(required=False)
+    events = serializers.DictField(child=serializers.DictField(child=serializers.BooleanField()), required=False)
+
+    def validate_events(self, value):
+        for event, channels in value.items():
+            if event not in EVENTS:
+                raise serializers.ValidationError(f"unknown event {event!r}; events are {sorted(EVENTS)}.")
+            bad = set(channels) - {"inapp", "push", "email"}
+            if bad:
+                raise serializers.ValidationError(f"{event}: unknown channel(s) {sorted(bad)}.")
+        return value
+
+
+def prefs_payload(user: Any) -> dict[str, Any]:
+    stored = {p.event: p for p in Preference.objects.filter(user=user)}
+    events = {}
+    for event, (inapp, push, email) in DEFAULTS.items():
+        p = stored.get(event)
+        events[event] = {"inapp": p.inapp, "push": p.push, "email": p.email} if p else \
+            {"inapp": inapp, "push": push, "email": email}
+    st = NotifySettings.objects.filter(user=user).first()
+    return {"email_digest": bool(st and st.email_digest), "events": events,
+            "vapid_public_key": settings.VAPID_PUBLIC_KEY or None}
+
+
+class PreferencesView(APIView):
+    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Your notification preferences")
+    def get(self, request):
+        return Response(prefs_payload(request.user))
+
+    @extend_schema(tags=TAGS, request=PrefSerializer, responses=OpenApiTypes.OBJECT,
+                   summary="Change preferences per event and channel, or the daily digest")
+    def patch(self, request):
+        ser = PrefSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = ser.validated_data
+        if "email_digest" in data:
+            NotifySettings.objects.update_or_create(user=request.user, defaults={"email_digest": data["email_digest"]})
+        for event, channels in (data.get("events") or {}).items():
+            inapp, push, email = DEFAULTS[event]
+            pref, _ = Preference.objects.get_or_create(user=request.user, event=event,
+                                                       defaults={"inapp": inapp, "push": push, "email": email})
+            for ch, on in channels.items():
+                setattr(pref, ch, on)
+            pref.save()
+        return Response(prefs_payload(request.user))
+
+
+class SubscriptionSerializer(serializers.Serializer):
+    endpoint = serializers.URLField(max_length=800)
+    keys = serializers.DictField(child=serializers.CharField(max_length=200))
+
+    def validate_keys(self, value):
+        if not value.get("p256dh") or not value.get("auth"):
+            raise serializers.ValidationError("keys.p256dh and keys.auth are required.")
+        return value
+
+
+class PushSubscriptionsView(APIView):
+    @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="Register this browser's Web Push subscription (PushSubscription.toJSON())")
+    def post(self, request):
+        ser = SubscriptionSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        sub, _ = PushSubscription.objects.update_or_create(
+            endpoint=d["endpoint"], defaults={"user": request.user, "p256dh": d["keys"]["p256dh"],
+                                              "auth": d["keys"]["auth"]})
+        return Response({"id": sub.pk, "endpoint": sub.endpoint}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={204: None},
+                   summary="Remove a Web Push subscription")
+    def delete(self, request):
+        PushSubscription.objects.filter(user=request.user, endpoint=request.data.get("endpoint", "")).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeliveriesView(APIView):
+    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Recent failed deliveries (push, e-mail)")
+    def get(self, request):
+        rows = Delivery.objects.filter(user=request.user, ok=False)[:50]
+        return Response({"results": [{"channel": d.channel, "status_code": d.status_code, "error": d.error,
+                                      "notification_id": d.notification_id, "at": _iso(d.created_at)}
+                                     for d in rows]})

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class NotifyConfig(AppConfig):
+    name = "games.notify"
+    label = "notify"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games.signals import game_changed
+
+        from . import receivers
+
+        game_changed.connect(receivers.on_game_changed, dispatch_uid="notify.on_game_changed")

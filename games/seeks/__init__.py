@@ -1,0 +1,1 @@
+"""Seeks and ranked asynchronous matchmaking (issue 6). See docs/correspondence.md."""

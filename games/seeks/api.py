@@ -1,0 +1,113 @@
+"""``/api/v1/seeks``: list, create (paired at once when possible), cancel, quick pairing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import DAYS_PER_MOVE_CHOICES
+from games.rules.registry import GAMES
+
+from . import service
+from .models import Seek
+
+TAGS = ["seeks"]
+DAYS = [d for d, _ in DAYS_PER_MOVE_CHOICES]
+
+
+class TooManyGames(APIException):
+    status_code = 409
+    default_code = "too_many_games"
+
+
+def seek_payload(s: Seek) -> dict[str, Any]:
+    now = timezone.now()
+    w = service.window(s, now)
+    return {"id": s.pk, "username": s.user.username, "kind": s.kind, "options": s.options, "seats": s.seats,
+            "days_per_move": s.days_per_move, "rated": s.rated, "rating_range": s.rating_range,
+            "window": None if w is None else round(w), "min_reliability": s.min_reliability, "quick": s.quick,
+            "status": s.status, "game_id": s.game_id,
+            "created_at": s.created_at.isoformat().replace("+00:00", "Z")}
+
+
+class SeekSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
+    options = serializers.DictField(required=False, default=dict)
+    seats = serializers.IntegerField(min_value=2, max_value=4, default=2)
+    days_per_move = serializers.ChoiceField(choices=DAYS, allow_null=True, default=3)
+    rated = serializers.BooleanField(default=True)
+    rating_range = serializers.IntegerField(min_value=0, max_value=2000, allow_null=True, default=None)
+    min_reliability = serializers.IntegerField(min_value=0, max_value=100, default=0)
+
+    def validate(self, data):
+        info = GAMES[data["kind"]].info
+        if not info.min_seats <= data["seats"] <= info.max_seats:
+            raise serializers.ValidationError({"seats": [f"{info.title} is played by {info.min_seats}-"
+                                                         f"{info.max_seats} players."]})
+        if data["rated"] and data["days_per_move"] is None:
+            raise serializers.ValidationError({"rated": ["Unlimited games are never rated."]})
+        try:
+            data["options"] = GAMES[data["kind"]].normalize_options(data["options"], data["seats"])
+        except Exception as exc:
+            raise serializers.ValidationError({"options": [str(exc)]}) from None
+        return data
+
+
+class QuickSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=sorted(GAMES))
+    seats = serializers.IntegerField(min_value=2, max_value=4, default=2)
+    days_per_move = serializers.ChoiceField(choices=DAYS, allow_null=True, default=3)
+
+
+def _check_cap(user: Any) -> None:
+    if service.at_cap(user):
+        raise TooManyGames(f"You are playing {service.current_games(user)} games, the most allowed for now "
+                           f"({service.game_cap(user)}); it grows as you finish games.")
+
+
+class SeeksView(APIView):
+    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Open seeks (yours and everyone's)")
+    def get(self, request):
+        qs = Seek.objects.filter(status=Seek.Status.OPEN).select_related("user")
+        mine = [seek_payload(s) for s in qs.filter(user=request.user)]
+        others = [seek_payload(s) for s in qs.exclude(user=request.user)[:100]]
+        return Response({"mine": mine, "others": others})
+
+    @extend_schema(tags=TAGS, request=SeekSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="Post a seek; it is paired at once when a compatible seek waits")
+    def post(self, request):
+        ser = SeekSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        _check_cap(request.user)
+        seek, _ = service.create_seek(request.user, **ser.validated_data)
+        seek.refresh_from_db()
+        return Response(seek_payload(seek), status=status.HTTP_201_CREATED)
+
+
+class SeekDetailView(APIView):
+    @extend_schema(tags=TAGS, request=None, responses={204: None}, summary="Cancel one of your open seeks")
+    def delete(self, request, seek_id: int):
+        n = Seek.objects.filter(pk=seek_id, user=request.user, status=Seek.Status.OPEN).update(
+            status=Seek.Status.CANCELLED)
+        if not n:
+            raise NotFound("No open seek of yours with this id.")
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class QuickView(APIView):
+    @extend_schema(tags=TAGS, request=QuickSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="Play now: the oldest compatible seek, else an AI game after a short wait")
+    def post(self, request):
+        ser = QuickSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        _check_cap(request.user)
+        seek, _ = service.quick_pair(request.user, **ser.validated_data)
+        seek.refresh_from_db()
+        return Response(seek_payload(seek), status=status.HTTP_201_CREATED)

@@ -1,0 +1,215 @@
+"""Pairing seeks.
+
+Rulings:
+
+* Compatible seeks: same kind, options, seats, days per move and rated flag, different users; each side's
+  rating (in the game's pool) inside the other's window and reliability at least the other's minimum;
+  neither player at their concurrent-game cap.
+* Window = ``rating_range`` + ``SEEK_WIDEN_STEP`` (50) per ``SEEK_WIDEN_MINUTES`` (10) waited, at most
+  ``SEEK_WIDEN_MAX`` (600) extra; ``rating_range`` null means any rating.
+* Closest rating first, then the oldest seek. For 3-4 seats, the group is filled greedily by closeness.
+* A match creates the game through ``games.service.create_game`` (seats in random order, first user as
+  creator, the others invited) and ``join_game`` for every invited user, then notifies ``match_found``.
+* Cap on concurrent games (open or active): ``SEEK_CAP_BASE`` (6) + finished games, at most
+  ``SEEK_CAP_MAX`` (100).
+* Quick pairing: the oldest compatible seek at once, else a quick seek that becomes an unrated game
+  against the AI level closest to the player's rating after ``SEEK_AI_FALLBACK_SECONDS`` (120).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game
+
+from .models import Seek
+
+log = logging.getLogger("games.seeks")
+
+
+def _setting(name: str, default: int) -> int:
+    return int(getattr(settings, name, default))
+
+
+def window(seek: Seek, now: datetime) -> float | None:
+    if seek.rating_range is None:
+        return None
+    waited = max((now - seek.created_at).total_seconds() / 60.0, 0.0)
+    steps = int(waited // _setting("SEEK_WIDEN_MINUTES", 10))
+    return seek.rating_range + min(steps * _setting("SEEK_WIDEN_STEP", 50), _setting("SEEK_WIDEN_MAX", 600))
+
+
+def game_cap(user: Any) -> int:
+    finished = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).count()
+    return min(_setting("SEEK_CAP_BASE", 6) + finished, _setting("SEEK_CAP_MAX", 100))
+
+
+def current_games(user: Any) -> int:
+    return Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).count()
+
+
+def at_cap(user: Any) -> bool:
+    return current_games(user) >= game_cap(user)
+
+
+class _Ctx:
+    """Per-pairing-run caches of ratings and reliabilities."""
+
+    def __init__(self) -> None:
+        self.ratings: dict[tuple[int, str, int], float] = {}
+        self.rel: dict[int, int] = {}
+
+    def rating(self, seek: Seek) -> float:
+        from games.ratings.service import rating_for
+
+        key = (seek.user_id, seek.kind, seek.seats)
+        if key not in self.ratings:
+            self.ratings[key] = rating_for(seek.user, seek.kind, seek.seats)["rating"]
+        return self.ratings[key]
+
+    def reliability(self, user: Any) -> int:
+        from games.clock.reliability import reliability
+
+        if user.pk not in self.rel:
+            self.rel[user.pk] = reliability(user)
+        return self.rel[user.pk]
+
+
+def compatible(a: Seek, b: Seek, now: datetime, ctx: _Ctx) -> bool:
+    if a.user_id == b.user_id:
+        return False
+    if (a.kind, a.seats, a.days_per_move, a.rated, a.options) != (b.kind, b.seats, b.days_per_move, b.rated, b.options):
+        return False
+    diff = abs(ctx.rating(a) - ctx.rating(b))
+    for s in (a, b):
+        w = window(s, now)
+        if w is not None and diff > w:
+            return False
+    return ctx.reliability(b.user) >= a.min_reliability and ctx.reliability(a.user) >= b.min_reliability
+
+
+def _candidates(seek: Seek) -> list[Seek]:
+    return list(Seek.objects.filter(status=Seek.Status.OPEN, kind=seek.kind, seats=seek.seats,
+                                    days_per_move=seek.days_per_move, rated=seek.rated)
+                .exclude(pk=seek.pk).exclude(user=seek.user).select_related("user").order_by("created_at", "pk"))
+
+
+def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first: bool = False) -> list[Seek] | None:
+    ctx = ctx or _Ctx()
+    pool = [c for c in _candidates(seek) if compatible(seek, c, now, ctx)]
+    if not oldest_first:
+        mine = ctx.rating(seek)
+        pool.sort(key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
+    group = [seek]
+    for cand in pool:
+        if any(cand.user_id == g.user_id for g in group):
+            continue
+        if all(compatible(g, cand, now, ctx) for g in group) and not at_cap(cand.user):
+            group.append(cand)
+            if len(group) == seek.seats:
+                return group
+    return None
+
+
+def try_pair(seek_id: int, oldest_first: bool = False) -> Game | None:
+    """Pair one open seek if a compatible group exists now. Returns the new game or None."""
+    from games.service import create_game, join_game
+
+    now = timezone.now()
+    with transaction.atomic():
+        seek = Seek.objects.select_for_update().select_related("user").filter(pk=seek_id).first()
+        if seek is None or seek.status != Seek.Status.OPEN or at_cap(seek.user):
+            return None
+        group = find_group(seek, now, oldest_first=oldest_first)
+        if group is None:
+            return None
+        locked = list(Seek.objects.select_for_update().filter(pk__in=[g.pk for g in group]).order_by("pk"))
+        if any(s.status != Seek.Status.OPEN for s in locked):
+            return None
+        users = [g.user for g in group]
+        order = list(range(len(users)))
+        secrets.SystemRandom().shuffle(order)
+        seated = [users[i] for i in order]
+        creator, others = seated[0], seated[1:]
+        game = create_game(creator, seek.kind, seek.options, seek.seats,
+                           opponents=[{"type": "user", "username": u.username} for u in others],
+                           days_per_move=seek.days_per_move, rated=seek.rated, seat=0)
+        for u in others:
+            game, _ = join_game(u, game.pk)
+        Seek.objects.filter(pk__in=[g.pk for g in group]).update(status=Seek.Status.MATCHED, game=game, matched_at=now)
+        gid = game.pk
+        uids = [u.pk for u in users]
+        transaction.on_commit(lambda: _announce(gid, uids), robust=True)
+    log.info("seek %s paired into game %s", seek_id, game.pk)
+    return game
+
+
+def _announce(game_id: int, user_ids: list[int]) -> None:
+    from django.apps import apps
+
+    if not apps.is_installed("games.notify"):
+        return
+    from games.notify.service import notify
+
+    for uid in user_ids:
+        notify(uid, "match_found", game_id, title="Match found", body=f"Your seek was paired: game {game_id}.")
+
+
+def create_seek(user: Any, **fields: Any) -> tuple[Seek, Game | None]:
+    """A new seek, paired at once if possible."""
+    seek = Seek.objects.create(user=user, **fields)
+    return seek, try_pair(seek.pk, oldest_first=seek.quick)
+
+
+def quick_pair(user: Any, kind: str, seats: int = 2, days_per_move: int | None = 3, options: dict | None = None,
+               rated: bool = False) -> tuple[Seek, Game | None]:
+    """'Play now': the oldest compatible seek, else a quick seek with an AI fallback."""
+    fallback = timezone.now() + timedelta(seconds=_setting("SEEK_AI_FALLBACK_SECONDS", 120))
+    return create_seek(user, kind=kind, seats=seats, days_per_move=days_per_move, options=options or {},
+                       rated=rated, rating_range=None, quick=True, ai_fallback_at=fallback)
+
+
+def ai_level_for(user: Any, kind: str, seats: int) -> int:
+    from games.ai import LEVELS
+    from games.ratings.service import rating_for
+
+    mine = rating_for(user, kind, seats)["rating"]
+    return min(LEVELS, key=lambda lvl: (abs(rating_for(lvl, kind, seats)["rating"] - mine), lvl))
+
+
+def fallback_to_ai(seek_id: int) -> Game | None:
+    from games.service import create_game
+
+    with transaction.atomic():
+        seek = Seek.objects.select_for_update().select_related("user").filter(pk=seek_id).first()
+        if seek is None or seek.status != Seek.Status.OPEN or not seek.quick:
+            return None
+        level = ai_level_for(seek.user, seek.kind, seek.seats)
+        game = create_game(seek.user, seek.kind, seek.options, seek.seats,
+                           opponents=[{"type": "ai", "level": level}] * (seek.seats - 1),
+                           days_per_move=seek.days_per_move, rated=False, seat=0)
+        seek.status, seek.game, seek.matched_at = Seek.Status.MATCHED, game, timezone.now()
+        seek.save(update_fields=["status", "game", "matched_at"])
+    return game
+
+
+def pair_all() -> int:
+    """The periodic run: every open seek, oldest first (their windows have widened), then AI fallbacks."""
+    made = 0
+    for sid in list(Seek.objects.filter(status=Seek.Status.OPEN).order_by("created_at", "pk")
+                    .values_list("pk", flat=True)):
+        if try_pair(sid):
+            made += 1
+    now = timezone.now()
+    for sid in list(Seek.objects.filter(status=Seek.Status.OPEN, quick=True, ai_fallback_at__lte=now)
+                    .values_list("pk", flat=True)):
+        if fallback_to_ai(sid):
+            made += 1
+    return made

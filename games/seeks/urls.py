@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("seeks", api.SeeksView.as_view(), name="seeks"),
+    path("seeks/quick", api.QuickView.as_view(), name="seeks-quick"),
+    path("seeks/<int:seek_id>", api.SeekDetailView.as_view(), name="seek-detail"),
+]

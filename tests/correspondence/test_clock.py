@@ -1,0 +1,238 @@
+"""Deadlines with frozen time: loss on time, AI replacement, +time, pause, vacation, bank clocks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games.clock.models import GameClock, SeatDeparture, VacationAccount, VacationUse
+from games.clock.tasks import expire_deadlines_task
+from games.clock.vacation import account_for
+from games.models import Game
+from games.service import clock as clock_service
+from games.service import make_move
+
+from .conftest import T0, to_act_seat
+
+
+def _expire(commit):
+    with commit():
+        return expire_deadlines_task()
+
+
+def _no_vacation(*users):
+    for u in users:
+        VacationAccount.objects.update_or_create(user=u, defaults={"auto_use": False, "accrued_until": T0})
+
+
+@pytest.mark.django_db
+def test_deadline_then_loss_on_time(make_user, play, clock, commit):
+    alice, bob = make_user("alice"), make_user("bob")
+    _no_vacation(alice, bob)
+    game = play.game(alice, bob, days=2)
+    assert game.deadline == T0 + timedelta(days=2)
+    late = to_act_seat(game)
+    clock.shift(timedelta(days=2) - timedelta(minutes=1))
+    assert _expire(commit) == 0
+    clock.shift(timedelta(minutes=2))
+    assert _expire(commit) == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.ended_reason == "timeout"
+    assert game.result["timeout"] == late.index and game.result["reason"] == "timeout"
+    outcomes = {s.index: s.outcome for s in game.seats.all()}
+    assert outcomes[late.index] == "loss" and outcomes[1 - late.index] == "win"
+    assert _expire(commit) == 0  # idempotent
+    assert clock_service.expire_deadline(game.pk, game.version - 1) is None  # stale version: nothing
+
+
+@pytest.mark.django_db
+def test_a_move_resets_the_deadline(make_user, play, clock, commit):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = play.game(alice, bob, days=1)
+    seat = to_act_seat(game)
+    clock.shift(timedelta(hours=20))
+    from games.rules.registry import get_rules
+
+    rules = get_rules(game.kind)
+    legal = rules.legal_moves(rules.from_json(game.state), seat.index)
+    with commit():
+        make_move(seat.user, game.pk, game.version, legal[0])
+    game.refresh_from_db()
+    assert game.deadline == T0 + timedelta(hours=20) + timedelta(days=1)
+
+
+@pytest.mark.django_db
+def test_opponent_gives_more_time(make_user, play, clock, commit, api_client):
+    alice, bob = make_user("alice"), make_user("bob")
+    _no_vacation(alice, bob)
+    game = play.game(alice, bob, days=1)
+    mover = to_act_seat(game)
+    other = game.seats.exclude(pk=mover.pk).get()
+    api_client.force_authenticate(mover.user)
+    r = api_client.post(f"/api/v1/games/{game.pk}/clock/give-time")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "own_turn"
+    api_client.force_authenticate(other.user)
+    clock.shift(timedelta(hours=23))
+    with commit():
+        r = api_client.post(f"/api/v1/games/{game.pk}/clock/give-time")
+    assert r.status_code == 200, r.content
+    assert r.json()["deadline"] == (T0 + timedelta(days=2)).isoformat().replace("+00:00", "Z")
+    clock.shift(timedelta(hours=2))
+    assert _expire(commit) == 0
+    clock.shift(timedelta(days=1))
+    assert _expire(commit) == 1
+
+
+@pytest.mark.django_db
+def test_three_players_timed_out_seat_is_replaced_by_ai(make_user, play, clock, commit):
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    _no_vacation(a, b, c)
+    game = play.game(a, b, c, kind="inheritors", days=1)
+    late = to_act_seat(game)
+    user = late.user
+    clock.shift(timedelta(days=1, minutes=1))
+    assert _expire(commit) == 1
+    late.refresh_from_db()
+    game.refresh_from_db()
+    assert late.ai_level == 2 and late.user is None
+    dep = SeatDeparture.objects.get(game=game)
+    assert (dep.user, dep.seat, dep.replaced_by_ai) == (user, late.index, 2)
+    assert game.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
+    assert game.move_count >= 1, "the AI took the turn at once"
+
+
+@pytest.mark.django_db
+def test_vacation_accrues_and_is_used_automatically(make_user, play, clock, commit):
+    alice, bob = make_user("alice"), make_user("bob")
+    for u in (alice, bob):
+        u.date_joined = T0 - timedelta(days=15)  # two weeks: 2 days
+        u.save()
+    assert account_for(alice).balance == 2
+    game = play.game(alice, bob, days=1)
+    late = to_act_seat(game)
+    clock.shift(timedelta(days=1, hours=1))
+    assert _expire(commit) == 0
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.deadline == T0 + timedelta(days=2)
+    assert account_for(late.user).balance == 1
+    assert VacationUse.objects.filter(user=late.user, game=game).count() == 1
+    note = late.user.notifications.get(event="vacation_used")
+    assert "vacation" in note.body
+    clock.shift(timedelta(days=1))
+    _expire(commit)
+    clock.shift(timedelta(days=1))
+    _expire(commit)  # balance gone: loses on time
+    game.refresh_from_db()
+    assert game.ended_reason == "timeout"
+    assert account_for(late.user).balance == 0
+
+
+@pytest.mark.django_db
+def test_booked_vacation_period_covers_a_deadline(make_user, play, clock, commit, api_client):
+    alice, bob = make_user("alice"), make_user("bob")
+    for u in (alice, bob):
+        u.date_joined = T0 - timedelta(days=70)
+        u.save()
+    game = play.game(alice, bob, days=1)
+    late = to_act_seat(game)
+    api_client.force_authenticate(late.user)
+    r = api_client.post("/api/v1/vacation/periods", {"start": T0.isoformat(), "days": 5}, format="json")
+    assert r.status_code == 201 and r.json()["balance_days"] == 5
+    too_many = api_client.post("/api/v1/vacation/periods", {"start": T0.isoformat(), "days": 6}, format="json")
+    assert too_many.status_code == 400
+    clock.shift(timedelta(days=1, minutes=5))
+    _expire(commit)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.deadline == T0 + timedelta(days=5)
+
+
+@pytest.mark.django_db
+def test_vacation_auto_use_can_be_switched_off(make_user, play, clock, commit, api_client):
+    alice, bob = make_user("alice"), make_user("bob")
+    for u in (alice, bob):
+        u.date_joined = T0 - timedelta(days=70)
+        u.save()
+    game = play.game(alice, bob, days=1)
+    late = to_act_seat(game)
+    api_client.force_authenticate(late.user)
+    r = api_client.patch("/api/v1/vacation", {"auto_use": False}, format="json")
+    assert r.json()["auto_use"] is False and r.json()["balance_days"] == 10
+    clock.shift(timedelta(days=1, minutes=5))
+    _expire(commit)
+    game.refresh_from_db()
+    assert game.ended_reason == "timeout"
+
+
+@pytest.mark.django_db
+def test_vacation_accrual_is_capped_at_30(make_user, clock):
+    old = make_user("old")
+    old.date_joined = T0 - timedelta(days=7 * 100)
+    old.save()
+    assert account_for(old).balance == 30
+
+
+@pytest.mark.django_db
+def test_mutual_pause_stops_the_clock(make_user, play, clock, commit, api_client):
+    alice, bob = make_user("alice"), make_user("bob")
+    _no_vacation(alice, bob)
+    game = play.game(alice, bob, days=2)
+    api_client.force_authenticate(alice)
+    with commit():
+        r = api_client.post(f"/api/v1/games/{game.pk}/clock/pause")
+    assert r.json()["paused"] is False and r.json()["pause_requests"] == [0]
+    clock.shift(timedelta(days=1))
+    api_client.force_authenticate(bob)
+    with commit():
+        r = api_client.post(f"/api/v1/games/{game.pk}/clock/pause")
+    assert r.json()["paused"] is True and r.json()["deadline"] is None
+    clock.shift(timedelta(days=30))
+    assert _expire(commit) == 0
+    with commit():
+        r = api_client.post(f"/api/v1/games/{game.pk}/clock/resume")
+    game.refresh_from_db()
+    assert game.deadline == T0 + timedelta(days=31) + timedelta(days=1)  # the day that was left
+
+
+@pytest.mark.django_db
+def test_bank_clock_with_increment_and_cap(make_user, play, clock, commit):
+    alice, bob = make_user("alice"), make_user("bob")
+    _no_vacation(alice, bob)
+    game = play.game(alice, bob, days=None, rated=False)
+    GameClock.objects.create(game=game, control=GameClock.Control.BANK, initial_seconds=3 * 86400,
+                             increment_seconds=86400, cap_seconds=int(3.5 * 86400))
+    clock_service.sync_bank_deadline(game.pk, game.version)
+    game.refresh_from_db()
+    assert game.deadline == T0 + timedelta(days=3)
+    seat = to_act_seat(game)
+    from games.rules.registry import get_rules
+
+    rules = get_rules(game.kind)
+    clock.shift(timedelta(hours=6))
+    legal = rules.legal_moves(rules.from_json(game.state), seat.index)
+    with commit():
+        make_move(seat.user, game.pk, game.version, legal[0])
+    game.refresh_from_db()
+    cl = GameClock.objects.get(game=game)
+    banks = clock_service.banks_now(game, cl, list(game.seats.all()))
+    assert banks[seat.index] == 3.5 * 86400  # 3 d - 6 h + 1 d = 3.75 d, capped at 3.5 d
+    nxt = to_act_seat(game)
+    assert game.deadline == T0 + timedelta(hours=6) + timedelta(seconds=banks[nxt.index])
+    clock.shift(timedelta(days=5))
+    assert _expire(commit) == 1
+    game.refresh_from_db()
+    assert game.ended_reason == "timeout"
+
+
+@pytest.mark.django_db
+def test_clock_endpoint_shows_remaining_time(make_user, play, clock, api_client):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = play.game(alice, bob, days=3)
+    clock.shift(timedelta(hours=12))
+    api_client.force_authenticate(alice)
+    body = api_client.get(f"/api/v1/games/{game.pk}/clock").json()
+    assert body["control"] == "days" and body["days_per_move"] == 3
+    assert sorted(x for x in body["remaining_seconds"] if x is not None) == [2.5 * 86400]
+    api_client.force_authenticate(make_user("mallory"))
+    assert api_client.get(f"/api/v1/games/{game.pk}/clock").status_code in (200, 404)

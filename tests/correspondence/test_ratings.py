@@ -1,0 +1,128 @@
+"""Rating finished games exactly once, AI levels, leaderboards, the API."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games import service
+from games.ratings import glicko2, openskill_rating
+from games.ratings.models import RatedGame, Rating, RatingHistory
+from games.ratings.service import leaderboard, pool_for, rate_game, rating_for
+
+
+def test_pools():
+    assert pool_for("claim", 2) == "claim"
+    assert pool_for("inheritors", 2) == "inheritors"
+    assert pool_for("inheritors", 4) == "inheritors-4p"
+
+
+@pytest.mark.django_db
+def test_a_rated_game_is_rated_once_with_glicko2(make_user, play, clock):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = play.game(alice, bob)
+    play.resign(alice, game)  # on commit: game_changed -> rating task (eager)
+    a, b = Rating.objects.get(user=alice, pool="claim"), Rating.objects.get(user=bob, pool="claim")
+    start = glicko2.Glicko()
+    expect_b = glicko2.rate(start, [(start, 1.0)])
+    expect_a = glicko2.rate(start, [(start, 0.0)])
+    assert b.rating == pytest.approx(expect_b.rating) and b.rating > 1500
+    assert a.rating == pytest.approx(expect_a.rating)
+    assert a.deviation == pytest.approx(expect_a.rd)
+    assert (b.games, b.wins, a.losses) == (1, 1, 1)
+    assert RatingHistory.objects.filter(game=game).count() == 2
+    assert rate_game(game.pk) is False  # a second run is a no-op
+    assert RatedGame.objects.filter(game=game).count() == 1
+    assert Rating.objects.get(pk=b.pk).games == 1
+
+
+@pytest.mark.django_db
+def test_unrated_and_unlimited_games_move_no_human_rating(make_user, play):
+    alice, bob = make_user("alice"), make_user("bob")
+    play.resign(alice, play.game(alice, bob, rated=False))
+    play.resign(alice, play.game(alice, bob, days=None, rated=True))
+    assert not Rating.objects.filter(user__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_ai_levels_are_rated_from_games_against_people(make_user, commit):
+    alice = make_user("alice")
+    assert rating_for(1, "claim", 2)["rating"] == 1000
+    assert rating_for(3, "claim", 2)["rating"] == 1800
+    with commit():
+        game = service.create_game(alice, "claim", opponents=[{"type": "ai", "level": 3}], days_per_move=3)
+    with commit():
+        service.resign(alice, game.pk)
+    king = Rating.objects.get(ai_level=3, pool="claim")
+    assert king.rating > 1800 and king.games == 1
+    assert not Rating.objects.filter(user=alice).exists(), "AI games never move a person's rating"
+
+
+@pytest.mark.django_db
+def test_inheritors_three_players_use_openskill(make_user, play):
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    game = play.game(a, b, c, kind="inheritors")
+    play.resign(a, game)
+    rows = {r.user.username: r for r in Rating.objects.filter(pool="inheritors-3p").select_related("user")}
+    assert set(rows) == {"a", "b", "c"}
+    ranks = {s.user.username: s.rank for s in game.seats.select_related("user")}
+    names = sorted(rows)
+    fresh = (openskill_rating.DEFAULT_MU, openskill_rating.DEFAULT_SIGMA)
+    expect = openskill_rating.rate([[fresh]] * 3, [ranks[n] for n in names])
+    for n, team in zip(names, expect, strict=True):
+        assert rows[n].mu == pytest.approx(team[0][0])
+        assert rows[n].rating == pytest.approx(team[0][0] * 60)
+    assert rows["a"].rating < rows["b"].rating
+
+
+@pytest.mark.django_db
+def test_deviation_grows_with_inactivity_and_provisional_flag(make_user, play, clock):
+    alice, bob = make_user("alice"), make_user("bob")
+    play.resign(alice, play.game(alice, bob))
+    now_dev = rating_for(bob, "claim", 2)
+    assert now_dev["provisional"] is True  # one game: RD still high
+    row = Rating.objects.get(user=bob, pool="claim")
+    Rating.objects.filter(pk=row.pk).update(deviation=60)
+    assert rating_for(bob, "claim", 2)["provisional"] is False
+    clock.shift(timedelta(days=7 * 30))
+    later = rating_for(bob, "claim", 2)
+    assert later["deviation"] == round(glicko2.inflate(glicko2.Glicko(row.rating, 60, row.volatility), 30).rd)
+    assert later["deviation"] > 60
+
+
+@pytest.mark.django_db
+def test_leaderboard_lists_active_established_players_and_ai(make_user, clock):
+    from django.utils import timezone
+
+    now = timezone.now()
+    users = {n: make_user(n) for n in ("ann", "ben", "cid", "dot", "eve")}
+    spec = {"ann": (1800, 60, 1), "ben": (1900, 200, 1), "cid": (1700, 50, 1), "dot": (2000, 50, 200),
+            "eve": (1600, 70, 2)}
+    for name, (r, rd, days_ago) in spec.items():
+        Rating.objects.create(user=users[name], pool="claim", system="glicko2", rating=r, deviation=rd, games=20,
+                              last_game_at=now - timedelta(days=days_ago))
+    users["eve"].is_active = False
+    users["eve"].save()
+    board = leaderboard("claim")
+    assert [p["username"] for p in board["players"]] == ["ann", "cid"]  # ben provisional, dot idle, eve gone
+    assert [p["rank"] for p in board["players"]] == [1, 2]
+    assert [a["level"] for a in board["ai"]] == [1, 2, 3]
+
+
+@pytest.mark.django_db
+def test_ratings_api(make_user, play, api_client):
+    alice, bob = make_user("alice"), make_user("bob")
+    play.resign(alice, play.game(alice, bob))
+    api_client.force_authenticate(bob)
+    me = api_client.get("/api/v1/ratings/me").json()
+    assert me["username"] == "bob" and me["ratings"][0]["pool"] == "claim" and me["ratings"][0]["wins"] == 1
+    assert me["history"][0]["before"] == 1500 and me["reliability"] == 100
+    other = api_client.get("/api/v1/ratings/users/ALICE").json()
+    assert other["ratings"][0]["losses"] == 1
+    assert api_client.get("/api/v1/ratings/users/nobody").status_code == 404
+    board = api_client.get("/api/v1/leaderboards/claim")
+    assert board.status_code == 200 and board.json()["system"] == "glicko2"
+    assert api_client.get("/api/v1/leaderboards/inheritors-4p").json()["system"] == "openskill"
+    bad = api_client.get("/api/v1/leaderboards/claim-4p")
+    assert bad.status_code == 404 and bad.json()["error"]["code"] == "not_found"

@@ -1,0 +1,148 @@
+"""Matchmaking with frozen time: closest rating first, window widening, quick pairing, caps."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games.models import Game
+from games.ratings.models import Rating
+from games.seeks import service
+from games.seeks.models import Seek
+
+
+def _rate(user, r):
+    Rating.objects.create(user=user, pool="claim", system="glicko2", rating=r, deviation=60, games=30)
+
+
+def _waiting(user, **kw):
+    """A seek that is already waiting (stored without a pairing attempt)."""
+    fields = {"kind": "claim", "seats": 2, "days_per_move": 3, "rated": True, "rating_range": None}
+    fields.update(kw)
+    return Seek.objects.create(user=user, **fields)
+
+
+def _seek(commit, user, **kw):
+    fields = {"kind": "claim", "seats": 2, "days_per_move": 3, "rated": True, "rating_range": 100}
+    fields.update(kw)
+    with commit():
+        return service.create_seek(user, **fields)
+
+
+@pytest.mark.django_db
+def test_closest_rating_is_paired_first(make_user, commit, clock):
+    far, near, me = make_user("far"), make_user("near"), make_user("me")
+    _rate(far, 1560), _rate(near, 1530), _rate(me, 1500)
+    _waiting(far)
+    clock.shift(timedelta(minutes=1))
+    _waiting(near)
+    _s, game = _seek(commit, me, rating_range=None)
+    assert game is not None and game.status == Game.Status.ACTIVE and game.rated
+    assert {s.user.username for s in game.seats.all()} == {"me", "near"}
+    assert Seek.objects.get(user=far).status == Seek.Status.OPEN
+
+
+@pytest.mark.django_db
+def test_window_widens_with_waiting_time(make_user, commit, clock, settings):
+    settings.SEEK_WIDEN_STEP, settings.SEEK_WIDEN_MINUTES = 50, 10
+    a, b = make_user("a"), make_user("b")
+    _rate(a, 1500), _rate(b, 1700)
+    seek_a, game = _seek(commit, a, rating_range=100)
+    assert game is None
+    _seek_b, game = _seek(commit, b, rating_range=100)
+    assert game is None  # 200 apart, both windows 100
+    clock.shift(timedelta(minutes=10))
+    assert service.window(seek_a, clock_now()) == 150
+    with commit():
+        assert service.pair_all() == 0
+    clock.shift(timedelta(minutes=10))
+    assert service.window(seek_a, clock_now()) == 200
+    with commit():
+        assert service.pair_all() == 1
+    seek_a.refresh_from_db()
+    assert seek_a.status == Seek.Status.MATCHED and seek_a.game.status == Game.Status.ACTIVE
+    assert a.notifications.filter(event="match_found").exists()
+
+
+def clock_now():
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+@pytest.mark.django_db
+def test_incompatible_seeks_and_reliability_filter(make_user, commit, play, clock):
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    _seek(commit, a, days_per_move=3)
+    assert _seek(commit, b, days_per_move=5)[1] is None  # other time control
+    assert _seek(commit, b, rated=False)[1] is None
+    # c lost a game on time: reliability below a new filter of 90
+    from games.clock.models import VacationAccount
+    from games.clock.tasks import expire_deadlines_task
+
+    for u in (b, c):
+        VacationAccount.objects.create(user=u, auto_use=False)
+    g = play.game(b, c, days=1)
+    late = g.seats.get(to_act=True).user
+    clock.shift(timedelta(days=2))
+    with commit():
+        expire_deadlines_task()
+    from games.clock.reliability import reliability
+
+    assert reliability(late) < 90
+    _s, game = _seek(commit, make_user("d"), min_reliability=90, days_per_move=7)
+    _seek2, game2 = _seek(commit, late, days_per_move=7)
+    assert game is None and game2 is None
+
+
+@pytest.mark.django_db
+def test_quick_pairing_takes_the_oldest_compatible_seek_then_falls_back_to_ai(make_user, commit, clock, settings):
+    settings.SEEK_AI_FALLBACK_SECONDS = 120
+    old, newer, me, lonely = make_user("old"), make_user("newer"), make_user("me"), make_user("lonely")
+    _rate(old, 1200), _rate(newer, 1500), _rate(me, 1500)
+    _waiting(old, rated=False)
+    clock.shift(timedelta(minutes=1))
+    _waiting(newer, rated=False)
+    with commit():
+        seek, game = service.quick_pair(me, "claim")
+    assert game is not None and {s.user.username for s in game.seats.all()} == {"me", "old"}
+    with commit():
+        seek, game = service.quick_pair(lonely, "claim2")
+    assert game is None and seek.quick
+    clock.shift(timedelta(seconds=121))
+    with commit():
+        service.pair_all()
+    seek.refresh_from_db()
+    assert seek.status == Seek.Status.MATCHED
+    ai = seek.game.seats.get(ai_level__isnull=False)
+    assert ai.ai_level == 2 and not seek.game.rated  # a new player (1500) is closest to the Knight (1400)
+
+
+@pytest.mark.django_db
+def test_new_accounts_have_a_game_cap_that_grows(make_user, commit, api_client, settings):
+    settings.SEEK_CAP_BASE = 1
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    api_client.force_authenticate(a)
+    r = api_client.post("/api/v1/seeks", {"kind": "claim", "rating_range": None}, format="json")
+    assert r.status_code == 201 and r.json()["status"] == "open"
+    with commit():
+        api_client.force_authenticate(b)
+        r = api_client.post("/api/v1/seeks", {"kind": "claim", "rating_range": None}, format="json")
+    assert r.json()["status"] == "matched" and r.json()["game_id"]
+    r = api_client.post("/api/v1/seeks", {"kind": "claim"}, format="json")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "too_many_games"
+    Game.objects.filter(pk=r_game(b)).update(status=Game.Status.FINISHED)
+    assert service.game_cap(b) == 2
+    r = api_client.post("/api/v1/seeks", {"kind": "claim", "days_per_move": None, "rated": True}, format="json")
+    assert r.status_code == 400 and "rated" in r.json()["error"]["fields"]
+    r = api_client.post("/api/v1/seeks", {"kind": "claim"}, format="json")
+    assert r.status_code == 201
+    mine = api_client.get("/api/v1/seeks").json()["mine"]
+    assert api_client.delete(f"/api/v1/seeks/{mine[0]['id']}").status_code == 204
+    assert api_client.delete(f"/api/v1/seeks/{mine[0]['id']}").status_code == 404
+    del c
+
+
+def r_game(user):
+    return Game.objects.filter(seats__user=user).values_list("pk", flat=True).first()
