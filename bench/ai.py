@@ -1,7 +1,7 @@
 """Round-robin of the AI players (one core).
 
     python bench/ai.py [--kind claim] [--games 500] [--king-budget 1.0] [--players random,1,2,3]
-                       [--pairs 2:random,3:2] [--seed 1]
+                       [--pairs 2:random,3:2] [--seed 1] [--seats 2|3|4]
 
 Players: ``random`` (uniform legal moves), 1 Squire, 2 Knight, 3 King. ``--games`` is the number
 of games per pairing; deals are fixed by ``--seed`` and every deal is played twice with the seats
@@ -10,6 +10,13 @@ player's score with a 95% confidence interval (normal approximation on per-game 
 counts as half a win, and the draw rate is printed separately) and the think time per move of both
 players. A summary per player follows: mean / p95 / max think time per move, as CPU time of the
 deciding thread (what one core spends) and as wall-clock time (inflated when the machine is busy).
+
+``--seats 3|4`` (claim-mix only, claim-combined.md M3-M7): with 4 seats the first player of a
+pairing is a team in seats {0, 2} against the second player's team in {1, 3}, every deal played
+twice with the teams swapped; the score is the first team's win rate (a draw counts as half).
+With 3 seats the first player sits alone against two copies of the second, every deal played three
+times (the first player in each seat); the score is its share of the wins (a shared win is split),
+where 33.3% is an even result.
 """
 
 from __future__ import annotations
@@ -56,8 +63,20 @@ def score_ci(scores: list[float]) -> tuple[float, float, float]:
     return m, max(0.0, m - h), min(1.0, m + h)
 
 
+def seatings(a: Player, b: Player, seats: int) -> list[tuple[list[Player], list[int]]]:
+    """The seatings of one deal: (players by seat, the seats of ``a``)."""
+    if seats == 2:
+        return [([a, b], [0]), ([b, a], [1])]
+    if seats == 4:  # M3.4 teams {0, 2} and {1, 3}
+        return [([a, b, a, b], [0, 2]), ([b, a, b, a], [1, 3])]
+    return [([a if s == i else b for s in range(3)], [i]) for i in range(3)]
+
+
 def run_pairing(kind: str, a: Player, b: Player, games: int, seed: int, budget: float,
-                cpu: dict[str, list[float]], wall: dict[str, list[float]], progress: bool = False) -> str:
+                cpu: dict[str, list[float]], wall: dict[str, list[float]], progress: bool = False,
+                seats: int = 2) -> str:
+    if seats != 2:
+        return run_pairing_n(kind, a, b, games, seed, budget, cpu, wall, progress, seats)
     deals = (games + 1) // 2
     scores: list[float] = []
     draws = 0
@@ -93,6 +112,48 @@ def run_pairing(kind: str, a: Player, b: Player, games: int, seed: int, budget: 
             f"{name(b)} {1e3 * statistics.mean(tb_cpu):.1f}/{1e3 * pct(tb_cpu, .95):.1f} | {el:.0f}s wall")
 
 
+def run_pairing_n(kind: str, a: Player, b: Player, games: int, seed: int, budget: float,
+                  cpu: dict[str, list[float]], wall: dict[str, list[float]], progress: bool,
+                  seats: int) -> str:
+    """3-4 seats: the first player's (team's) score, see the module docstring."""
+    per = len(seatings(a, b, seats))
+    deals = (games + per - 1) // per
+    scores: list[float] = []
+    draws = 0
+    ta_cpu: list[float] = []
+    tb_cpu: list[float] = []
+    t0 = time.perf_counter()
+    for d in range(deals):
+        deal_seed = seed * 100_003 + d
+        for players, mine in seatings(a, b, seats):
+            out = play_game(kind, players, deal_seed, budget=budget, seats=seats)
+            won = [s for s in out.winners if s in mine]
+            if not out.winners:
+                draws += 1
+                scores.append(0.5)
+            elif seats == 4:
+                scores.append(1.0 if won else 0.0)
+            else:
+                scores.append(len(won) / len(out.winners))
+            for s in range(seats):
+                p = players[s]
+                (ta_cpu if s in mine else tb_cpu).extend(out.cpu[s])
+                cpu[name(p)] += out.cpu[s]
+                wall[name(p)] += out.times[s]
+        if progress:
+            print(f"  ... {len(scores)} games: {name(a)} {sum(scores):g}/{len(scores)}", file=sys.stderr,
+                  flush=True)
+    m, lo, hi = score_ci(scores)
+    el = time.perf_counter() - t0
+    who = (f"team {name(a)} vs team {name(b)}" if seats == 4 else f"{name(a)} vs 2x {name(b)}")
+    what = f"team {name(a)} wins" if seats == 4 else f"{name(a)} wins (even: 33.3%)"
+    return (f"{kind} {seats} seats: {who} {len(scores):>4} games ({deals} deals x{per}): "
+            f"{what} {100 * m:5.1f}% [95% CI {100 * lo:5.1f}, {100 * hi:5.1f}], "
+            f"draws {100 * draws / len(scores):.1f}% (counted as half) | think CPU ms mean/p95: "
+            f"{name(a)} {1e3 * statistics.mean(ta_cpu):.1f}/{1e3 * pct(ta_cpu, .95):.1f}, "
+            f"{name(b)} {1e3 * statistics.mean(tb_cpu):.1f}/{1e3 * pct(tb_cpu, .95):.1f} | {el:.0f}s wall")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kind", default="claim", help="claim, claim2, claim-mix or inheritors")
@@ -101,8 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", default="random,1,2,3", help="comma-separated players for the round-robin")
     ap.add_argument("--pairs", default=None, help="only these pairings, e.g. 2:random,3:2")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seats", type=int, default=2, choices=(2, 3, 4),
+                    help="3 or 4 seats (claim-mix only; 4 seats: team win rate)")
     ap.add_argument("--progress", action="store_true", help="running tally on stderr after each deal")
     args = ap.parse_args(argv)
+    if args.seats != 2 and args.kind != "claim-mix":
+        raise SystemExit("--seats 3|4 needs --kind claim-mix (M3.1)")
     if args.pairs:
         pairs = [tuple(parse_player(x) for x in p.split(":")) for p in args.pairs.split(",")]
     else:
@@ -113,10 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     cpu: dict[str, list[float]] = {n: [] for n in NAMES.values()}
     wall: dict[str, list[float]] = {n: [] for n in NAMES.values()}
     print(f"# bench/ai.py kind={args.kind} games/pairing={args.games} king-budget={args.king_budget}s "
-          f"seed={args.seed}", flush=True)
+          f"seed={args.seed} seats={args.seats}", flush=True)
     for a, b in pairs:
         print(run_pairing(args.kind, a, b, args.games, args.seed, args.king_budget, cpu, wall,
-                          args.progress), flush=True)
+                          args.progress, args.seats), flush=True)
     for n in NAMES.values():
         c, w = cpu[n], wall[n]
         if not c:

@@ -79,7 +79,7 @@ def _ensure_database(database_url: str) -> None:
 def start_server(args) -> tuple[str, subprocess.Popen, Path]:
     env = {k: v for k, v in os.environ.items() if k not in {"CLAIM_EMBEDDED", "DEBUG"}}
     env.update(
-        DJANGO_SETTINGS_MODULE="claim.settings",
+        DJANGO_SETTINGS_MODULE=args.settings,
         DATABASE_URL=args.database_url,
         REDIS_URL=args.redis_url,
         SECRET_KEY=env.get("SECRET_KEY") or "bench-only-secret-key-" + secrets.token_hex(16),
@@ -382,6 +382,8 @@ def main() -> None:
                         help="DB_CONN_MAX_AGE of the started server (default 0, the project default: one connection "
                              "per request. Under ASGI every request runs in its own thread, so persistent "
                              "connections pile up; see the report)")
+    parser.add_argument("--settings", default=os.environ.get("BENCH_SETTINGS", "claim.settings"),
+                        help="DJANGO_SETTINGS_MODULE of the started server; default claim.settings")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 

@@ -89,6 +89,7 @@ class Seat(models.Model):
     abort_offered = models.BooleanField(default=False)
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating = models.JSONField(null=True, blank=True, help_text="The seat's rating when the game started.")
 
     class Meta:
         ordering = ["game", "index"]

@@ -17,13 +17,14 @@ from games.ai import choose_move, random_move
 Player = str | int
 
 
-def deal_options(kind: str, deal_seed: int) -> dict[str, Any] | None:
-    """Game options for one deal: claim-mix draws a random valid faction mix from the seed."""
+def deal_options(kind: str, deal_seed: int, seats: int = 2) -> dict[str, Any] | None:
+    """Game options for one deal: claim-mix draws a random valid faction mix from the seed
+    (one pair + 3 singles for 2 seats, + 5 singles for 3-4 seats, M3.1)."""
     if kind == "claim-mix":
         from games.rules.cards import FACTION_NAMES
         from games.rules.claim.options import random_mix
 
-        return {"factions": [FACTION_NAMES[f] for f in random_mix(random.Random(deal_seed))]}
+        return {"factions": [FACTION_NAMES[f] for f in random_mix(random.Random(deal_seed), seats)]}
     return None
 
 
@@ -40,6 +41,9 @@ def get_engine(kind: str) -> Any:
 @dataclass
 class GameOutcome:
     winner: int | None
+    # every winning seat: the winner alone (2 seats), shared winners (3 seats), the winning team's
+    # two seats (4 seats, M7.3); empty for a draw
+    winners: list[int] = field(default_factory=list)
     times: dict[int, list[float]] = field(default_factory=dict)  # seat -> wall seconds per decision
     cpu: dict[int, list[float]] = field(default_factory=dict)  # seat -> CPU seconds per decision
 
@@ -56,8 +60,9 @@ def play_game(kind: str, players: Sequence[Player], deal_seed: int, budget: floa
     """Play one game; ``players[s]`` sits in seat ``s``. The deal depends on ``deal_seed`` only."""
     rules = get_engine(kind)
     n = seats or len(players)
-    state = rules.setup(deal_options(kind, deal_seed), n, deal_seed)
-    out = GameOutcome(None, {s: [] for s in range(n)}, {s: [] for s in range(n)})
+    opts = deal_options(kind, deal_seed) if n == 2 else deal_options(kind, deal_seed, n)
+    state = rules.setup(opts, n, deal_seed)
+    out = GameOutcome(None, [], {s: [] for s in range(n)}, {s: [] for s in range(n)})
     step = 0
     perf = time.perf_counter
     cpu = time.thread_time
@@ -76,5 +81,8 @@ def play_game(kind: str, players: Sequence[Player], deal_seed: int, budget: floa
             state, _ = rules.apply(state, seat, move)
             step += 1
             break  # re-read to_act after every move
-    out.winner = rules.result(state)["winner"]
+    res = rules.result(state)
+    out.winner = res["winner"]
+    winners = res.get("winners")
+    out.winners = list(winners) if winners is not None else ([] if out.winner is None else [out.winner])
     return out

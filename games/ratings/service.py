@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.ai import LEVELS, level_name
@@ -125,6 +126,31 @@ def rating_for(who: Any, kind: str, seat_count: int) -> dict[str, Any]:
         return rating_payload(ai_rating(who, pool), pool)
     row = Rating.objects.filter(user=who, pool=pool).first() if who is not None else None
     return rating_payload(row, pool)
+
+
+def ratings_for_seats(kind: str, seat_count: int, seats: Any) -> list[dict[str, Any] | None]:
+    """The rating of every seat (users and AI levels) in one query; ``None`` for an open seat.
+
+    Used to snapshot ratings on the seats when a game starts, so game payloads show them without a
+    query on every move (like a chess site showing the ratings at the start of the game).
+    """
+    pool = pool_for(kind, seat_count)
+    seats = list(seats)
+    user_ids = {s.user_id for s in seats if s.user_id is not None and s.ai_level is None}
+    levels = {s.ai_level for s in seats if s.ai_level is not None}
+    rows = Rating.objects.filter(pool=pool).filter(Q(user_id__in=user_ids) | Q(ai_level__in=levels))
+    by_user = {r.user_id: r for r in rows if r.user_id is not None}
+    by_level = {r.ai_level: r for r in rows if r.ai_level is not None}
+    out: list[dict[str, Any] | None] = []
+    for s in seats:
+        if s.ai_level is not None:
+            row = by_level.get(s.ai_level) or Rating(ai_level=s.ai_level, pool=pool, **_defaults(pool, s.ai_level))
+            out.append(rating_payload(row, pool))
+        elif s.user_id is not None:
+            out.append(rating_payload(by_user.get(s.user_id), pool))
+        else:
+            out.append(None)
+    return out
 
 
 def ratings_of_user(user: Any) -> list[dict[str, Any]]:

@@ -17,10 +17,12 @@ or fail a move. Clients detect a lost message by the version jump and resync.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import Mapping
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
@@ -50,18 +52,23 @@ def load_game_and_seats(game_id: int):
     return game, seats
 
 
-def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None
-                   ) -> list[tuple[str, dict]]:
+def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None,
+                   parts=None) -> list[tuple[str, dict]]:
     """``(group, message)`` for each seated human of the game (empty if the game is gone).
 
     ``game``/``seats``: the committed game and its seats (with users) if the caller has them, to skip
     the load query. ``views``: ``{user_id: payload}`` already built for this version (e.g. the
-    mover's answer), reused instead of building them again.
+    mover's answer), reused instead of building them again. ``parts``: the
+    :class:`~games.service.payload.GameParts` of this version; built once here otherwise, so the
+    per-game parts of the views are computed once for all users.
     """
-    from games.service.payload import game_view_payload
+    from games.service.payload import GameParts, game_view_payload
 
     if game is None or seats is None:
         game, seats = load_game_and_seats(game_id)
+        parts = None
+    if game is None:
+        return []
     views = views or {}
     messages: list[tuple[str, dict]] = []
     seen: set[int] = set()
@@ -72,7 +79,9 @@ def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, d
         seen.add(user.pk)
         view = views.get(user.pk)
         if view is None:
-            view = game_view_payload(game, user, seats=seats)
+            if parts is None:
+                parts = GameParts(game, seats)
+            view = game_view_payload(game, user, seats=seats, parts=parts)
         messages.append(
             (user_group(user.pk), {"type": MESSAGE_TYPE, "game_id": game.pk, "version": game.version, "view": view})
         )
@@ -84,18 +93,49 @@ async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
         await layer.group_send(group, message)
 
 
-def publish_game_update(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None) -> None:
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The ASGI server's event loop when called from a request thread (Django runs sync views in a
+    thread started by asgiref's ``sync_to_async``, which records the loop), else None."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+def _log_failure(game_id: int):
+    def done(future) -> None:
+        exc = None if future.cancelled() else future.exception()
+        if exc is not None:
+            logger.warning("publish_game_update(%s) failed: %s: %s", game_id, type(exc).__name__, exc)
+
+    return done
+
+
+def publish_game_update(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None,
+                        parts=None) -> None:
     """Send each seated human their own view of game ``game_id``. Never raises.
 
     The optional arguments only save work (see :func:`build_messages`); pass them only with the
     state that was committed, e.g. from the ``on_commit`` hook of the transaction that changed it.
+
+    Called from a request thread of the ASGI server, the sends are handed to the server's event loop
+    and the request goes on without waiting for Redis (the views are built here, before returning);
+    elsewhere (Celery, management commands, tests) it sends and waits.
     """
     try:
         layer = get_channel_layer()
         if layer is None:
             return
-        messages = build_messages(game_id, game=game, seats=seats, views=views)
-        if messages:
+        messages = build_messages(game_id, game=game, seats=seats, views=views, parts=parts)
+        if not messages:
+            return
+        loop = _server_loop()
+        if loop is not None:
+            future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
+            future.add_done_callback(_log_failure(game_id))
+        else:
             async_to_sync(_send_all)(layer, messages)
     except Exception as exc:  # publishing must never break the move
         logger.warning("publish_game_update(%s) failed: %s: %s", game_id, type(exc).__name__, exc)

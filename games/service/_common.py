@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import BooleanField, Case, Value, When
 from django.utils import timezone
 
 from games.models import Game, GameEvent, Move, Seat
@@ -58,31 +59,57 @@ def seat_of_user(seats: list[Seat], user: Any) -> Seat | None:
     return None
 
 
-def bump(game: Game, type_: str, seat: int | None, events: list[dict[str, Any]],
-         move: Move | None = None) -> GameEvent:
-    """One change of the game: version + 1, timestamps, deadline, and its public history entry."""
-    now = timezone.now()
+def advance(game: Game, now: Any = None) -> Any:
+    """Version + 1, timestamps and deadline of one change, in memory only (``bump`` also logs it)."""
+    now = now or timezone.now()
     game.version += 1
     game.updated_at = now
     if game.status == Game.Status.ACTIVE and game.days_per_move:
         game.deadline = now + timedelta(days=game.days_per_move)
     else:
         game.deadline = None
+    return now
+
+
+def bump(game: Game, type_: str, seat: int | None, events: list[dict[str, Any]],
+         move: Move | None = None) -> GameEvent:
+    """One change of the game: version + 1, timestamps, deadline, and its public history entry."""
+    now = advance(game)
     return GameEvent.objects.create(game=game, version=game.version, type=type_, seat=seat, events=events,
                                     move=move, created_at=now)
 
 
-def sync_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]) -> None:
-    """Store the engine's ``to_act`` on the seats (the inbox sorts by it)."""
+def set_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]) -> list[Seat]:
+    """Set the engine's ``to_act`` on the seats in memory; returns the seats that changed."""
+    changed = []
     for seat in seats:
         want = game.status == Game.Status.ACTIVE and seat.index in to_act
         if seat.to_act != want:
             seat.to_act = want
-            seat.save(update_fields=["to_act"])
+            changed.append(seat)
+    return changed
 
 
-def apply_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: str) -> None:
-    """Finish the game: store the result and each seat's outcome and rank."""
+def save_to_act(changed: list[Seat]) -> None:
+    """Store the ``to_act`` of changed seats: one UPDATE whatever their number."""
+    if not changed:
+        return
+    if len(changed) == 1:
+        changed[0].save(update_fields=["to_act"])
+        return
+    on = [s.pk for s in changed if s.to_act]
+    Seat.objects.filter(pk__in=[s.pk for s in changed]).update(
+        to_act=Case(When(pk__in=on, then=Value(True)), default=Value(False), output_field=BooleanField())
+    )
+
+
+def sync_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]) -> None:
+    """Store the engine's ``to_act`` on the seats (the inbox sorts by it)."""
+    save_to_act(set_to_act(game, seats, to_act))
+
+
+def set_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: str) -> None:
+    """Finish the game in memory: the result and each seat's outcome and rank (``apply_result`` saves)."""
     game.status = Game.Status.FINISHED
     game.result = result
     game.ended_reason = reason
@@ -101,17 +128,35 @@ def apply_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: 
         else:
             seat.rank = 1 if (seat.outcome != Seat.Outcome.LOSS) else 2
         seat.to_act = False
+
+
+def save_result(seats: list[Seat]) -> None:
+    for seat in seats:
         seat.save(update_fields=["outcome", "rank", "to_act"])
+
+
+def apply_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: str) -> None:
+    """Finish the game: store the result and each seat's outcome and rank."""
+    set_result(game, seats, result, reason)
+    save_result(seats)
 
 
 def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
     return game.status == Game.Status.ACTIVE and any(s.is_ai and s.to_act for s in seats)
 
 
-def after_commit(game: Game, seats: list[Seat]) -> None:
-    """On commit: push the new version to the seated users, and start the AI if one must act."""
+def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
+                 parts: Any = None) -> None:
+    """On commit: push the new version to the seated users, and start the AI if one must act.
+
+    With ``views`` (``{user_id: payload}`` already built, e.g. the mover's answer) or ``parts`` (the
+    :class:`~games.service.payload.GameParts` of this version), ``game`` and ``seats`` must be exactly
+    what this transaction committed: the publisher then builds the other views from them (no reload).
+    Without, the publisher loads the committed game itself.
+    """
     game_id, version, status = game.pk, game.version, game.status
-    transaction.on_commit(lambda: publish(game_id), robust=True)
+    prepared = {"game": game, "seats": seats, "views": views, "parts": parts} if (views or parts) else {}
+    transaction.on_commit(lambda: publish(game_id, **prepared), robust=True)
     transaction.on_commit(lambda: send_game_changed(game_id, version, status), robust=True)
     if ai_seat_to_act(game, seats):
         transaction.on_commit(lambda: schedule_ai_turn(game_id, version),
@@ -124,14 +169,14 @@ def send_game_changed(game_id: int, version: int, status: str) -> None:
     send(game_id, version, status)
 
 
-def publish(game_id: int) -> None:
+def publish(game_id: int, **prepared: Any) -> None:
     try:
         from games.realtime.publish import publish_game_update
     except ModuleNotFoundError as exc:  # the real-time module is optional: skip only if it is missing
         if exc.name and (exc.name == "games.realtime" or exc.name.startswith("games.realtime.")):
             return
         raise
-    publish_game_update(game_id)
+    publish_game_update(game_id, **prepared)
 
 
 # Eager mode runs a task inline; an AI-vs-AI game would nest one task inside the commit hook of the

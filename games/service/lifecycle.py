@@ -32,7 +32,17 @@ def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) 
     game.started_at = timezone.now()
     to_act = rules.to_act(state)
     sync_to_act(game, seats, to_act)
+    _snapshot_ratings(game, seats)
     events.append({"type": "started", "to_act": sorted(to_act)})
+
+
+def _snapshot_ratings(game: Game, seats: list[Seat]) -> None:
+    """Every seat shows the rating its player had when the game started (one read, one write)."""
+    from games.ratings.service import ratings_for_seats
+
+    for seat, rating in zip(seats, ratings_for_seats(game.kind, game.seat_count, seats), strict=True):
+        seat.rating = rating
+    Seat.objects.bulk_update(seats, ["rating"])
 
 
 def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: int) -> list[dict[str, Any]]:
@@ -194,8 +204,12 @@ def resign(user: Any, game_id: int) -> Game:
 
 def human_has_moved(game: Game, seats: list[Seat]) -> bool:
     """Aborting is possible until a human seat has moved (an AI that leads moves at once; its move doesn't count)."""
+    if game.move_count == 0:
+        return False
     humans = [s.index for s in seats if not s.is_ai]
-    return game.move_count > 0 and Move.objects.filter(game=game, seat__in=humans).exists()
+    if len(humans) == len(seats):  # no AI seat: every move in the log is a human's
+        return True
+    return Move.objects.filter(game=game, seat__in=humans).exists()
 
 
 def _abort(game: Game, seats: list[Seat], mine: Seat, *, accept: bool) -> Game:

@@ -7,45 +7,98 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connections, transaction
 
 from games.ai import choose_move
-from games.models import Game, Move, Seat
+from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import NotYourTurn, Rules, RulesError, replay
 
 from ._common import (
+    advance,
     after_commit,
-    apply_result,
-    bump,
     derive_seed,
     load_state,
     lock_game,
     log,
     rules_of,
+    save_result,
+    save_to_act,
     seats_of,
-    sync_to_act,
+    set_result,
+    set_to_act,
 )
 from .access import require_joined_seat
 from .errors import Conflict, GameNotFound, IllegalMoveError
-from .payload import game_view_payload
+from .payload import GameParts, game_view_payload
 
 _MALFORMED = "This move is malformed for this game: send one of your legal_moves."
 
 
+def _insert_move(game: Game, number: int, seat: int, move: Mapping[str, Any], client_id: str | None, version: int,
+                 now: Any, response: dict[str, Any] | None) -> int | None:
+    """INSERT the move row; ``None`` (nothing written) if the seat already used ``client_id`` in this game.
+
+    One statement (``ON CONFLICT DO NOTHING``) instead of a lookup before every move: a repeated
+    ``client_id`` is the rare case, handled by the caller.
+    """
+    conn = connections[Move.objects.db]
+    if not client_id or conn.vendor not in ("postgresql", "sqlite"):
+        return Move.objects.create(game=game, number=number, seat=seat, move=dict(move), client_id=client_id,
+                                   version=version, created_at=now, response=response).pk
+    field = Move._meta.get_field
+    names = ["game", "number", "seat", "move", "client_id", "version", "created_at", "response"]
+    values = [game.pk, number, seat, dict(move), client_id, version, now, response]
+    columns = ", ".join(conn.ops.quote_name(field(n).column) for n in names)
+    params = [field(n).get_db_prep_save(v, conn) for n, v in zip(names, values, strict=True)]
+    table = conn.ops.quote_name(Move._meta.db_table)
+    pk = conn.ops.quote_name(Move._meta.pk.column)
+    with conn.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))}) "
+                       f"ON CONFLICT DO NOTHING RETURNING {pk}", params)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
 def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapping[str, Any], new_state: Any,
-                 events: list[dict[str, Any]], client_id: str | None) -> Move:
-    """Append the move to the log, store the new snapshot, bump the version (caller holds the row lock)."""
+                 events: list[dict[str, Any]], client_id: str | None, respond_to: Any = None
+                 ) -> tuple[int | None, dict[str, Any] | None, GameParts]:
+    """Append the move to the log, store the new snapshot, bump the version (caller holds the row lock).
+
+    Everything is computed in memory first; then four writes: the move row (with ``respond_to``'s
+    answer, built once and reused by the publisher), the seats whose ``to_act`` changed (one UPDATE),
+    the history entry, the game row. Returns ``(move id, answer, parts)``; the move id is ``None`` when
+    ``client_id`` was already used by this seat (then nothing was written).
+    """
     game.move_count += 1
-    row = Move.objects.create(game=game, number=game.move_count, seat=seat, move=dict(move), client_id=client_id,
-                              version=game.version + 1)
+    number = game.move_count
     game.state = rules.to_json(new_state)
-    if rules.is_over(new_state):
-        apply_result(game, seats, rules.result(new_state) or {"winner": None}, "normal")
+    finished = rules.is_over(new_state)
+    if finished:
+        set_result(game, seats, rules.result(new_state) or {"winner": None}, "normal")
+        changed: list[Seat] = []
     else:
-        sync_to_act(game, seats, rules.to_act(new_state))
-    bump(game, "move", seat, events, move=row)
-    game.save()
-    return row
+        changed = set_to_act(game, seats, rules.to_act(new_state))
+    now = advance(game)
+    entry = GameEvent(game=game, version=game.version, type="move", seat=seat, events=events, created_at=now)
+    # Right after a move, a human has moved unless this was an AI move (then ask the log, as before).
+    mover = next(s for s in seats if s.index == seat)
+    parts = GameParts(game, seats, rules=rules, state=new_state, last_event=entry,
+                      human_moved=True if not mover.is_ai else None)
+    payload = game_view_payload(game, respond_to, parts=parts) if respond_to is not None else None
+    move_id = _insert_move(game, number, seat, move, client_id, game.version, now, payload)
+    if move_id is None:
+        return None, None, parts
+    if finished:
+        save_result(seats)
+    else:
+        save_to_act(changed)
+    entry.move_id = move_id
+    entry.save(force_insert=True)
+    fields = ["move_count", "state", "version", "updated_at", "deadline"]
+    if finished:
+        fields += ["status", "result", "ended_reason", "finished_at"]
+    game.save(update_fields=fields)
+    return move_id, payload, parts
 
 
 def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
@@ -60,10 +113,22 @@ def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
         game = lock_game(game_id)
         seats = seats_of(game)
         mine = require_joined_seat(game, seats, user)
-        if client_id:
-            prior = Move.objects.filter(game=game, seat=mine.index, client_id=client_id).first()
-            if prior is not None:
-                return prior.response or game_view_payload(game, user, seats=seats), False
+
+        def prior() -> tuple[dict[str, Any], bool] | None:
+            """The first answer to this ``client_id`` (a retry), or None. Checked before any refusal."""
+            if not client_id:
+                return None
+            row = Move.objects.filter(game=game, seat=mine.index, client_id=client_id).only("response").first()
+            if row is None:
+                return None
+            return row.response or game_view_payload(game, user, seats=seats), False
+
+        # A retry of an applied move is made against an older version (or the game ended): look it up
+        # first. At the current version a repeated client_id is caught by the insert (ON CONFLICT).
+        if client_id and (game.status != Game.Status.ACTIVE or version != game.version):
+            answer = prior()
+            if answer is not None:
+                return answer
         if game.status != Game.Status.ACTIVE:
             raise Conflict(f"This game is not in play (status: {game.status}).", code="not_active",
                            payload={"view": game_view_payload(game, user, seats=seats)})
@@ -74,23 +139,36 @@ def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
         rules = rules_of(game)
         state = load_state(game, rules)
         to_act = rules.to_act(state)
-        if mine.index not in to_act:
-            waiting = ", ".join(str(i) for i in sorted(to_act))
-            raise Conflict(f"It is not your turn: waiting for seat {waiting}.", code="not_your_turn")
         try:
-            new_state, events = rules.apply(state, mine.index, move)
-        except NotYourTurn as exc:
-            raise Conflict(str(exc), code="not_your_turn") from None
-        except RulesError as exc:
-            raise IllegalMoveError(str(exc), payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
-        except (TypeError, KeyError, AttributeError, IndexError):
-            raise IllegalMoveError(_MALFORMED, payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
-        row = _commit_move(game, seats, rules, mine.index, move, new_state, events, client_id)
-        payload = game_view_payload(game, user, seats=seats)
-        row.response = payload
-        row.save(update_fields=["response"])
-        after_commit(game, seats)
-        log.info("game %s: seat %s moved (move %s, version %s)", game.pk, mine.index, row.number, game.version)
+            if mine.index not in to_act:
+                waiting = ", ".join(str(i) for i in sorted(to_act))
+                raise Conflict(f"It is not your turn: waiting for seat {waiting}.", code="not_your_turn")
+            try:
+                new_state, events = rules.apply(state, mine.index, move)
+            except NotYourTurn as exc:
+                raise Conflict(str(exc), code="not_your_turn") from None
+            except RulesError as exc:
+                raise IllegalMoveError(str(exc),
+                                       payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
+            except (TypeError, KeyError, AttributeError, IndexError):
+                raise IllegalMoveError(_MALFORMED,
+                                       payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
+        except (Conflict, IllegalMoveError):
+            answer = prior()
+            if answer is not None:
+                return answer
+            raise
+        move_id, payload, parts = _commit_move(game, seats, rules, mine.index, move, new_state, events, client_id,
+                                               respond_to=user)
+        if move_id is None:  # this client_id was used before, at an older version: its first answer
+            game.refresh_from_db()  # nothing was written: drop the in-memory changes
+            seats = seats_of(game)
+            answer = prior()
+            if answer is None:
+                raise Conflict("This move could not be stored; fetch the game and try again.", code="conflict")
+            return answer
+        after_commit(game, seats, views={user.pk: payload}, parts=parts)
+        log.info("game %s: seat %s moved (move %s, version %s)", game.pk, mine.index, game.move_count, game.version)
         return payload, True
 
 
@@ -116,9 +194,10 @@ def play_ai_turn(game_id: int, version: int) -> bool:
         legal = rules.legal_moves(state, seat.index)
         move = choose_move(game.kind, seat.ai_level, view, legal, derive_seed(game.seed, game.version, seat.index))
         new_state, events = rules.apply(state, seat.index, move)
-        row = _commit_move(game, seats, rules, seat.index, move, new_state, events, None)
-        after_commit(game, seats)
-        log.info("game %s: AI seat %s moved (move %s, version %s)", game.pk, seat.index, row.number, game.version)
+        _, _, parts = _commit_move(game, seats, rules, seat.index, move, new_state, events, None)
+        after_commit(game, seats, parts=parts)
+        log.info("game %s: AI seat %s moved (move %s, version %s)", game.pk, seat.index, game.move_count,
+                 game.version)
         return True
 
 

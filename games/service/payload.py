@@ -48,7 +48,7 @@ def seat_payload(seat: Seat, user: Any) -> dict[str, Any]:
         "is_bot": is_bot,
         "ai_level": seat.ai_level,
         "ai_name": level_name(seat.ai_level) if seat.is_ai else None,
-        "rating": None,
+        "rating": seat.rating,
         "joined": seat.joined,
         "to_act": seat.to_act,
         "abort_offered": seat.abort_offered,
@@ -95,11 +95,14 @@ def _title(game: Game) -> str:
         return game.kind
 
 
-def _last_events(game: Game) -> dict[str, Any] | None:
-    entry = GameEvent.objects.filter(game=game).order_by("-version").first()
+def _event_payload(entry: GameEvent | None) -> dict[str, Any] | None:
     if entry is None:
         return None
     return {"version": entry.version, "type": entry.type, "seat": entry.seat, "events": entry.events}
+
+
+def _last_events(game: Game) -> dict[str, Any] | None:
+    return _event_payload(GameEvent.objects.filter(game=game).order_by("-version").first())
 
 
 def _can_abort(game: Game, seats: list[Seat]) -> bool:
@@ -112,22 +115,98 @@ def _can_abort(game: Game, seats: list[Seat]) -> bool:
     return not human_has_moved(game, seats)
 
 
-def game_view_payload(game: Game, user: Any, *, seats: list[Seat] | None = None) -> dict[str, Any]:
+_UNSET: Any = object()
+
+
+class GameParts:
+    """What every user's view of one version of a game shares, computed once (at most one query each).
+
+    The per-user part (the engine's ``view`` and ``legal_moves`` for the user's own seat, ``my_seat``,
+    ``you``) is built by :func:`game_view_payload`; nothing seat-specific is kept here except the
+    engine state, which never leaves the server. Callers that already know a part (the service right
+    after a move knows the new state, the last history entry, whether a human has moved) pass it in.
+    """
+
+    def __init__(self, game: Game, seats: list[Seat], *, rules: Any = None, state: Any = _UNSET,
+                 last_event: GameEvent | Any | None = _UNSET, human_moved: bool | None = None) -> None:
+        self.game = game
+        self.seats = seats
+        self.rules = rules or rules_of(game)
+        self.state = load_state(game, self.rules) if state is _UNSET else state
+        active = game.status == Game.Status.ACTIVE
+        self.to_act = sorted(self.rules.to_act(self.state)) if (active and self.state is not None) else []
+        self._last_event = last_event
+        self._last_events: Any = _UNSET
+        self._human_moved = human_moved
+        self._can_abort: bool | None = None
+        self._rematch: Any = _UNSET
+        self._seats: list[dict[str, Any]] | None = None
+        self._links: dict[str, str] | None = None
+
+    @property
+    def last_events(self) -> dict[str, Any] | None:
+        if self._last_events is _UNSET:
+            if self._last_event is _UNSET:
+                self._last_events = _last_events(self.game)
+            else:
+                self._last_events = _event_payload(self._last_event)
+        return self._last_events
+
+    @property
+    def can_abort(self) -> bool:
+        if self._can_abort is None:
+            game = self.game
+            if game.status == Game.Status.ACTIVE and self._human_moved is not None:
+                self._can_abort = not self._human_moved
+            else:
+                self._can_abort = _can_abort(game, self.seats)
+        return self._can_abort
+
+    @property
+    def rematch(self) -> int | None:
+        if self._rematch is _UNSET:
+            # A rematch can only be created from a finished game (games.service.rematch).
+            if self.game.status == Game.Status.FINISHED:
+                self._rematch = self.game.rematches.order_by("pk").values_list("pk", flat=True).first()
+            else:
+                self._rematch = None
+        return self._rematch
+
+    @property
+    def links(self) -> dict[str, str]:
+        if self._links is None:
+            self._links = links(self.game)
+        return self._links
+
+    def seat_payloads(self) -> list[dict[str, Any]]:
+        """Every seat as anybody sees it, without ``you`` (added per viewer)."""
+        if self._seats is None:
+            self._seats = [seat_payload(s, None) for s in self.seats]
+        return self._seats
+
+
+def game_view_payload(game: Game, user: Any, *, seats: list[Seat] | None = None,
+                      parts: GameParts | None = None) -> dict[str, Any]:
     """The full view of ``game`` for ``user`` (a seated user sees their seat's view; others the spectator view).
 
     Visibility is the caller's job (the API answers 404 for private games); this function only ever
-    exposes what the engine's ``view`` shows for the user's seat.
+    exposes what the engine's ``view`` shows for the user's seat. ``parts``: the per-game parts of this
+    version (:class:`GameParts`), shared by the views of several users.
     """
-    rules = rules_of(game)
-    seats = seats if seats is not None else seats_of(game)
+    if parts is None:
+        parts = GameParts(game, seats if seats is not None else seats_of(game))
+    seats = parts.seats
+    rules, state, to_act = parts.rules, parts.state, parts.to_act
     mine = seat_of_user(seats, user)
     my_index = mine.index if (mine is not None and mine.joined) else None
-    state = load_state(game, rules)
     active = game.status == Game.Status.ACTIVE
-    to_act = sorted(rules.to_act(state)) if (active and state is not None) else []
     legal = rules.legal_moves(state, my_index) if (active and my_index is not None and my_index in to_act) else []
     view = rules.view(state, my_index) if state is not None else None
-    rematch = game.rematches.order_by("pk").values_list("pk", flat=True).first()
+    user_pk = getattr(user, "pk", None) if user is not None else None
+    seat_rows = [
+        {**body, "you": user is not None and s.user_id is not None and s.user_id == user_pk}
+        for s, body in zip(seats, parts.seat_payloads(), strict=True)
+    ]
     body = {
         "id": game.pk,
         "kind": game.kind,
@@ -136,25 +215,25 @@ def game_view_payload(game: Game, user: Any, *, seats: list[Seat] | None = None)
         "status": game.status,
         "version": game.version,
         "move_count": game.move_count,
-        "seats": [seat_payload(s, user) for s in seats],
+        "seats": seat_rows,
         "my_seat": mine.index if mine else None,
-        "to_act": to_act,
+        "to_act": list(to_act),
         "my_turn": my_index is not None and my_index in to_act,
         "legal_moves": legal,
         "deadline": _iso(game.deadline),
         "time_control": _time_control(game),
         "rated": game.rated,
         "view": view,
-        "last_events": _last_events(game),
+        "last_events": parts.last_events,
         "result": game.result if game.status == Game.Status.FINISHED else None,
         "ended_reason": game.ended_reason or None,
-        "can_abort": mine is not None and _can_abort(game, seats),
+        "can_abort": mine is not None and parts.can_abort,
         "invite_code": game.invite_code if (mine is not None and game.status == Game.Status.OPEN) else None,
         "rematch_of": game.rematch_of_id,
-        "rematch": rematch,
+        "rematch": parts.rematch,
         "created_at": _iso(game.created_at),
         "updated_at": _iso(game.updated_at),
-        "links": links(game),
+        "links": parts.links,
     }
     return body
 

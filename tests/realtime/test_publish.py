@@ -74,7 +74,8 @@ def test_the_service_publishes_on_commit(two_player_game, monkeypatch, django_ca
 
     game_id, alice, bob = two_player_game()
     seen: list[int] = []
-    monkeypatch.setattr(publish, "publish_game_update", seen.append)
+    # The service hands over the committed game, seats and the mover's view (keyword arguments).
+    monkeypatch.setattr(publish, "publish_game_update", lambda game_id, **prepared: seen.append(game_id))
     view = view_of(game_id, alice) if view_of(game_id, alice)["my_turn"] else None
     user = alice if view else bob
     view = view or view_of(game_id, bob)

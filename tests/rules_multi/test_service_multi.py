@@ -122,9 +122,6 @@ def test_claim_mix_4_seats_with_ai_level_2(alice, level):
     """AI level 2 on 3-4 seats (games/ai is owned by another engineer; see the report)."""
     body = {"kind": "claim-mix", "seats": 4, "options": {"factions": SEVEN},
             "opponents": [{"type": "ai", "level": level}] * 3}
-    try:
-        r = alice.post("/api/v1/games", body)
-        assert r.status_code == 201, r.content
-        _play_alice_to_the_end(alice, r.json()["id"], 4)
-    except IndexError as exc:  # games/ai/claim/knowledge.py reads only 2 seats of the view
-        pytest.xfail(f"AI level {level} cannot play 3-4 seats yet: IndexError {exc}")
+    r = alice.post("/api/v1/games", body)
+    assert r.status_code == 201, r.content
+    _play_alice_to_the_end(alice, r.json()["id"], 4)

@@ -18,8 +18,13 @@ pytestmark = pytest.mark.django_db
 
 
 def test_repeated_client_id_returns_the_first_answer(alice):
-    gid = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])["id"]
-    view = alice.view(gid)
+    # A deal where alice leads the first trick, so the AI must answer her move (when the AI led, alice's
+    # move could win the trick and she would lead again: the version would rightly not move on).
+    for _ in range(50):
+        gid = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])["id"]
+        view = alice.view(gid)
+        if view["move_count"] == 0:
+            break
     first = alice.move(gid, view["version"], view["legal_moves"][0], client_id="retry-me")
     assert first.status_code == 201
     moves_after = Move.objects.filter(game_id=gid).count()
@@ -177,7 +182,7 @@ def test_publish_and_ai_task_run_on_commit(alice, monkeypatch):
     published: list[int] = []
     pkg = types.ModuleType("games.realtime")
     mod = types.ModuleType("games.realtime.publish")
-    mod.publish_game_update = lambda game_id: published.append(game_id)
+    mod.publish_game_update = lambda game_id, **prepared: published.append(game_id)  # prepared: views etc.
     pkg.publish = mod
     monkeypatch.setitem(sys.modules, "games.realtime", pkg)
     monkeypatch.setitem(sys.modules, "games.realtime.publish", mod)
@@ -251,7 +256,7 @@ def test_payload_shape_for_a_seated_player(alice):
     assert body["title"] == "Claim" and body["options"]["factions"] == ["goblin", "knight", "undead", "dwarf",
                                                                          "doppelganger"]
     assert body["seats"][0]["you"] is True and body["seats"][1]["you"] is False
-    assert body["seats"][1]["ai_name"] == "King" and body["seats"][1]["rating"] is None
+    assert body["seats"][1]["ai_name"] == "King" and body["seats"][1]["rating"]["pool"] == "claim"
     assert body["links"]["moves"] == f"/api/v1/games/{body['id']}/moves"
     assert body["view"]["seat"] == 0 and "seed" not in body
     assert body["legal_moves"] == body["view"]["legal_moves"]

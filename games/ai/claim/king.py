@@ -13,6 +13,14 @@ few cards are left it is solved exactly: a memoised AND/OR search "can I force a
 over core-resolved tricks, within a node budget. Before that, or if the budget runs out, flat Monte
 Carlo with random playouts on the exact state.
 
+3-4 seats (claim-mix, M3-M7): phase 2 is no longer perfect information (the unseen cards are
+shared among N-1 hands), so both phases use determinization: each iteration places the unseen cards
+with the right counts per seat (:func:`.knowledge.sample_hidden_n`; known prizes and Seer peeks kept
+in their seat), builds the engine core (:func:`.knowledge.build_core_n`) and finishes every
+candidate with ``random_playout`` (the engine's N-seat path); a playout scores 1 when this seat is
+among the winners (4 seats: its team, M7.3; 3 seats: a shared win is split), 0.5 for a 4-seat draw.
+Candidates are pruned with the N-seat Knight (:mod:`.knight_n`). The exact solver stays 2-seat only.
+
 Determinism: the time budget (seconds per move on one core) is converted into a fixed number of
 playouts / search nodes with constants measured on the development machine (``PLAYOUTS_PER_SEC``,
 ``NODES_PER_SEC``); the clock is never read, so the same inputs and seed give the same move.
@@ -29,9 +37,20 @@ from games.rules.claim.playout import random_playout
 from games.rules.claim.scoring import fast_winner
 
 from . import knight
-from .knowledge import Knowledge, apply_core, build_core, core_move, opponent_hand_phase2, read_view, sample_hidden
+from .knowledge import (
+    Knowledge,
+    apply_core,
+    build_core,
+    build_core_n,
+    core_move,
+    opponent_hand_phase2,
+    read_view,
+    sample_hidden,
+    sample_hidden_n,
+)
 
 PLAYOUTS_PER_SEC = 7000.0  # calibrated so that p95 think time ~ budget on the bench machine
+PLAYOUTS_PER_SEC_N = 1000.0  # 3-4 seats: the playout runs through the core functions (slower)
 NODES_PER_SEC = 20000.0
 EXACT_CARDS = 14  # phase 2: try the exact search when both hands hold at most this many cards together
 PRUNE_MARGIN = 0.08  # keep candidates whose Knight score is within this of the best
@@ -150,9 +169,53 @@ def choose_core(k: Knowledge, cands: list[int], seed: int, budget: float) -> int
     return min(m for m in cands if scores[m] >= best)
 
 
+def _result_n(st: core.Core, seat: int) -> float:
+    from games.rules.claim.multi import winners_n
+
+    winners = winners_n(st)
+    if not winners:
+        return 0.5  # 4 seats: a draw between the teams (M7.3)
+    if seat not in winners:
+        return 0.0
+    return 1.0 if st.seats == 4 else 1.0 / len(winners)
+
+
+def choose_core_n(k: Knowledge, cands: list[int], seed: int, budget: float) -> int:
+    """3-4 seats: determinized rollouts in both phases (see the module docstring)."""
+    from . import knight_n
+
+    rng = random.Random(seed)
+    cands = sorted(set(cands))
+    if len(cands) == 1:
+        return cands[0]
+    if all(m >= 0 for m in cands) and len(cands) > 2:
+        scores = knight_n.scores(k, cands, rng)
+        best = max(scores.values())
+        keep = sorted((c for c in cands if scores[c] >= best - PRUNE_MARGIN), key=lambda c: -scores[c])
+        cands = sorted(keep[:MAX_CANDIDATES])
+        if len(cands) == 1:
+            return cands[0]
+    n = max(1, int(budget * PLAYOUTS_PER_SEC_N / len(cands)))
+    seat = k.seat
+    wins = dict.fromkeys(cands, 0.0)
+    for _ in range(n):
+        hands, foll, deck = sample_hidden_n(k, rng)
+        base = build_core_n(k, hands, foll, deck)
+        for m in cands:
+            st = base.copy()
+            apply_core(st, m)
+            random_playout(st, rng)
+            wins[m] += _result_n(st, seat)
+    best_w = max(wins.values())
+    return min(m for m in cands if wins[m] >= best_w)
+
+
 def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int,
            budget: float) -> dict[str, Any]:
     k = read_view(view)
     cards = [core_move(m) for m in legal]
+    if k.seats != 2:
+        m = choose_core_n(k, cards, seed, budget)
+        return dict(legal[cards.index(m)])
     m = choose_core(k, cards, seed, budget)
     return dict(legal[cards.index(m)])

@@ -223,6 +223,10 @@ def phase2_scores(k: Knowledge, legal: Sequence[int]) -> dict[int, float]:
 
 def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int) -> dict[str, Any]:
     k = read_view(view)
+    if k.seats != 2:
+        from . import knight_n  # 3-4 seats (claim-mix M3-M7)
+
+        return knight_n.choose_k(k, legal, seed)
     rng = random.Random(seed)
     if k.seer_pending == k.seat and k.peek is not None and k.prize is not None:
         top = seer_choice_value(k, True) > seer_choice_value(k, False)

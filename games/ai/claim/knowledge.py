@@ -57,6 +57,31 @@ class Knowledge:
     smashed: list[int]
     unseen: list[int] = field(default_factory=list)  # sorted multiset of unseen codes
     totals: Counter[int] = field(default_factory=Counter)  # cards per faction in the game
+    seats: int = 2
+    # 3-4 seats: cards this seat knows in another seat's follower pile (phase 1) / hand (phase 2):
+    # the public prizes it received (C2.4) and, for the left neighbour, this seat's Seer peeks (M5.4)
+    known: list[list[int]] = field(default_factory=list)
+
+    @property
+    def partner(self) -> int | None:
+        """M3.4 the partner with 4 seats (diagonal seat), else ``None``."""
+        return (self.seat + 2) % 4 if self.seats == 4 else None
+
+    def side(self, s: int) -> int:
+        """Who shares a result with seat ``s``: the team (seat parity) with 4 seats, else the seat."""
+        return s % 2 if self.seats == 4 else s
+
+    @property
+    def others(self) -> list[int]:
+        """Every other seat, clockwise from this seat's left."""
+        return [(self.seat + i) % self.seats for i in range(1, self.seats)]
+
+    def hidden_count(self, s: int) -> int:
+        """3-4 seats: how many cards of seat ``s``'s hidden zone (phase 1: follower pile beyond the
+        known cards, plus the hand; phase 2: the hand beyond the known cards) are unseen."""
+        if self.phase == 1:
+            return self.hand_counts[s] + max(0, self.follower_counts[s] - len(self.known[s]))
+        return max(0, self.hand_counts[s] - len(self.known[s]))
 
     @property
     def opp_hidden_followers(self) -> int:
@@ -68,6 +93,8 @@ class Knowledge:
 
 
 def read_view(view: Mapping[str, Any]) -> Knowledge:
+    if int(view.get("seats", 2)) != 2:
+        return read_view_n(view)
     seat = int(view["seat"])
     factions = tuple(sorted(FACTION_ALIASES[f] for f in view["factions"]))
     score = [[parse_card(c) for f in view["score"][s] for c in view["score"][s][f]] for s in range(2)]
@@ -119,6 +146,128 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
     full.subtract(seen)
     k.unseen = sorted(full.elements())
     return k
+
+
+def read_view_n(view: Mapping[str, Any]) -> Knowledge:
+    """3-4 seats (claim-combined.md M3-M7). ``unseen`` is every card whose place this seat does not
+    know: all cards - own hand and follower pile - every public zone (score piles, Gnome rows,
+    Troll pool, discard, smashed, current trick, prize, peeked top card) - the known cards of the
+    other seats (``known``: public prizes, and this seat's Seer peeks, which always went to its
+    left neighbour, M5.4). ``opp`` is the left neighbour (only used by 2-seat code paths)."""
+    seat = int(view["seat"])
+    n = int(view["seats"])
+    factions = tuple(sorted(FACTION_ALIASES[f] for f in view["factions"]))
+    score = [[parse_card(c) for f in view["score"][s] for c in view["score"][s][f]] for s in range(n)]
+    k = Knowledge(
+        kind=view["game"],
+        seat=seat,
+        opp=(seat + 1) % n,
+        factions=factions,
+        phase=int(view["phase"]),
+        trick_no=int(view["trick"]) - 1,
+        leader=int(view["leader"]),
+        to_act=int(view["to_act"][0]) if view["to_act"] else -1,
+        hand=_codes(view["hand"]),
+        followers=_codes(view.get("followers", [])),
+        public_followers=[_codes(p) for p in view["public_followers"]],
+        peeked=_codes(view.get("peeked_cards", [])),
+        peek=parse_card(view["peek"]) if view.get("peek") else None,
+        hand_counts=list(view["hand_counts"]),
+        follower_counts=list(view["follower_counts"]),
+        deck_count=int(view["deck_count"]),
+        prize=parse_card(view["prize"]) if view.get("prize") else None,
+        played=[parse_card(t["card"]) for t in view["current_trick"]],
+        seer_pending=view.get("seer_pending"),
+        score=score,
+        gnomes=[_codes(r) for r in view["gnome_rows"]],
+        pool=_codes(view["troll_pool"]),
+        discard=_codes(view["discard"]),
+        smashed=_codes(view["smashed"]),
+        seats=n,
+    )
+    k.known = [[] if s == seat else k.public_followers[s][:] for s in range(n)]
+    k.known[(seat + 1) % n] += k.peeked
+    full = Counter(deck_for(factions))
+    k.totals = Counter(c >> 4 for c in full.elements())
+    seen = Counter(k.hand)
+    seen.update(k.followers)
+    for s in range(n):
+        seen.update(k.score[s])
+        seen.update(k.gnomes[s])
+        seen.update(k.known[s])
+    for zone in (k.discard, k.pool, k.smashed, k.played):
+        seen.update(zone)
+    if k.phase == 1 and k.prize is not None:
+        seen[k.prize] += 1
+    if k.phase == 1 and k.peek is not None:
+        seen[k.peek] += 1
+    full.subtract(seen)
+    k.unseen = sorted(full.elements())
+    return k
+
+
+def sample_hidden_n(k: Knowledge, rng: random.Random) -> tuple[list[list[int]], list[list[int]], list[int]]:
+    """3-4 seats: one uniformly random placement of the unseen cards consistent with the view:
+    ``(hands, followers, deck)`` for every seat (this seat's own zones as they are; the other
+    seats' known cards kept in place). Phase 1 fills each other seat's hand (``hand_counts``) and
+    hidden follower draws, the rest is the deck below the prize (and below a peeked top card);
+    phase 2 fills each other hand up to its count."""
+    cards = k.unseen[:]
+    rng.shuffle(cards)
+    n = k.seats
+    hands: list[list[int]] = [[] for _ in range(n)]
+    foll: list[list[int]] = [[] for _ in range(n)]
+    hands[k.seat] = k.hand[:]
+    pos = 0
+    for s in k.others:
+        if k.phase == 1:
+            nh = k.hand_counts[s]
+            nf = max(0, k.follower_counts[s] - len(k.known[s]))
+            hands[s] = cards[pos:pos + nh]
+            foll[s] = k.known[s] + cards[pos + nh:pos + nh + nf]
+            pos += nh + nf
+        else:
+            nh = max(0, k.hand_counts[s] - len(k.known[s]))
+            hands[s] = k.known[s] + cards[pos:pos + nh]
+            pos += nh
+    if k.phase == 1:
+        foll[k.seat] = k.followers[:]
+    return hands, foll, cards[pos:]
+
+
+def build_core_n(k: Knowledge, hands: list[list[int]], followers: list[list[int]],
+                 deck: list[int]) -> Core:
+    """3-4 seats: an engine core state for one placement (see :func:`sample_hidden_n`)."""
+    n = k.seats
+    if k.phase == 1:
+        top = [k.prize] if k.prize is not None else []
+        if k.peek is not None:
+            top.append(k.peek)  # M5.4 the Seer winner knows the top card
+        st = core.new_core(k.kind, k.factions, [h[:] for h in hands], top + list(deck) or [0],
+                           k.leader)
+        st.prize = k.prize if k.prize is not None else -1
+        st.dpos = 1 if k.prize is not None else 0
+        st.followers = [f[:] for f in followers]
+        st.phase = PHASE1
+    else:
+        st = core.new_core(k.kind, k.factions, [h[:] for h in hands], [0], k.leader)
+        st.prize = -1
+        st.phase = PHASE2
+    st.score = [s[:] for s in k.score]
+    st.gnomes = [g[:] for g in k.gnomes]
+    st.pool = k.pool[:]
+    st.discard = k.discard[:]
+    st.smashed = k.smashed[:]
+    st.trick_no = k.trick_no
+    st.leader = k.leader
+    st.played = k.played[:]
+    st.turn = k.to_act
+    if k.seer_pending is not None:
+        st.seer = int(k.seer_pending)
+        played = k.played
+        nxt = core.next_leader_index(played, core.winning_index(played))
+        st.seer_next = (k.leader + nxt) % n
+    return st
 
 
 def sample_hidden(k: Knowledge, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
@@ -193,5 +342,5 @@ def apply_core(st: Core, m: int) -> None:
         core.play(st, m)
 
 
-__all__ = ["PHASE1", "PHASE2", "Knowledge", "apply_core", "build_core", "core_move",
-           "opponent_hand_phase2", "read_view", "sample_hidden"]
+__all__ = ["PHASE1", "PHASE2", "Knowledge", "apply_core", "build_core", "build_core_n", "core_move",
+           "opponent_hand_phase2", "read_view", "read_view_n", "sample_hidden", "sample_hidden_n"]
