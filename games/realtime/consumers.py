@@ -23,6 +23,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.notify.service import mark_absent, mark_present
+
 from . import queries
 from .publish import user_group
 
@@ -67,6 +69,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.subscribed: set[int] = set()
         self.sent_versions: dict[int, int] = {}
         self.group: str | None = None
+        self.viewing: int | None = None  # the game the user has open on screen right now
 
         await self.accept()
         user = self.scope.get("user")
@@ -87,6 +90,9 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
+        if self.viewing is not None and self.user is not None:
+            await database_sync_to_async(mark_absent)(self.user.pk, self.viewing)
+            self.viewing = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
@@ -139,7 +145,29 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         await self._reply({"type": "error", "message": message}, ref)
 
     async def on_ping(self, content: dict) -> dict:
+        if self.viewing is not None:  # keep the presence of the open game fresh
+            await database_sync_to_async(mark_present)(self.user.pk, self.viewing)
         return {"type": "pong"}
+
+    async def on_viewing(self, content: dict) -> dict:
+        """``{"type": "viewing", "game_id": id | null}``: the game the user has open right now.
+
+        No notification (push, e-mail) is sent for a game the user is looking at (issue 6); the
+        presence lasts while the socket pings (at least every 60 s) and ends with the socket.
+        """
+        game_id = content.get("game_id")
+        if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int) or game_id <= 0):
+            raise BadRequest('"viewing" needs "game_id": a game id (positive integer) or null.')
+        if game_id is not None:
+            versions = await database_sync_to_async(queries.seated_game_versions)(self.user.pk, [game_id])
+            if game_id not in versions:
+                raise BadRequest(f"Not one of your games: {game_id}.")
+        if self.viewing is not None and self.viewing != game_id:
+            await database_sync_to_async(mark_absent)(self.user.pk, self.viewing)
+        self.viewing = game_id
+        if game_id is not None:
+            await database_sync_to_async(mark_present)(self.user.pk, game_id)
+        return {"type": "viewing", "game_id": game_id}
 
     async def on_subscribe(self, content: dict) -> dict:
         games = _game_ids(content.get("games"))
@@ -184,6 +212,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         "subscribe": on_subscribe,
         "unsubscribe": on_unsubscribe,
         "sync": on_sync,
+        "viewing": on_viewing,
     }
 
     # --- channel layer → client ----------------------------------------------------------------
