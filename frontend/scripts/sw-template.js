@@ -50,3 +50,28 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "logout") event.waitUntil(caches.delete(DATA_CACHE));
 });
+
+// Web Push: the server sends {title, body, event, game_id, url}; a tap opens (or focuses) the app there.
+// The server's url is "<FRONTEND_URL>/games/<id>", a path the PWA doesn't route (hash routes): prefer game_id.
+self.addEventListener("push", (event) => {
+  let d = {};
+  try { d = event.data ? event.data.json() : {}; } catch { d = { body: event.data ? event.data.text() : "" }; }
+  const url = d.game_id ? "/#/game/" + d.game_id : "/#/notes";
+  event.waitUntil(self.registration.showNotification(d.title || "claim", {
+    body: d.body || "", tag: d.game_id ? "game-" + d.game_id : d.event || "claim", icon: "/static/icons/icon-192.png", data: { url },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = (event.notification.data && event.notification.data.url) || "/";
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((list) => {
+    for (const c of list) {
+      if ("focus" in c) {
+        if ("navigate" in c) c.navigate(url).catch(() => undefined);
+        return c.focus();
+      }
+    }
+    return self.clients.openWindow(url);
+  }));
+});

@@ -8,6 +8,9 @@ import { NewGame } from "./screens/NewGame";
 import { Rules } from "./screens/Rules";
 import { Settings } from "./screens/Settings";
 import { Table } from "./screens/Table";
+import { Leaderboard, Profile } from "./screens/Profile";
+import { Bell, Notifications } from "./screens/Notes";
+import { ReplayScreen } from "./screens/Replay";
 import { errorText, loadMe, putGame, t, toast, useStore } from "./store";
 
 export function App() {
@@ -35,6 +38,10 @@ export function App() {
   else if (route.name === "new") body = <NewGame />;
   else if (route.name === "game" && route.arg) body = <Table id={Number(route.arg)} key={route.arg} />;
   else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;
+  else if (route.name === "profile" && route.arg) body = <Profile username={route.arg} key={route.arg} />;
+  else if (route.name === "leaders") body = <Leaderboard pool={route.arg || "claim"} />;
+  else if (route.name === "notes") body = <Notifications />;
+  else if (route.name === "replay" && route.arg) body = <ReplayScreen id={Number(route.arg)} key={route.arg} />;
   else body = <Inbox />;
 
   return (
@@ -48,6 +55,7 @@ export function App() {
           <a href="#/rules" aria-current={route.name === "rules" ? "page" : undefined}>{t("nav.rules")}</a>
           {st.me && <a href="#/settings" aria-current={route.name === "settings" ? "page" : undefined} id="nav-settings">{t("nav.settings")}</a>}
         </nav>
+        {st.me && <Bell />}
       </header>
       {st.offline && <p class="offline" role="status">{t("common.offline")}</p>}
       {body}

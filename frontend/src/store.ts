@@ -24,6 +24,7 @@ export interface State {
   ws: "idle" | "connecting" | "open" | "closed";
   toast: { text: string; kind: "info" | "error" } | null;
   confirmMoves: boolean;
+  unread: number;
 }
 
 const PREF_LANG = "claim.lang";
@@ -40,6 +41,7 @@ export const state: State = {
   ws: "idle",
   toast: null,
   confirmMoves: localStorage.getItem(PREF_CONFIRM) === "1",
+  unread: 0,
 };
 
 const listeners = new Set<() => void>();
@@ -194,4 +196,15 @@ export async function declineInvite(id: number): Promise<void> {
     putGame(await api<Record<string, unknown>>("POST", `/games/${id}/abort`));
     await loadLists();
   } catch (e) { toast(errorText(e), "error"); }
+}
+
+// ---------------------------------------------------------------------------- notifications
+
+/** The unread count for the header bell (GET /notifications?unread=1). */
+export async function loadUnread(): Promise<void> {
+  if (!state.me) return;
+  try {
+    const r = await api<{ unread?: number }>("GET", "/notifications?unread=1");
+    if (r && typeof r.unread === "number" && r.unread !== state.unread) set({ unread: r.unread });
+  } catch { /* offline: keep the last count */ }
 }

@@ -25,11 +25,13 @@ def sign_up(page, base: str, username: str) -> None:
     page.wait_for_selector("a.btn.primary[href='#/new']")
 
 
-def start_game(page, *, kind: str = "claim", opponent: str = "ai", username: str = "") -> None:
+def start_game(page, *, kind: str = "claim", opponent: str = "ai", username: str = "", rated: bool = False) -> None:
     page.goto(page.url.split("#")[0] + "#/new")
     page.locator(f"input[name=opp][value={opponent}]").check()
     if opponent == "user":
         page.fill("#opp-username", username)
+    if rated:
+        page.locator("#rated").check()
     page.locator(f"input[name=kind][value={kind}]").check()
     page.click("#start-game")
     page.wait_for_url("**/#/game/*")
@@ -85,6 +87,8 @@ def test_sign_up_and_beat_the_ai(server, new_page):
     # Screen-reader names of cards: "Knight 7".
     label = page.locator("#hand button.card").first.get_attribute("aria-label")
     assert label and label.split()[-1].isdigit()
+    page.wait_for_selector("#clock >> text=3 days per move")  # the clock strip: control + my time left
+    assert page.locator("#clock button#pause").count() == 1
     shot(page, "04-table")
     # A move attempted offline is refused with a message, never queued.
     page.wait_for_selector("main.table[data-myturn='1'] #hand button.card.legal")
@@ -100,7 +104,22 @@ def test_sign_up_and_beat_the_ai(server, new_page):
     shot(page, "05-end")
     assert any(w in result_of(page) for w in ("You won", "You lost", "Draw"))
     assert page.locator("table.breakdown tbody tr").count() == 5
-    page.click("text=Back to games")
+    # Replay of the finished game: step forward from the deal.
+    page.click("#replay-link")
+    page.wait_for_selector("main[data-steps]")
+    assert page.locator("#replay-pos").inner_text().startswith("Move 0 of")
+    page.click("#replay-next")
+    page.wait_for_selector("main[data-step='1']")
+    shot(page, "05b-replay")
+    page.go_back()
+    page.wait_for_selector("#end")
+    # Rematch: a new game against the same AI.
+    finished = page.url
+    page.click("#rematch")
+    page.wait_for_function("u => location.href !== u", arg=finished)
+    page.wait_for_selector("main.table #hand button.card")
+    shot(page, "05c-rematch")
+    page.goto(server + "/#/")
     page.wait_for_selector("#h-fin")
     assert page.locator(".games a[data-game]").count() >= 1
     shot(page, "06-inbox-finished")
@@ -112,7 +131,7 @@ def test_two_friends_play_a_whole_game(server, new_page):
     a_name, b_name = f"alice{uuid.uuid4().hex[:6]}", f"bob{uuid.uuid4().hex[:6]}"
     sign_up(bob, server, b_name)
     sign_up(alice, server, a_name)
-    start_game(alice, kind="claim2", opponent="user", username=b_name)
+    start_game(alice, kind="claim2", opponent="user", username=b_name, rated=True)
     # Bob sees the invitation arrive live (WebSocket) or after a refresh, and accepts it.
     bob.click("text=Refresh")
     bob.wait_for_selector("button[data-accept]")
@@ -133,6 +152,16 @@ def test_two_friends_play_a_whole_game(server, new_page):
     rows_a = [r.split("\t") for r in alice.locator("table.breakdown tbody tr").all_inner_texts()]
     rows_b = [r.split("\t") for r in bob.locator("table.breakdown tbody tr").all_inner_texts()]
     assert [(r[1], r[2]) for r in rows_a] == [(r[2], r[1]) for r in rows_b]
+    # The game was rated: Bob's profile (seen by Alice) has a Claim 2 rating and its history chart.
+    alice.goto(server + f"/#/profile/{b_name}")
+    for _ in range(20):
+        if alice.locator("figure.chart svg").count():
+            break
+        time.sleep(0.5)
+        alice.reload()
+    alice.wait_for_selector("figure.chart svg[role=img]")
+    assert alice.locator("#ratings tr[data-pool=claim2]").count() == 1
+    shot(alice, "13-profile-rated")
     assert not alice.errors and not bob.errors
 
 
@@ -159,4 +188,46 @@ def test_switch_language_to_german_and_czech(server, new_page):
     page.goto(server + "/#/")
     page.wait_for_selector("text=Hry")
     shot(page, "22-inbox-cs")
+    assert not page.errors
+
+
+def test_correspondence_screens(server, new_page):
+    """Seek + play now, leaderboards, profile with ratings, notifications with preferences, vacation."""
+    page = new_page()
+    name = f"corr{uuid.uuid4().hex[:8]}"
+    sign_up(page, server, name)
+    page.goto(server + "/#/new")
+    page.locator("input[name=opp][value=seek]").check()
+    assert page.locator("#rated").is_checked()
+    shot(page, "30-new-seek")
+    page.click("#start-game")  # post a rated seek; nobody else seeks, so it waits in the inbox
+    page.wait_for_selector("#seeks li[data-seek]")
+    shot(page, "31-inbox-seek")
+    page.locator("#seeks li[data-seek] button").first.click()
+    page.wait_for_selector("#seeks", state="detached")
+    page.goto(server + "/#/leaders/claim")
+    page.wait_for_selector("#leaderboard")
+    assert page.locator("text=AI levels").count() == 1
+    shot(page, "32-leaderboard")
+    page.goto(server + f"/#/profile/{name}")
+    page.wait_for_selector("text=Reliability: 100/100")
+    shot(page, "33-profile")
+    page.goto(server + "/#/notes")
+    page.wait_for_selector("#prefs")
+    assert page.locator("#prefs tbody tr").count() == 7
+    box = page.locator("#prefs tbody tr").first.locator("input").nth(2)  # your_turn by e-mail
+    was = box.is_checked()
+    box.click()
+    page.wait_for_selector(".toast.show >> text=Saved")
+    page.reload()
+    page.wait_for_selector("#prefs")
+    assert page.locator("#prefs tbody tr").first.locator("input").nth(2).is_checked() != was
+    assert page.locator("#push-msg, #push-enable").count() == 1
+    assert page.get_attribute("#bell", "aria-label")
+    shot(page, "34-notifications")
+    page.goto(server + "/#/settings")
+    page.wait_for_selector("text=Reliability: 100/100")
+    page.wait_for_selector("#vacation")
+    page.locator("#vacation").scroll_into_view_if_needed()
+    shot(page, "35-settings-vacation")
     assert not page.errors

@@ -41,6 +41,41 @@ function Row({ g }: { g: Game }) {
   );
 }
 
+interface Seek { id: number; kind: string; seats: number; days_per_move: number | null; rated: boolean; rating_range: number | null; window: number | null; quick: boolean; created_at: string }
+
+/** My open seeks (matchmaking) with cancel. */
+function MySeeks({ tick }: { tick: number }) {
+  const [seeks, setSeeks] = useState<Seek[]>([]);
+  async function load() {
+    try { setSeeks((await api<{ mine: Seek[] }>("GET", "/seeks")).mine || []); } catch { /* offline: hide */ }
+  }
+  useEffect(() => { void load(); }, [tick]);
+  async function cancel(id: number) {
+    try { await api("DELETE", `/seeks/${id}`); toast(t("seek.cancelled")); } catch (x) { toast(errorText(x), "error"); }
+    void load();
+  }
+  if (!seeks.length) return null;
+  return (
+    <section aria-labelledby="h-seeks">
+      <h2 id="h-seeks">{t("seek.mine")}</h2>
+      <ul class="games" id="seeks">
+        {seeks.map((s) => (
+          <li class="game-row seek" data-seek={s.id}>
+            <span class="gr-main"><strong>{t(("game." + s.kind) as Key)}</strong> <span>{t("new.players_n", { n: s.seats })}</span></span>
+            <span class="gr-sub small">
+              {s.days_per_move ? (s.days_per_move === 1 ? t("new.day") : t("new.days", { n: s.days_per_move })) : t("new.unlimited")}
+              {" · "}{s.rated ? t("seek.rated") : t("seek.casual")}
+              {" · "}{s.window == null ? t("seek.any") : `± ${s.window}`}
+              <span class="muted"> · {relTime(s.created_at)}</span>
+            </span>
+            <button type="button" class="btn ghost" onClick={() => cancel(s.id)} aria-label={t("seek.cancel_label", { game: t(("game." + s.kind) as Key) })}>{t("common.cancel")}</button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function Inbox() {
   const st = useStore();
   const [pull, setPull] = useState(0);
@@ -48,8 +83,10 @@ export function Inbox() {
   const [code, setCode] = useState("");
   const start = useRef<number | null>(null);
 
+  const [tick, setTick] = useState(0);
   async function refresh() {
     setBusy(true);
+    setTick((n) => n + 1);
     await loadLists();
     setBusy(false);
   }
@@ -86,6 +123,7 @@ export function Inbox() {
         <button class="btn ghost" type="button" onClick={refresh} disabled={busy} aria-busy={busy}>{busy ? t("common.loading") : t("common.refresh")}</button>
       </div>
       <a class="btn primary wide" href="#/new">{t("nav.new")}</a>
+      <MySeeks tick={tick} />
       {st.listsLoaded && !active.length && !open.length && !finished.length && <p class="empty">{t("inbox.empty")}</p>}
       {active.length > 0 && (
         <section aria-labelledby="h-active">
@@ -110,6 +148,8 @@ export function Inbox() {
           <ul class="games">{finished.map((g) => <Row g={g} key={g.id} />)}</ul>
         </section>
       )}
+      <p class="row"><a class="btn ghost" href="#/leaders/claim" id="leaders-link">{t("rating.leaderboards")}</a>
+        <a class="btn ghost" href="#/notes">{t("notes.title")}</a></p>
     </main>
   );
 }

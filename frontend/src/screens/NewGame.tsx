@@ -5,14 +5,15 @@ import { RulingsNotice } from "./Rules";
 import { Glyph } from "../Card";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
-import { errorText, putGame, state, t, useStore } from "../store";
+import { errorText, putGame, state, t, toast, useStore } from "../store";
 import { Field, FormError } from "../ui";
 
 const DAYS = [1, 2, 3, 5, 7, 14, 0];
 
 export function NewGame() {
   useStore();
-  const [opp, setOpp] = useState<"ai" | "user" | "open">("ai");
+  const [opp, setOpp] = useState<"ai" | "user" | "open" | "seek">("ai");
+  const [range, setRange] = useState<number | null>(null);
   const [level, setLevel] = useState(1);
   const [username, setUsername] = useState("");
   const [kind, setKind] = useState<"claim" | "claim2" | "claim-mix">("claim");
@@ -36,9 +37,28 @@ export function NewGame() {
     setMix(mix.includes(f) ? mix.filter((x) => x !== f) : [...mix, f]);
   }
 
+  /** A seek (matchmaking) or "play now": straight to the game when paired at once, else to the inbox. */
+  async function seek(quick: boolean) {
+    if (problem) return;
+    setBusy(true); setErr(null); setFields({});
+    try {
+      const body = quick ? { kind, seats: n, days_per_move: days || null }
+        : { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, days_per_move: days || null, rated, rating_range: range };
+      const s = await api<{ id: number; game_id: number | null }>("POST", quick ? "/seeks/quick" : "/seeks", body);
+      if (s.game_id) navigate(`/game/${s.game_id}`);
+      else { toast(t(quick ? "seek.quick_waiting" : "seek.posted")); navigate("/"); }
+    } catch (x) {
+      if (x instanceof ApiError) setFields(x.fields);
+      setErr(errorText(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function submit(e: Event) {
     e.preventDefault();
     if (problem) return;
+    if (opp === "seek") return seek(false);
     setBusy(true); setErr(null); setFields({});
     const opponent = opp === "ai" ? { type: "ai", level } : opp === "user" ? { type: "user", username: username.trim() } : { type: "open" };
     // 3-4 players: every other seat like the first, a named friend takes only the first one
@@ -69,9 +89,9 @@ export function NewGame() {
       <form onSubmit={submit}>
         <fieldset>
           <legend>{t("new.opponent")}</legend>
-          {(["ai", "user", "open"] as const).map((o) => (
-            <label class="radio"><input type="radio" name="opp" value={o} checked={opp === o} onChange={() => setOpp(o)} />
-              {t(o === "ai" ? "new.vs_ai" : o === "user" ? "new.vs_user" : "new.vs_open")}</label>
+          {(["ai", "seek", "user", "open"] as const).map((o) => (
+            <label class="radio"><input type="radio" name="opp" value={o} checked={opp === o} onChange={() => { setOpp(o); if (o === "seek") setRated(true); }} />
+              {t(o === "ai" ? "new.vs_ai" : o === "seek" ? "seek.option" : o === "user" ? "new.vs_user" : "new.vs_open")}</label>
           ))}
           {opp === "ai" && (
             <div class="seg" role="radiogroup" aria-label={t("new.ai_level")}>
@@ -131,10 +151,24 @@ export function NewGame() {
                 {d === 0 ? t("new.unlimited") : d === 1 ? t("new.day") : t("new.days", { n: d })}</label>
             ))}
           </div>
-          {opp !== "ai" && <label class="radio"><input type="checkbox" checked={rated} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />{t("new.rated")}</label>}
+          {opp !== "ai" && <label class="radio"><input type="checkbox" id="rated" checked={rated} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />{t("new.rated")}</label>}
+          {fields.rated && <p class="field-err">{fields.rated.join(" ")}</p>}
         </fieldset>
+        {opp === "seek" && (
+          <fieldset>
+            <legend>{t("seek.range")}</legend>
+            <div class="seg wrap" role="radiogroup" aria-label={t("seek.range")}>
+              {[null, 100, 200, 400].map((r) => (
+                <label class={`seg-b ${range === r ? "on" : ""}`}><input type="radio" class="sr-only" name="range" checked={range === r} onChange={() => setRange(r)} />
+                  {r == null ? t("seek.any") : `± ${r}`}</label>
+              ))}
+            </div>
+            <p class="muted small">{t("seek.help")}</p>
+          </fieldset>
+        )}
         <FormError text={err} />
-        <button class="btn primary wide" type="submit" disabled={busy || !!problem} id="start-game">{t("new.start")}</button>
+        <button class="btn primary wide" type="submit" disabled={busy || !!problem} id="start-game">{t(opp === "seek" ? "seek.post" : "new.start")}</button>
+        {opp === "seek" && <button class="btn wide" type="button" disabled={busy || !!problem} id="play-now" onClick={() => seek(true)}>{t("seek.quick")}</button>}
       </form>
     </main>
   );

@@ -3,6 +3,8 @@ import { api, ApiError, rows } from "../api";
 import { LANG_NAMES, LANGS, type Lang } from "../i18n";
 import { acceptMe, errorText, logout, setConfirm, setLang, t, toast, useStore, type Me } from "../store";
 import { Field, FormError, relTime } from "../ui";
+import { MyRatings } from "./Profile";
+import { Vacation } from "./Notes";
 
 interface Token { id: number; name: string; prefix?: string; scopes: string[]; created_at?: string; last_used_at?: string | null; token?: string }
 
@@ -85,6 +87,13 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
         <FormError text={err} />
         <button class="btn primary" type="submit" id="save-profile">{t("common.save")}</button>
       </form>
+
+      <MyRatings />
+      <section aria-labelledby="h-notif">
+        <h2 id="h-notif">{t("notes.title")}</h2>
+        <p><a class="btn" href="#/notes" id="notif-settings">{t("notes.prefs_link")}</a></p>
+      </section>
+      <Vacation />
 
       <section aria-labelledby="h-tok">
         <h2 id="h-tok">{t("settings.tokens")}</h2>

@@ -8,6 +8,8 @@ import type { Key } from "../i18n";
 import { POWERS } from "../rules";
 import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
+import { navigate } from "../router";
+import { Clock } from "./Clock";
 
 function reasonText(r: DimReason): string {
   if (!r) return "";
@@ -151,6 +153,7 @@ export function Table({ id }: { id: number }) {
       </div>
       <p class={`t-turn ${g.myTurn ? "mine" : ""}`} role="status" aria-live="polite" id="turn">{turnText}
         {!over && g.deadline && <span class="muted small"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}</p>
+      {!over && g.status === "active" && <Clock g={g} />}
       {over && <EndScreen g={g} />}
 
       <section class="t-mid" aria-label={t("table.trick_area")}>
@@ -325,10 +328,7 @@ function EndScreen({ g }: { g: Game }) {
           })}
         </tbody>
       </table>
-      <div class="row">
-        <a class="btn primary" href="#/">{t("end.back")}</a>
-        <a class="btn" href="#/new">{t("end.rematch")}</a>
-      </div>
+      <EndActions g={g} />
     </section>
   );
 }
@@ -366,10 +366,28 @@ function EndScreenN({ g }: { g: Game }) {
           })}
         </tbody>
       </table>
-      <div class="row">
-        <a class="btn primary" href="#/">{t("end.back")}</a>
-        <a class="btn" href="#/new">{t("end.rematch")}</a>
-      </div>
+      <EndActions g={g} />
     </section>
+  );
+}
+
+/** Back, rematch (POST /games/{id}/rematch: 201 new game, 200 joined the one another player asked for), replay. */
+function EndActions({ g }: { g: Game }) {
+  const [busy, setBusy] = useState(false);
+  const existing = typeof g.raw.rematch === "number" ? (g.raw.rematch as number) : null;
+  async function rematch() {
+    setBusy(true);
+    try {
+      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/rematch`, {});
+      navigate(`/game/${putGame(res).id}`);
+    } catch (x) { toast(errorText(x), "error"); } finally { setBusy(false); }
+  }
+  return (
+    <div class="row">
+      <a class="btn primary" href="#/">{t("end.back")}</a>
+      {existing && existing !== g.id ? <a class="btn" href={`#/game/${existing}`} id="rematch">{t("end.open_rematch")}</a>
+        : g.status !== "aborted" && <button type="button" class="btn" onClick={rematch} disabled={busy} id="rematch">{t("end.rematch")}</button>}
+      {g.status !== "aborted" && <a class="btn ghost" href={`#/replay/${g.id}`} id="replay-link">{t("replay.open")}</a>}
+    </div>
   );
 }

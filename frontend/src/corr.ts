@@ -1,0 +1,93 @@
+// Correspondence helpers (pure, unit-tested): rating chart scaling, remaining time, time zones,
+// pools, Web Push key decoding and the iOS "add to home screen first" rule.
+
+export interface HistoryPoint { pool: string; game_id: number | null; before: number; after: number; deviation: number; at: string }
+export interface ChartPoint { x: number; y: number; rating: number; at: string }
+export interface Chart { points: ChartPoint[]; min: number; max: number; ticks: number[]; path: string }
+
+/** Pools a player can be rated in (2 seats per kind, then claim-mix with 3 and 4 seats). */
+export const POOLS = ["claim", "claim2", "claim-mix", "claim-mix-3p", "claim-mix-4p"];
+
+/**
+ * Scale one pool's rating history (any order) to an SVG box of w×h with ``pad`` pixels inside.
+ * Oldest left, newest right; the first point is the rating before the first game. The y range is
+ * rounded out to 50s and is at least 100 wide so a flat history doesn't look dramatic.
+ */
+export function ratingChart(history: HistoryPoint[], pool: string, w: number, h: number, pad = 4): Chart {
+  const rows = history.filter((r) => r.pool === pool).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  if (!rows.length) return { points: [], min: 0, max: 0, ticks: [], path: "" };
+  const values = [rows[0].before, ...rows.map((r) => r.after)];
+  const stamps = [rows[0].at, ...rows.map((r) => r.at)];
+  let min = Math.floor(Math.min(...values) / 50) * 50;
+  let max = Math.ceil(Math.max(...values) / 50) * 50;
+  if (max - min < 100) {
+    const mid = (min + max) / 2;
+    min = Math.floor((mid - 50) / 50) * 50;
+    max = min + 100;
+  }
+  const n = values.length;
+  const points = values.map((v, i) => ({
+    x: round1(pad + (n === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (n - 1))),
+    y: round1(pad + ((max - v) * (h - 2 * pad)) / (max - min)),
+    rating: v,
+    at: stamps[i],
+  }));
+  const path = points.map((p, i) => `${i ? "L" : "M"}${p.x} ${p.y}`).join(" ");
+  return { points, min, max, ticks: [min, (min + max) / 2, max], path };
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+/** Remaining seconds as a short string: "2d 4h", "5h 07m", "12m", "0m" (negative → "0m"). */
+export function formatRemaining(seconds: number | null | undefined): string {
+  if (seconds == null) return "";
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${String(m).padStart(2, "0")}m`;
+  return `${m}m`;
+}
+
+/** An instant shown in the viewer's time zone (profile ``time_zone``), falling back to UTC. */
+export function formatInZone(iso: string | null | undefined, zone: string | null | undefined, lang: string): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (isNaN(d.getTime())) return "";
+  const opts: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: zone || "UTC", timeZoneName: "short" };
+  try {
+    return new Intl.DateTimeFormat(lang, opts).format(d);
+  } catch {
+    return new Intl.DateTimeFormat(lang, { ...opts, timeZone: "UTC" }).format(d);
+  }
+}
+
+/** Seconds left per seat now, counting down from the moment the clock was fetched (paused: frozen). */
+export function remainingNow(remaining: (number | null)[], fetchedAt: number, now: number, paused: boolean): (number | null)[] {
+  const gone = paused ? 0 : Math.max(0, (now - fetchedAt) / 1000);
+  return remaining.map((r) => (r == null ? null : Math.max(0, r - gone)));
+}
+
+/** iOS only allows Web Push for an app added to the home screen (iOS 16.4+, standalone display). */
+export function needsHomeScreen(ua: string, standalone: boolean): boolean {
+  const ios = /iPhone|iPad|iPod/.test(ua) || (/Macintosh/.test(ua) && /Mobile\//.test(ua));
+  return ios && !standalone;
+}
+
+/** The VAPID public key (URL-safe base64) as the bytes PushManager.subscribe wants. */
+export function vapidKeyBytes(key: string): Uint8Array {
+  const pad = "=".repeat((4 - (key.length % 4)) % 4);
+  const b64 = (key + pad).replace(/-/g, "+").replace(/_/g, "/");
+  const raw = atob(b64);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+/** The pool a game of ``kind`` with ``seats`` players is rated in. */
+export function poolOf(kind: string, seats: number): string {
+  return seats > 2 ? `${kind}-${seats}p` : kind;
+}

@@ -1,0 +1,213 @@
+// Notifications: the in-app inbox, preferences per event and channel, Web Push, and vacation settings.
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api";
+import { formatInZone, needsHomeScreen, vapidKeyBytes } from "../corr";
+import type { Key } from "../i18n";
+import { navigate } from "../router";
+import { errorText, loadUnread, set, state, t, toast, useStore } from "../store";
+import { relTime } from "../ui";
+
+interface Note { id: number; event: string; game_id: number | null; title: string; body: string; created_at: string; read: boolean }
+type Channels = { inapp: boolean; push: boolean; email: boolean };
+interface Prefs { email_digest: boolean; events: Record<string, Channels>; vapid_public_key: string | null }
+interface VacationData { balance_days: number; auto_use: boolean; next_accrual: string | null; periods: { id: number; start: string; end: string; days: number }[] }
+
+const EVENTS = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used"];
+const CHANNELS = ["inapp", "push", "email"] as const;
+
+export function Notifications() {
+  const st = useStore();
+  const [notes, setNotes] = useState<Note[] | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+
+  async function load() {
+    try {
+      const r = await api<{ unread: number; results: Note[] }>("GET", "/notifications");
+      setNotes(r.results);
+      set({ unread: r.unread });
+    } catch (e) { setErr(errorText(e)); }
+  }
+  useEffect(() => { void load(); }, []);
+
+  async function markRead(ids: number[] | "all") {
+    try {
+      await api("POST", "/notifications/read", ids === "all" ? { all: true } : { ids });
+      await load();
+    } catch (e) { toast(errorText(e), "error"); }
+  }
+
+  function open(n: Note) {
+    if (!n.read) void markRead([n.id]);
+    if (n.game_id) navigate(`/game/${n.game_id}`);
+  }
+
+  return (
+    <main class="page" id="main">
+      <div class="row-between">
+        <h1>{t("notes.title")}</h1>
+        <button class="btn ghost" type="button" onClick={() => markRead("all")} disabled={!st.unread} id="read-all">{t("notes.read_all")}</button>
+      </div>
+      {err && <p class="form-err" role="alert">{err}</p>}
+      {!notes && !err && <p aria-busy="true">{t("common.loading")}</p>}
+      {notes && notes.length === 0 && <p class="empty">{t("notes.empty")}</p>}
+      <ul class="games" id="notes">
+        {(notes || []).map((n) => (
+          <li>
+            <button type="button" class={`game-row note ${n.read ? "" : "turn"}`} onClick={() => open(n)} data-note={n.id}>
+              <span class="gr-main"><strong>{eventName(n.event)}</strong>{!n.read && <span class="sr-only"> ({t("notes.unread")})</span>}</span>
+              <span class="gr-sub small">{n.body || n.title} <span class="muted">· {relTime(n.created_at)}</span></span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Preferences />
+    </main>
+  );
+}
+
+function eventName(e: string): string {
+  return EVENTS.includes(e) ? t(("notes.ev_" + e) as Key) : e;
+}
+
+function Preferences() {
+  const [p, setP] = useState<Prefs | null>(null);
+  useEffect(() => { api<Prefs>("GET", "/notifications/preferences").then(setP).catch((e) => toast(errorText(e), "error")); }, []);
+
+  async function patch(body: Partial<Prefs> | { events: Record<string, Partial<Channels>> }) {
+    try { setP(await api<Prefs>("PATCH", "/notifications/preferences", body)); toast(t("common.saved")); } catch (e) { toast(errorText(e), "error"); }
+  }
+  if (!p) return null;
+  return (
+    <section aria-labelledby="h-prefs">
+      <h2 id="h-prefs">{t("notes.prefs")}</h2>
+      <table class="breakdown prefs" id="prefs">
+        <caption class="sr-only">{t("notes.prefs")}</caption>
+        <thead><tr><th scope="col">{t("notes.event")}</th>{CHANNELS.map((c) => <th scope="col">{t(("notes.ch_" + c) as Key)}</th>)}</tr></thead>
+        <tbody>
+          {EVENTS.filter((e) => p.events[e]).map((e) => (
+            <tr>
+              <th scope="row">{eventName(e)}</th>
+              {CHANNELS.map((c) => (
+                <td><input type="checkbox" checked={p.events[e][c]} aria-label={`${eventName(e)}: ${t(("notes.ch_" + c) as Key)}`}
+                  onChange={(ev) => patch({ events: { [e]: { [c]: (ev.target as HTMLInputElement).checked } } })} /></td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <label class="radio"><input type="checkbox" checked={p.email_digest} onChange={(ev) => patch({ email_digest: (ev.target as HTMLInputElement).checked })} id="digest" />{t("notes.digest")}</label>
+      <Push vapid={p.vapid_public_key} />
+    </section>
+  );
+}
+
+function Push({ vapid }: { vapid: string | null }) {
+  const [status, setStatus] = useState<"unknown" | "on" | "off">("unknown");
+  const [busy, setBusy] = useState(false);
+  const supported = typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+  const standalone = typeof window !== "undefined" && (window.matchMedia?.("(display-mode: standalone)").matches || (navigator as unknown as { standalone?: boolean }).standalone === true);
+  const ios = needsHomeScreen(navigator.userAgent, !!standalone);
+
+  useEffect(() => {
+    if (!supported) return;
+    navigator.serviceWorker.getRegistration("/").then((reg) => reg?.pushManager.getSubscription())
+      .then((s) => setStatus(s ? "on" : "off")).catch(() => setStatus("off"));
+  }, []);
+
+  async function enable() {
+    if (!vapid) return;
+    setBusy(true);
+    try {
+      if ((await Notification.requestPermission()) !== "granted") { toast(t("push.denied"), "error"); return; }
+      const reg = await navigator.serviceWorker.getRegistration("/");
+      if (!reg) { toast(t("push.no_worker"), "error"); return; }
+      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: vapidKeyBytes(vapid) as BufferSource });
+      await api("POST", "/notifications/push-subscriptions", sub.toJSON());
+      setStatus("on");
+      toast(t("push.enabled"));
+    } catch (e) {
+      toast(errorText(e), "error");
+    } finally { setBusy(false); }
+  }
+
+  async function disable() {
+    setBusy(true);
+    try {
+      const reg = await navigator.serviceWorker.getRegistration("/");
+      const sub = await reg?.pushManager.getSubscription();
+      if (sub) {
+        await api("DELETE", "/notifications/push-subscriptions", { endpoint: sub.endpoint });
+        await sub.unsubscribe();
+      }
+      setStatus("off");
+    } catch (e) { toast(errorText(e), "error"); } finally { setBusy(false); }
+  }
+
+  let body;
+  if (!vapid) body = <p class="muted" id="push-msg">{t("push.not_configured")}</p>;
+  else if (ios) body = <p class="muted" id="push-msg">{t("push.ios")}</p>;
+  else if (!supported) body = <p class="muted" id="push-msg">{t("push.unsupported")}</p>;
+  else if (status === "on") body = <p class="row"><span>{t("push.on")}</span><button class="btn ghost" type="button" disabled={busy} onClick={disable}>{t("push.disable")}</button></p>;
+  else body = <button class="btn" type="button" disabled={busy} onClick={enable} id="push-enable">{t("push.enable")}</button>;
+  return (
+    <div aria-labelledby="h-push">
+      <h3 id="h-push">{t("push.title")}</h3>
+      {body}
+    </div>
+  );
+}
+
+/** Vacation: balance, booked periods, book a period, automatic use. */
+export function Vacation() {
+  const st = useStore();
+  const [v, setV] = useState<VacationData | null>(null);
+  const [start, setStart] = useState("");
+  const [days, setDays] = useState("3");
+  useEffect(() => { api<VacationData>("GET", "/vacation").then(setV).catch(() => setV(null)); }, []);
+
+  async function setAuto(on: boolean) {
+    try { setV(await api<VacationData>("PATCH", "/vacation", { auto_use: on })); toast(t("common.saved")); } catch (e) { toast(errorText(e), "error"); }
+  }
+  async function book(e: Event) {
+    e.preventDefault();
+    if (!start) return;
+    try {
+      setV(await api<VacationData>("POST", "/vacation/periods", { start: new Date(start + "T00:00:00").toISOString(), days: Number(days) }));
+      toast(t("common.saved"));
+    } catch (x) { toast(errorText(x), "error"); }
+  }
+  if (!v) return null;
+  const zone = st.me?.time_zone;
+  return (
+    <section aria-labelledby="h-vac" id="vacation">
+      <h2 id="h-vac">{t("vac.title")}</h2>
+      <p>{t("vac.balance", { n: v.balance_days })} <span class="muted small">{t("vac.help")}</span></p>
+      <label class="radio"><input type="checkbox" id="vac-auto" checked={v.auto_use} onChange={(e) => setAuto((e.target as HTMLInputElement).checked)} />{t("vac.auto")}</label>
+      {v.periods.length > 0 && (
+        <ul class="hist small">{v.periods.map((p) => <li>{formatInZone(p.start, zone, state.lang)} – {formatInZone(p.end, zone, state.lang)} ({t("new.days", { n: p.days })})</li>)}</ul>
+      )}
+      <form class="row" onSubmit={book}>
+        <div class="field"><label for="vac-start">{t("vac.start")}</label><input id="vac-start" type="date" value={start} onInput={(e) => setStart((e.target as HTMLInputElement).value)} /></div>
+        <div class="field"><label for="vac-days">{t("vac.days")}</label><input id="vac-days" type="number" min="1" max="30" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} /></div>
+        <button class="btn" type="submit">{t("vac.book")}</button>
+      </form>
+    </section>
+  );
+}
+
+/** The bell in the header with the unread count (polled each minute and on every screen change). */
+export function Bell() {
+  const st = useStore();
+  useEffect(() => {
+    void loadUnread();
+    const timer = setInterval(() => void loadUnread(), 60000);
+    return () => clearInterval(timer);
+  }, []);
+  const label = st.unread ? t("notes.bell_unread", { n: st.unread }) : t("notes.title");
+  return (
+    <a href="#/notes" class="bell" aria-label={label} id="bell">
+      <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z" /></svg>
+      {st.unread > 0 && <span class="count" aria-hidden="true">{st.unread > 99 ? "99+" : st.unread}</span>}
+    </a>
+  );
+}

@@ -1,0 +1,81 @@
+// Replay of a finished game: step through the record (GET /games/{id}/replay?step=N, /record).
+import { useEffect, useState } from "preact/hooks";
+import { api, BASE } from "../api";
+import { cardName, factionTitle, type Faction } from "../cards";
+import { CardView, Glyph } from "../Card";
+import { normGame, seatName, type EngineView, type Game } from "../game";
+import type { Key } from "../i18n";
+import { errorText, state, t, useStore } from "../store";
+
+interface Step {
+  step: number;
+  steps: number;
+  move: { number: number; seat: number; move: { play?: string; seer?: string } } | null;
+  spectator_view: EngineView;
+  seat_views: EngineView[];
+}
+
+export function ReplayScreen({ id }: { id: number }) {
+  useStore();
+  const [rec, setRec] = useState<Game | null>(null);
+  const [cur, setCur] = useState<Step | null>(null);
+  const [step, setStep] = useState<number | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+
+  useEffect(() => {
+    api<Record<string, unknown>>("GET", `/games/${id}/record`).then((r) => setRec(normGame(r))).catch((e) => setErr(errorText(e)));
+  }, [id]);
+  useEffect(() => {
+    api<Step>("GET", `/games/${id}/replay` + (step == null ? "?step=0" : `?step=${step}`))
+      .then((s) => { setCur(s); if (step == null) setStep(0); }).catch((e) => setErr(errorText(e)));
+  }, [id, step]);
+
+  const total = cur?.steps ?? 0;
+  const at = cur?.step ?? 0;
+  const go = (n: number) => setStep(Math.max(0, Math.min(total, n)));
+  const name = (s: number) => (rec ? seatName(rec, s) : `#${s + 1}`);
+  const v = cur?.spectator_view;
+  const moveText = !cur?.move ? t("replay.deal")
+    : cur.move.move.play ? t("replay.played", { name: name(cur.move.seat), card: cardName(cur.move.move.play, state.lang) })
+      : t("replay.seer", { name: name(cur.move.seat), choice: String(cur.move.move.seer ?? "") });
+
+  return (
+    <main class="page" id="main" data-step={at} data-steps={total}>
+      <h1>{t("replay.title")}{rec ? ` – ${t(("game." + rec.kind) as Key)}` : ""}</h1>
+      {err && <p class="form-err" role="alert">{err}</p>}
+      {cur && v && (
+        <>
+          <div class="replay-nav row" role="group" aria-label={t("replay.title")}>
+            <button type="button" class="btn ghost" onClick={() => go(0)} disabled={at === 0} aria-label={t("replay.first")}>|◀</button>
+            <button type="button" class="btn" onClick={() => go(at - 1)} disabled={at === 0} aria-label={t("replay.prev")} id="replay-prev">◀</button>
+            <span role="status" aria-live="polite" id="replay-pos">{t("replay.step", { n: at, total })}</span>
+            <button type="button" class="btn" onClick={() => go(at + 1)} disabled={at >= total} aria-label={t("replay.next")} id="replay-next">▶</button>
+            <button type="button" class="btn ghost" onClick={() => go(total)} disabled={at >= total} aria-label={t("replay.last")}>▶|</button>
+          </div>
+          <input type="range" min="0" max={total} value={at} aria-label={t("replay.slider")} onChange={(e) => go(Number((e.target as HTMLInputElement).value))} />
+          <p><strong>{moveText}</strong> <span class="muted small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, 13) })}</span></p>
+          {v.prize && v.phase === 1 && <p class="row small">{t("table.prize")}: <CardView id={v.prize} size="s" /></p>}
+          <div class="trick">
+            {v.current_trick.map((tc) => <div class="tc"><span class="small">{name(tc.seat)}</span><CardView id={tc.card} size="m" /></div>)}
+            {!v.current_trick.length && <span class="muted small">{t("table.no_last")}</span>}
+          </div>
+          {cur.seat_views.map((sv, s) => (
+            <section class="pile" aria-label={name(s)}>
+              <h2 class="small">{name(s)}</h2>
+              <div class="pile-row">{(sv.hand || []).map((c) => <CardView id={c} size="s" />)}</div>
+              <p class="small">{v.factions.map((f) => {
+                const n = (v.score[s]?.[f]?.length ?? 0);
+                return n ? <span class="fac-cell"><Glyph faction={f as Faction} size={12} /> {factionTitle(f as Faction, state.lang)} {n} </span> : null;
+              })}</p>
+            </section>
+          ))}
+          <p class="row">
+            <a class="btn ghost" href={`${BASE}/games/${id}/record`} target="_blank" rel="noopener">{t("replay.record")}</a>
+            <a class="btn ghost" href={`#/game/${id}`}>{t("replay.back")}</a>
+          </p>
+        </>
+      )}
+      {!cur && !err && <p aria-busy="true">{t("common.loading")}</p>}
+    </main>
+  );
+}
