@@ -8,6 +8,13 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let ping: ReturnType<typeof setInterval> | undefined;
 let everOpened = false;
 let stopped = true;
+let viewing: number | null = null; // the game on screen: the server sends no push/e-mail for it
+
+/** Tell the server which game is on screen (null: none), now and after every reconnect. */
+export function setViewing(gameId: number | null): void {
+  viewing = gameId;
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "viewing", game_id: gameId }));
+}
 
 
 function url(): string {
@@ -32,6 +39,7 @@ export function connect(): void {
     attempt = 0;
     set({ ws: "open" });
     sock.send(JSON.stringify({ type: "subscribe", games: "all" }));
+    if (viewing !== null) sock.send(JSON.stringify({ type: "viewing", game_id: viewing }));
     clearInterval(ping);
     ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
     if (everOpened) resync(); // we may have missed updates while away

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import DAYS_PER_MOVE_CHOICES
+from games.rules.base import RulesError
 from games.rules.registry import GAMES
 
 from . import service
@@ -37,14 +38,14 @@ def seek_payload(s: Seek) -> dict[str, Any]:
             "created_at": s.created_at.isoformat().replace("+00:00", "Z")}
 
 
-class SeekSerializer(serializers.Serializer):
+class _GameChoiceSerializer(serializers.Serializer):
+    """What game a seek asks for: kind, options, seats, time control, rated."""
+
     kind = serializers.ChoiceField(choices=sorted(GAMES))
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.IntegerField(min_value=2, max_value=4, default=2)
     days_per_move = serializers.ChoiceField(choices=DAYS, allow_null=True, default=3)
     rated = serializers.BooleanField(default=True)
-    rating_range = serializers.IntegerField(min_value=0, max_value=2000, allow_null=True, default=None)
-    min_reliability = serializers.IntegerField(min_value=0, max_value=100, default=0)
 
     def validate(self, data):
         info = GAMES[data["kind"]].info
@@ -55,15 +56,20 @@ class SeekSerializer(serializers.Serializer):
             raise serializers.ValidationError({"rated": ["Unlimited games are never rated."]})
         try:
             data["options"] = GAMES[data["kind"]].normalize_options(data["options"], data["seats"])
-        except Exception as exc:
+        except RulesError as exc:
             raise serializers.ValidationError({"options": [str(exc)]}) from None
         return data
 
 
-class QuickSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=sorted(GAMES))
-    seats = serializers.IntegerField(min_value=2, max_value=4, default=2)
-    days_per_move = serializers.ChoiceField(choices=DAYS, allow_null=True, default=3)
+class SeekSerializer(_GameChoiceSerializer):
+    rating_range = serializers.IntegerField(min_value=0, max_value=2000, allow_null=True, default=None)
+    min_reliability = serializers.IntegerField(min_value=0, max_value=100, default=0)
+
+
+class QuickSerializer(_GameChoiceSerializer):
+    """'Play now': the same choices as a seek; rated by default only if asked (an AI fallback never is)."""
+
+    rated = serializers.BooleanField(default=False)
 
 
 def _check_cap(user: Any) -> None:

@@ -146,3 +146,26 @@ def test_new_accounts_have_a_game_cap_that_grows(make_user, commit, api_client, 
 
 def r_game(user):
     return Game.objects.filter(seats__user=user).values_list("pk", flat=True).first()
+
+
+@pytest.mark.django_db
+def test_play_now_over_http_can_be_ranked_and_validates_options(make_user, commit):
+    from rest_framework.test import APIClient
+
+    waiting, me = make_user("waiting"), make_user("me2")
+    from games.rules.registry import GAMES
+
+    factions = ["knight", "goblin", "undead", "dragon", "seer"]
+    _waiting(waiting, kind="claim-mix", options=GAMES["claim-mix"].normalize_options({"factions": factions}, 2),
+             rated=True)
+    client = APIClient()
+    client.force_authenticate(me)
+    bad = client.post("/api/v1/seeks/quick", {"kind": "claim-mix", "options": {"factions": ["knight", "gnome"]}},
+                      format="json")
+    assert bad.status_code == 400 and "options" in bad.json()["error"]["fields"]
+    with commit():
+        ok = client.post("/api/v1/seeks/quick", {"kind": "claim-mix", "rated": True,
+                                                 "options": {"factions": factions}}, format="json")
+    assert ok.status_code == 201, ok.content
+    game = Game.objects.filter(seats__user=me).get()
+    assert game.rated and game.kind == "claim-mix"

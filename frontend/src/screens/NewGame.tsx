@@ -42,8 +42,8 @@ export function NewGame() {
     if (problem) return;
     setBusy(true); setErr(null); setFields({});
     try {
-      const body = quick ? { kind, seats: n, days_per_move: days || null }
-        : { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, days_per_move: days || null, rated, rating_range: range };
+      const game = { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, days_per_move: days || null, rated };
+      const body = quick ? game : { ...game, rating_range: range };
       const s = await api<{ id: number; game_id: number | null }>("POST", quick ? "/seeks/quick" : "/seeks", body);
       if (s.game_id) navigate(`/game/${s.game_id}`);
       else { toast(t(quick ? "seek.quick_waiting" : "seek.posted")); navigate("/"); }

@@ -10,6 +10,7 @@ import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, to
 import { Dialog, relTime } from "../ui";
 import { navigate } from "../router";
 import { Clock } from "./Clock";
+import { setViewing } from "../realtime";
 
 function reasonText(r: DimReason): string {
   if (!r) return "";
@@ -35,6 +36,7 @@ export function Table({ id }: { id: number }) {
   const [hint, setHint] = useState<string>("");
 
   useEffect(() => { void loadGame(id); }, [id]);
+  useEffect(() => { setViewing(id); return () => setViewing(null); }, [id]);
 
   // Safety net while waiting for the opponent: poll often when the socket is down, rarely when up.
   useEffect(() => {
