@@ -102,7 +102,7 @@ def spy_resolve(state: InheritorsState, seat: int, target: int, colour: str, eve
 
 
 def spy_nothing_to_name(state: InheritorsState, seat: int, events: list[JSONDict]) -> None:
-    """Spec silent (ruling in docs/rulings-inheritors.md): if P can name no card at all (every
+    """Spec silent (ruling in docs/rulings.md, Inheritors): if P can name no card at all (every
     active stack shows 6), the Spy is treated as refused and P draws 1."""
     state.emit(events, {"type": "spy", "seat": seat, "target": None, "colour": None, "value": None,
                         "answer": None})
