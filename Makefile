@@ -8,6 +8,9 @@ run:
 test:
 	./scripts/test.sh
 
+stress:
+	./scripts/stress.sh
+
 lint:
 	.venv/bin/ruff check .
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -40,6 +41,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             error_body("service_unavailable", "The service is briefly unavailable; please retry."),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "5"},
+        )
+    if isinstance(exc, RequestDataTooBig):
+        limit_kb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+        return Response(
+            error_body("too_large", f"The request body is too large (at most {limit_kb} KB)."),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
     # Django's own exceptions get the same shape as DRF's (get_object_or_404 and friends).
     if isinstance(exc, Http404):

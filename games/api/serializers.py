@@ -75,6 +75,19 @@ class MoveSerializer(serializers.Serializer):
 
 # ----------------------------------------------------------------------------- responses (documentation)
 
+class SeatRatingSerializer(serializers.Serializer):
+    pool = serializers.CharField(help_text="Rating pool: the game kind, with -3p/-4p for 3-4 players.")
+    system = serializers.ChoiceField(choices=["glicko2", "openskill"])
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    last_game_at = serializers.DateTimeField(allow_null=True)
+
+
 class SeatSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     type = serializers.CharField(help_text='"user", "ai" or "open" (not yet taken).')
@@ -83,7 +96,8 @@ class SeatSerializer(serializers.Serializer):
     is_bot = serializers.BooleanField(help_text="A bot account or an AI seat.")
     ai_level = serializers.IntegerField(allow_null=True)
     ai_name = serializers.CharField(allow_null=True)
-    rating = serializers.IntegerField(allow_null=True, help_text="Always null for now.")
+    rating = SeatRatingSerializer(allow_null=True, help_text="The seat's rating when the game started (null for an "
+                                  "open seat or before the start).")
     joined = serializers.BooleanField()
     to_act = serializers.BooleanField()
     abort_offered = serializers.BooleanField()

@@ -97,33 +97,7 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
         return read_view_n(view)
     seat = int(view["seat"])
     factions = tuple(sorted(FACTION_ALIASES[f] for f in view["factions"]))
-    score = [[parse_card(c) for f in view["score"][s] for c in view["score"][s][f]] for s in range(2)]
-    k = Knowledge(
-        kind=view["game"],
-        seat=seat,
-        opp=1 - seat,
-        factions=factions,
-        phase=int(view["phase"]),
-        trick_no=int(view["trick"]) - 1,
-        leader=int(view["leader"]),
-        to_act=int(view["to_act"][0]) if view["to_act"] else -1,
-        hand=_codes(view["hand"]),
-        followers=_codes(view.get("followers", [])),
-        public_followers=[_codes(p) for p in view["public_followers"]],
-        peeked=_codes(view.get("peeked_cards", [])),
-        peek=parse_card(view["peek"]) if view.get("peek") else None,
-        hand_counts=list(view["hand_counts"]),
-        follower_counts=list(view["follower_counts"]),
-        deck_count=int(view["deck_count"]),
-        prize=parse_card(view["prize"]) if view.get("prize") else None,
-        played=[parse_card(t["card"]) for t in view["current_trick"]],
-        seer_pending=view.get("seer_pending"),
-        score=score,
-        gnomes=[_codes(r) for r in view["gnome_rows"]],
-        pool=_codes(view["troll_pool"]),
-        discard=_codes(view["discard"]),
-        smashed=_codes(view["smashed"]),
-    )
+    k = _knowledge(view, seat, 2, factions)
     full = Counter(deck_for(factions))
     k.totals = Counter(c >> 4 for c in full.elements())
     seen = Counter(k.hand)
@@ -148,17 +122,11 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
     return k
 
 
-def read_view_n(view: Mapping[str, Any]) -> Knowledge:
-    """3-4 seats (claim-combined.md M3-M7). ``unseen`` is every card whose place this seat does not
-    know: all cards - own hand and follower pile - every public zone (score piles, Gnome rows,
-    Troll pool, discard, smashed, current trick, prize, peeked top card) - the known cards of the
-    other seats (``known``: public prizes, and this seat's Seer peeks, which always went to its
-    left neighbour, M5.4). ``opp`` is the left neighbour (only used by 2-seat code paths)."""
-    seat = int(view["seat"])
-    n = int(view["seats"])
-    factions = tuple(sorted(FACTION_ALIASES[f] for f in view["factions"]))
+def _knowledge(view: Mapping[str, Any], seat: int, n: int, factions: tuple[str, ...]) -> Knowledge:
+    """The zones of a view as card codes (shared by the 2-seat and the N-seat readers);
+    ``opp`` is the left neighbour (the opponent with 2 seats)."""
     score = [[parse_card(c) for f in view["score"][s] for c in view["score"][s][f]] for s in range(n)]
-    k = Knowledge(
+    return Knowledge(
         kind=view["game"],
         seat=seat,
         opp=(seat + 1) % n,
@@ -185,6 +153,18 @@ def read_view_n(view: Mapping[str, Any]) -> Knowledge:
         smashed=_codes(view["smashed"]),
         seats=n,
     )
+
+
+def read_view_n(view: Mapping[str, Any]) -> Knowledge:
+    """3-4 seats (claim-combined.md M3-M7). ``unseen`` is every card whose place this seat does not
+    know: all cards - own hand and follower pile - every public zone (score piles, Gnome rows,
+    Troll pool, discard, smashed, current trick, prize, peeked top card) - the known cards of the
+    other seats (``known``: public prizes, and this seat's Seer peeks, which always went to its
+    left neighbour, M5.4). ``opp`` is the left neighbour (only used by 2-seat code paths)."""
+    seat = int(view["seat"])
+    n = int(view["seats"])
+    factions = tuple(sorted(FACTION_ALIASES[f] for f in view["factions"]))
+    k = _knowledge(view, seat, n, factions)
     k.known = [[] if s == seat else k.public_followers[s][:] for s in range(n)]
     k.known[(seat + 1) % n] += k.peeked
     full = Counter(deck_for(factions))
