@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -89,3 +90,41 @@ def ids(cards: Sequence[int]) -> list[str]:
     from games.rules.cards import CARD_ID
 
     return sorted(CARD_ID[x] for x in cards)
+
+
+# --- zones of a state, for the property tests (2 seats and 3-4 seats) ---
+
+
+def all_cards(s: Core) -> Counter:
+    zones = [*s.hands, *s.followers, *s.score, *s.gnomes, s.pool, s.discard, s.smashed, s.played,
+             list(s.deck[s.dpos:])]
+    total = Counter(c for z in zones for c in z)
+    if s.prize >= 0:
+        total[s.prize] += 1
+    return total
+
+
+def visible_cards(s: Core, seat: int | None) -> set[int]:
+    """Cards a seat may legitimately see somewhere (public zones + own private + known)."""
+    vis = {*s.pool, *s.discard, *s.smashed, *s.played}
+    for z in (*s.score, *s.gnomes, *s.public_followers):
+        vis.update(z)
+    if s.prize >= 0:
+        vis.add(s.prize)
+    if seat is not None:
+        vis.update(s.hands[seat])
+        vis.update(s.followers[seat])
+        vis.update(s.peeked[seat])
+        if s.seer == seat:
+            vis.add(s.deck[s.dpos])
+    return vis
+
+
+def hidden_cards(s: Core, seat: int | None) -> set[int]:
+    """Cards whose id must not appear in the seat's view (they are only in hidden places)."""
+    secret = set(s.deck[s.dpos:])
+    for o in range(s.seats):
+        if o != seat:
+            secret.update(s.hands[o])
+            secret.update(s.followers[o])
+    return secret - visible_cards(s, seat)

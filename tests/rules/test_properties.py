@@ -16,43 +16,13 @@ from games.rules.claim.core import PHASE1, Core
 from games.rules.claim.options import random_mix
 
 from .helpers import RULES
+from .helpers import all_cards as _all_cards
+from .helpers import hidden_cards as _hidden
+from .helpers import visible_cards as _visible
 
 KINDS = ["claim", "claim2", "claim-mix"]
 
 
-def _all_cards(s: Core) -> Counter:
-    zones = [*s.hands, *s.followers, *s.score, *s.gnomes, s.pool, s.discard, s.smashed, s.played,
-             list(s.deck[s.dpos:])]
-    total = Counter(c for z in zones for c in z)
-    if s.prize >= 0:
-        total[s.prize] += 1
-    return total
-
-
-def _visible(s: Core, seat: int | None) -> set[int]:
-    """Cards a seat may legitimately see somewhere (public zones + own private + known)."""
-    vis = {*s.pool, *s.discard, *s.smashed, *s.played}
-    for z in (*s.score, *s.gnomes, *s.public_followers):
-        vis.update(z)
-    if s.prize >= 0:
-        vis.add(s.prize)
-    if seat is not None:
-        vis.update(s.hands[seat])
-        vis.update(s.followers[seat])
-        vis.update(s.peeked[seat])
-        if s.seer == seat:
-            vis.add(s.deck[s.dpos])
-    return vis
-
-
-def _hidden(s: Core, seat: int | None) -> set[int]:
-    """Cards whose id must not appear in the seat's view (they are only in hidden places)."""
-    secret = set(s.deck[s.dpos:])
-    for o in range(s.seats):
-        if o != seat:
-            secret.update(s.hands[o])
-            secret.update(s.followers[o])
-    return secret - _visible(s, seat)
 
 
 def _check_no_leak(rules, s: Core) -> None:

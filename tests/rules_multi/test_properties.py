@@ -14,38 +14,10 @@ from hypothesis import strategies as st
 from games.rules.base import IllegalMove, NotYourTurn
 from games.rules.cards import CARD_ID, FACTION_NAMES, deck_for
 from games.rules.claim import CLAIM_MIX
-from games.rules.claim.core import OVER, PHASE1, Core
+from games.rules.claim.core import OVER, PHASE1
 from games.rules.claim.options import random_mix
-
-
-def _all_cards(s: Core) -> Counter:
-    zones = [*s.hands, *s.followers, *s.score, *s.gnomes, s.pool, s.discard, s.smashed, s.played,
-             list(s.deck[s.dpos:])]
-    total = Counter(c for z in zones for c in z)
-    if s.prize >= 0:
-        total[s.prize] += 1
-    return total
-
-
-def _hidden(s: Core, seat: int | None) -> set[int]:
-    """Cards only in places hidden from ``seat`` (other hands/followers incl. the partner's, deck)."""
-    vis = {*s.pool, *s.discard, *s.smashed, *s.played}
-    for z in (*s.score, *s.gnomes, *s.public_followers):
-        vis.update(z)
-    if s.prize >= 0:
-        vis.add(s.prize)
-    if seat is not None:
-        vis.update(s.hands[seat])
-        vis.update(s.followers[seat])
-        vis.update(s.peeked[seat])
-        if s.seer == seat:
-            vis.add(s.deck[s.dpos])
-    secret = set(s.deck[s.dpos:])
-    for o in range(s.seats):
-        if o != seat:
-            secret.update(s.hands[o])
-            secret.update(s.followers[o])
-    return secret - vis
+from tests.rules.helpers import all_cards as _all_cards
+from tests.rules.helpers import hidden_cards as _hidden
 
 
 def _options(seats: int, seed: int) -> dict:
