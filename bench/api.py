@@ -24,10 +24,16 @@ extra delay of the push; it can be negative, because the server publishes on com
 the HTTP answer).
 
 Without a URL it starts its own server: ``uvicorn claim.asgi:application --workers 1`` (``--workers``
-to change) on a free port, on the PostgreSQL database ``claim_bench`` (created and migrated when
+to change) with the deployment's flags (``UVICORN_FLAGS``; ``--uvicorn-flags`` to change) on a free
+port, on the PostgreSQL database ``claim_bench`` (created and migrated when
 missing; override with ``--database-url``) and Redis database 3 (``--redis-url``; a separate Redis
 database so test runs that flush the cache do not wipe the channel layer's groups), with the
-throttles lifted and ``CLAIM_TASK_MODE=thread``. Against your own server, lift the throttles
+throttles lifted. Background tasks (the ``game_changed`` receivers: notifications, clocks, ratings)
+run as deployed with ``--tasks celery`` (the default): the bench starts a Celery worker
+(``celery -A claim worker --concurrency 2``, broker = the bench's Redis database) and prints its CPU
+per move on its own line; ``--tasks thread`` runs them on the server's in-process thread pool
+(``CLAIM_TASK_MODE=thread``, the only setup of the first round), so their CPU counts
+as server CPU. Against your own server, lift the throttles
 yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``, ``THROTTLE_MOVES``), or the bench hits 429s.
 """
 
@@ -55,6 +61,8 @@ from websockets.asyncio.client import connect as ws_connect
 
 ROOT = Path(__file__).resolve().parents[1]
 UNLIMITED = "100000000/min"
+# The deployment's uvicorn flags (scripts/run.sh, docker/Dockerfile; docs/performance.md).
+UVICORN_FLAGS = "--http httptools --loop uvloop --ws-per-message-deflate false --no-access-log"
 
 
 # --- the server ---------------------------------------------------------------------------------
@@ -85,7 +93,8 @@ def start_server(args) -> tuple[str, subprocess.Popen, Path]:
         SECRET_KEY=env.get("SECRET_KEY") or "bench-only-secret-key-" + secrets.token_hex(16),
         CLAIM_TESTING="1",  # plain HTTP (no SSL redirect, no secure cookies); fast password hashing
         ALLOWED_HOSTS="127.0.0.1,localhost",
-        CLAIM_TASK_MODE="thread",
+        CLAIM_TASK_MODE=args.tasks,
+        CELERY_BROKER_URL=args.redis_url, CELERY_RESULT_BACKEND=args.redis_url,
         THROTTLE_USER=UNLIMITED, THROTTLE_ANON=UNLIMITED, THROTTLE_MOVES=UNLIMITED,
         THROTTLE_REGISTER=UNLIMITED, THROTTLE_LOGIN=UNLIMITED,
         LOG_LEVEL="WARNING",
@@ -96,20 +105,37 @@ def start_server(args) -> tuple[str, subprocess.Popen, Path]:
     port = _free_port()
     log = Path(tempfile.mkstemp(prefix="claim-bench-uvicorn-", suffix=".log")[1])
     cmd = [sys.executable, "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-           "--lifespan", "off", "--log-level", "warning", "--no-access-log", "--workers", str(args.workers)]
+           "--lifespan", "off", "--log-level", "warning", "--workers", str(args.workers), *args.uvicorn_flags.split()]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        if args.tasks == "celery":
+            args.worker_proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "claim", "worker", "--loglevel", "WARNING", "--concurrency",
+                 "2", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
+            _stop_worker(args)
             raise SystemExit(f"the server exited:\n{log.read_text()[-3000:]}")
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(f"{url}/api/v1/health", timeout=2).status_code < 500:
                 return url, proc, log
         time.sleep(0.2)
     proc.kill()
+    _stop_worker(args)
     raise SystemExit(f"the server did not answer within 60 s:\n{log.read_text()[-3000:]}")
+
+
+def _stop_worker(args) -> None:
+    worker = getattr(args, "worker_proc", None)
+    if worker is not None:
+        worker.terminate()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
 
 
 # --- players and games --------------------------------------------------------------------------
@@ -207,6 +233,7 @@ class Bench:
     def __init__(self, base: str, args, server_pid: int | None = None) -> None:
         self.server_pid = server_pid
         self.server_cpu = 0.0
+        self.worker_cpu: float | None = None
         self.base = base
         self.args = args
         self.stats = Stats()
@@ -333,11 +360,15 @@ class Bench:
             self.measuring = True
             started = time.perf_counter()
             cpu0 = process_tree_cpu(self.server_pid) if self.server_pid else 0.0
+            worker = getattr(args, "worker_proc", None)
+            wcpu0 = process_tree_cpu(worker.pid) if worker else 0.0
             await asyncio.gather(*workers)
             elapsed = time.perf_counter() - started
             self.measuring = False
             if self.server_pid:
                 self.server_cpu = process_tree_cpu(self.server_pid) - cpu0
+            if worker:
+                self.worker_cpu = process_tree_cpu(worker.pid) - wcpu0
             await asyncio.sleep(0.5)  # let the last pushes arrive
             for task in readers:
                 task.cancel()
@@ -364,6 +395,9 @@ class Bench:
         if self.server_pid and s.moves:
             print(f"server CPU: {self.server_cpu * 1000 / s.moves:.1f} ms per move "
                   f"({self.server_cpu / elapsed * 100:.0f}% of one core; PostgreSQL and Redis not included)")
+        if self.worker_cpu is not None and s.moves:
+            print(f"task worker CPU: {self.worker_cpu * 1000 / s.moves:.1f} ms per move "
+                  f"({self.worker_cpu / elapsed * 100:.0f}% of one core; Celery, game_changed receivers)")
 
 
 def main() -> None:
@@ -384,6 +418,12 @@ def main() -> None:
                              "connections pile up; see the report)")
     parser.add_argument("--settings", default=os.environ.get("BENCH_SETTINGS", "claim.settings"),
                         help="DJANGO_SETTINGS_MODULE of the started server; default claim.settings")
+    parser.add_argument("--uvicorn-flags", default=UVICORN_FLAGS,
+                        help=f"more flags of the started uvicorn; default the deployment's: {UVICORN_FLAGS!r} "
+                             "(pass e.g. '--no-access-log' alone to compare with uvicorn's defaults)")
+    parser.add_argument("--tasks", choices=["celery", "thread"], default="celery",
+                        help="background tasks of the started server: a Celery worker (default, as deployed) or "
+                             "the server's in-process thread pool")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -391,13 +431,15 @@ def main() -> None:
     url = args.url
     if not url:
         url, proc, log = start_server(args)
-        print(f"server: {url} (uvicorn --workers {args.workers}, DB_CONN_MAX_AGE={args.conn_max_age}, "
+        print(f"server: {url} (uvicorn --workers {args.workers} {args.uvicorn_flags}; tasks: {args.tasks}; "
+              f"DB_CONN_MAX_AGE={args.conn_max_age}, "
               f"{args.database_url}, {args.redis_url}); pid {proc.pid}")
     print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     try:
         asyncio.run(Bench(url.rstrip("/"), args, proc.pid if proc else None).run())
     finally:
         if proc is not None:
+            _stop_worker(args)
             proc.terminate()
             try:
                 proc.wait(timeout=10)

@@ -1,7 +1,8 @@
 """Serves the PWA: the app shell at / and the service worker at /sw.js (root scope).
 
 The build lives in frontend/dist (``scripts/bootstrap.sh`` runs ``npm run build``); its assets are
-static files under /static/. Without a build, / shows a plain page pointing to the API docs.
+static files under /static/, served by :class:`StaticFilesMiddleware` (WhiteNoise). Without a build,
+/ shows a plain page pointing to the API docs.
 """
 
 from __future__ import annotations
@@ -9,11 +10,48 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
+from whitenoise.middleware import WhiteNoiseMiddleware
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise's middleware (same files, headers and settings), usable in async mode.
+
+    ``WhiteNoiseMiddleware`` is sync-only, so under ASGI Django runs the whole middleware chain
+    around it by switching between the event loop and threads on every request. This subclass is
+    sync- and async-capable (like Django's own middleware), so the chain stays async up to the view
+    (docs/performance.md). The file lookup is a dict lookup (a filesystem search only with
+    ``WHITENOISE_AUTOREFRESH``, the DEBUG default, done in a thread).
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response=None, settings=settings):
+        super().__init__(get_response, settings=settings)
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.async_mode:
+            return self.__acall__(request)
+        return super().__call__(request)
+
+    async def __acall__(self, request):
+        if self.autorefresh:
+            static_file = await sync_to_async(self.find_file, thread_sensitive=False)(request.path_info)
+        else:
+            static_file = self.files.get(request.path_info)
+        if static_file is not None:
+            return self.serve(static_file, request)
+        return await self.get_response(request)
+
 
 FALLBACK = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>claim</title>"

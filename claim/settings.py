@@ -64,7 +64,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # WhiteNoise, async-capable: every middleware here is, so ASGI requests stay on the event loop
+    # until the view (docs/performance.md).
+    "claim.frontend_urls.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -112,7 +114,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        # IMMEDIATE: a transaction takes the write lock when it begins, so concurrent writers (requests
+        # and in-process tasks) wait up to the timeout instead of failing with "database is locked".
+        {"timeout": 20, "transaction_mode": "IMMEDIATE",
+         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -207,12 +212,16 @@ REST_FRAMEWORK = {
         "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Token scopes apply to every endpoint by default: GET needs games:read, writes games:play
+    # (views with their own permission_classes, e.g. accounts, state theirs).
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "games.api.permissions.GameScopes"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "claim.api_errors.exception_handler",
+    "DEFAULT_METADATA_CLASS": "claim.api_metadata.EndpointMetadata",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        # DRF's throttles with one Redis round trip per check (claim/throttling.py).
+        "claim.throttling.AnonRateThrottle",
+        "claim.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("THROTTLE_ANON", "120/min"),

@@ -14,6 +14,8 @@ Call it from ``transaction.on_commit`` so the task sees the committed row.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -58,3 +60,38 @@ def wait_for_thread_tasks(timeout: float = 30.0) -> None:
     if _pool is not None:
         _pool.shutdown(wait=True)
         _pool = None
+
+
+def start_embedded_beat(poll_seconds: float = 1.0, stop: threading.Event | None = None) -> threading.Thread | None:
+    """Run ``CELERY_BEAT_SCHEDULE`` in-process (thread mode only: the embedded run has no beat).
+
+    Deadlines, AI-turn resumption, pairing, reminders and digests then work in ``make run`` too.
+    Each entry's task is enqueued on the same thread pool every ``schedule`` seconds, until
+    ``stop`` is set (never, for the server).
+    """
+    if settings.TASK_MODE != "thread":
+        return None
+    from claim.celery import app
+
+    entries = {name: (entry["task"], float(entry["schedule"]))
+               for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}
+    start = time.monotonic()
+    due = {name: start + every for name, (_, every) in entries.items()}
+
+    stop = stop or threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(poll_seconds):
+            now = time.monotonic()
+            for name, (task_name, every) in entries.items():
+                if now >= due[name]:
+                    due[name] = now + every
+                    try:
+                        enqueue(app.tasks[task_name])
+                    except Exception:  # a broken entry must not stop the others
+                        log.exception("embedded beat: could not start %s", task_name)
+
+    thread = threading.Thread(target=loop, name="claim-embedded-beat", daemon=True)
+    thread.start()
+    log.info("embedded beat started: %s", ", ".join(sorted(entries)))
+    return thread

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
 
 export CLAIM_EMBEDDED=1
+export CLAIM_EMBEDDED_BEAT=1  # deadlines, reminders, pairing run in-process (claim/tasks.py)
 unset REDIS_URL CELERY_BROKER_URL || true
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
@@ -19,4 +20,5 @@ echo
 echo "    claim is running: open http://$HOST:$PORT/   (API docs: http://$HOST:$PORT/api/v1/docs/)"
 echo "    stop with Ctrl+C"
 echo
-exec .venv/bin/uvicorn claim.asgi:application --host "$HOST" --port "$PORT" --lifespan off --log-level warning
+exec .venv/bin/uvicorn claim.asgi:application --host "$HOST" --port "$PORT" --lifespan off --log-level warning \
+    --http httptools --loop uvloop --ws-per-message-deflate false --no-access-log

@@ -14,9 +14,9 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
+from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games import service
 from games.service import ServiceError
 
