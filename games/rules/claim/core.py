@@ -352,6 +352,16 @@ def seer_choice(st: Core, take_top: bool, rec: bool = False) -> None:
     _finish_phase1(st, winner, nxt, True, take_top, rec)
 
 
+def score_undead(st: Core, winner: int, played: list[int]) -> tuple[list[int], list[int]]:
+    """C5.6 / C6.3 / M5.3: every played Undead goes to the trick winner's score pile, the other
+    played cards to the discard. Returns (undead, discarded)."""
+    undead = [c for c in played if c >> 4 == UNDEAD]
+    discarded = [c for c in played if c >> 4 != UNDEAD]
+    st.score[winner].extend(undead)
+    st.discard.extend(discarded)
+    return undead, discarded
+
+
 def _finish_phase1(st: Core, winner: int, nxt: int, seer: bool, take_top: bool, rec: bool) -> None:
     """Phase-1 end of trick after the winner is known (M2.5e / T5.2 / C5.7 order)."""
     loser = 1 - winner  # M5.2 would give one card to each other seat, clockwise
@@ -372,16 +382,7 @@ def _finish_phase1(st: Core, winner: int, nxt: int, seer: bool, take_top: bool, 
             st.peeked[winner].append(top)  # T3.5b the Seer winner has seen the loser's card
     played = st.played
     # C5.6 / C6.3 every played Undead goes to the winner's score pile; the rest is discarded.
-    undead: list[int] = []
-    discarded: list[int] = []
-    for c in played:
-        if c >> 4 == UNDEAD:
-            undead.append(c)
-        else:
-            discarded.append(c)
-    if undead:
-        st.score[winner].extend(undead)
-    st.discard.extend(discarded)
+    undead, discarded = score_undead(st, winner, played)
     st.trick_no += 1
     if rec:
         st.last = {

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.cards import DWARF, GIANT, GNOME, SEER, TROLL, UNDEAD
+from games.rules.cards import DWARF, GIANT, GNOME, SEER, TROLL
 from games.rules.claim import multiplayer_rulings as R
-from games.rules.claim.core import OVER, PHASE1, PHASE2, Core, _reveal_prize, _trick_cards
+from games.rules.claim.core import OVER, PHASE1, PHASE2, Core, _reveal_prize, _trick_cards, score_undead
 from games.rules.claim.scoring import piles_by_faction
 
 #: Deal per seat count (C3.2 / M3.2): 13 / 12 / 9 cards each; 26 / 36 / 36 remain in the deck.
@@ -75,11 +75,7 @@ def finish_phase1(st: Core, winner: int, nxt: int, seer: bool, take_top: bool, r
         st.dpos += 1
         drawers.append(s)
     played = st.played
-    # M5.3 / C6.3 every played Undead goes to the winner's score pile; the rest is discarded.
-    undead = [c for c in played if c >> 4 == UNDEAD]
-    discarded = [c for c in played if c >> 4 != UNDEAD]
-    st.score[winner].extend(undead)
-    st.discard.extend(discarded)
+    undead, discarded = score_undead(st, winner, played)  # M5.3 / C6.3
     st.trick_no += 1
     if rec:
         st.last = {
