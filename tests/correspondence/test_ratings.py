@@ -126,3 +126,38 @@ def test_ratings_api(make_user, play, api_client):
     assert api_client.get("/api/v1/leaderboards/inheritors-4p").json()["system"] == "openskill"
     bad = api_client.get("/api/v1/leaderboards/claim-4p")
     assert bad.status_code == 404 and bad.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_M3_4_four_player_partnerships_are_rated_as_teams_with_openskill(make_user, play, commit):
+    """issue 8: a rated 4-player Claim game played to its end rates the two partnerships as teams."""
+    from games.service import game_view_payload, make_move
+
+    users = [make_user(n) for n in ("n", "e", "s", "w")]
+    factions = ["knight", "goblin", "undead", "dwarf", "doppelganger", "dragon", "seer"]
+    with commit():
+        game = service.create_game(users[0], "claim-mix", seats=4, options={"factions": factions},
+                                   opponents=[{"type": "user", "username": u.username} for u in users[1:]],
+                                   days_per_move=3, rated=True)
+    for u in users[1:]:
+        with commit():
+            service.join_game(u, game.pk)
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status != "active":
+            break
+        seat = game.seats.get(to_act=True)
+        view = game_view_payload(game, by_seat[seat.index])
+        with commit():
+            make_move(by_seat[seat.index], game.pk, view["version"], view["legal_moves"][0])
+    game.refresh_from_db()
+    assert game.status == "finished" and game.result["teams"] == [[0, 2], [1, 3]]
+    rows = {r.user_id: r for r in Rating.objects.filter(pool="claim-mix-4p")}
+    assert len(rows) == 4
+    winners = set(game.result["winners"])
+    fresh = openskill_rating.DEFAULT_MU
+    for seat, user in by_seat.items():
+        assert (rows[user.pk].mu > fresh) == (seat in winners)
+    for a, b in ([0, 2], [1, 3]):  # partners start equal and are rated as one team
+        assert rows[by_seat[a].pk].mu == pytest.approx(rows[by_seat[b].pk].mu)
