@@ -5,7 +5,12 @@ from __future__ import annotations
 from django.utils import timezone
 from rest_framework import authentication, exceptions, permissions
 
+from claim.rowsql import Join, JoinedSelect
+
 from .models import ApiToken, User
+
+# Every API request runs this lookup: its SQL is compiled once (claim/rowsql.py).
+_TOKEN_WITH_USER = JoinedSelect(ApiToken, [Join("user")], where="t0.prefix = %s", order_by="t0.id")
 
 
 def authenticate_token(plain: str) -> tuple[User, ApiToken]:
@@ -13,7 +18,8 @@ def authenticate_token(plain: str) -> tuple[User, ApiToken]:
     prefix = ApiToken.parse_prefix(plain)
     if prefix is None:
         raise exceptions.AuthenticationFailed("Malformed token: expected 'clm_<id>_<secret>'.")
-    token = ApiToken.objects.select_related("user").filter(prefix=prefix).first()
+    found = _TOKEN_WITH_USER.fetch([prefix])
+    token = found[0] if found else None
     if token is None or not token.matches(plain):
         raise exceptions.AuthenticationFailed("Invalid token.")
     if not token.is_active:

@@ -130,7 +130,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "claim.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -141,6 +141,8 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", REDIS_URL or "")
 TASK_MODE = env_str("CLAIM_TASK_MODE", "celery" if CELERY_BROKER_URL else "thread")
 CELERY_TASK_ACKS_LATE = True
+# Nothing reads task results; storing them made every enqueue subscribe to a result channel.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
@@ -148,6 +150,14 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis broker: a task taken by a worker that dies before acknowledging it (acks_late) goes back to the queue
+# once it has been unacknowledged this long. Production keeps kombu's default, 1 hour (longer than any
+# countdown we use, so no task runs twice for waiting); a worker looks for such tasks every 100 s (kombu:
+# unacked_restore_interval 10 s x throttle 10). The fault tests lower both (docs/testing.md).
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+if env_str("CELERY_RESTORE_SWEEP_SECONDS"):
+    CELERY_BROKER_TRANSPORT_OPTIONS.update(unacked_restore_interval=env_int("CELERY_RESTORE_SWEEP_SECONDS", 100),
+                                           unacked_restore_throttle=1)
 CELERY_BEAT_SCHEDULE: dict = {
     # Safety net: an AI seat whose turn task was lost (crash between commit and enqueue) moves.
     "resume-ai-turns": {"task": "games.resume_ai_turns", "schedule": 60.0},

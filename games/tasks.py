@@ -25,9 +25,10 @@ def resume_ai_turns_task(idle_seconds: float = 120.0) -> int:
 
 
 @shared_task(acks_late=True, name="games.game_changed")
-def game_changed_task(game_id: int, version: int, status: str) -> None:
+def game_changed_task(changes: list[list]) -> None:
     """Run the ``games.signals.game_changed`` receivers (ratings, clocks, notifications) off the
-    request path."""
+    request path, for a batch of ``[game_id, version, status]`` changes (``games.signals``)."""
     from games.signals import dispatch_game_changed
 
-    dispatch_game_changed(game_id, version, status)
+    for game_id, version, status in changes:
+        dispatch_game_changed(game_id, version, status)

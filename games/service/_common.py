@@ -9,9 +9,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import BooleanField, Case, Value, When
 from django.utils import timezone
 
+from claim.rowsql import Join, JoinedSelect, set_flags
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import Rules
 from games.rules.registry import get_rules
@@ -39,15 +39,25 @@ def derive_seed(game_seed: int, version: int, seat: int) -> int:
 
 
 def lock_game(game_id: int) -> Game:
-    """The game row, locked until the end of the current transaction (PostgreSQL ``FOR UPDATE``)."""
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameNotFound() from None
+    """The game row, locked until the end of the current transaction (PostgreSQL ``FOR UPDATE``).
+
+    Its clock (``games.clock.GameClock``, if any) comes in the same query (joined, not locked: every
+    writer of a clock holds this lock), so the game payload shows the clock without a query."""
+    found = _LOCKED_GAME.fetch([game_id])
+    if not found:
+        raise GameNotFound()
+    return found[0]
 
 
 def seats_of(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).select_related("user").order_by("index"))
+    return _SEATS_WITH_USERS.fetch([game.pk])
+
+
+# The two SELECTs of every move, compiled once (claim/rowsql.py): the same rows and instances as
+# ``Game.objects.select_for_update(of=("self",)).select_related("clock").get(pk=…)`` and
+# ``Seat.objects.filter(game=…).select_related("user").order_by("index")``.
+_LOCKED_GAME = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s", for_update_of_base=True)
+_SEATS_WITH_USERS = JoinedSelect(Seat, [Join("user", outer=True)], where="t0.game_id = %s", order_by='t0."index"')
 
 
 def seat_of_user(seats: list[Seat], user: Any) -> Seat | None:
@@ -92,15 +102,7 @@ def set_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int])
 
 def save_to_act(changed: list[Seat]) -> None:
     """Store the ``to_act`` of changed seats: one UPDATE whatever their number."""
-    if not changed:
-        return
-    if len(changed) == 1:
-        changed[0].save(update_fields=["to_act"])
-        return
-    on = [s.pk for s in changed if s.to_act]
-    Seat.objects.filter(pk__in=[s.pk for s in changed]).update(
-        to_act=Case(When(pk__in=on, then=Value(True)), default=Value(False), output_field=BooleanField())
-    )
+    set_flags(Seat, "to_act", on=[s.pk for s in changed if s.to_act], off=[s.pk for s in changed if not s.to_act])
 
 
 def sync_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import connections, transaction
 
+from claim.rowsql import insert_row, update_row
 from games.ai import choose_move
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import NotYourTurn, Rules, RulesError, replay
@@ -93,11 +94,11 @@ def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: M
     else:
         save_to_act(changed)
     entry.move_id = move_id
-    entry.save(force_insert=True)
+    insert_row(entry)
     fields = ["move_count", "state", "version", "updated_at", "deadline"]
     if finished:
         fields += ["status", "result", "ended_reason", "finished_at"]
-    game.save(update_fields=fields)
+    update_row(game, fields)
     return move_id, payload, parts
 
 

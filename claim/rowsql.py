@@ -1,0 +1,209 @@
+"""Hot-path SELECTs compiled once: a model and its joined relations, built like ``select_related``.
+
+Django compiles every queryset's SQL anew on each evaluation; for the three SELECTs of every move
+(the token with its user, the locked game with its clock, the seats with their users) that
+compilation cost more CPU than the database spent answering (docs/performance.md). A
+:class:`JoinedSelect` writes its SQL once from the models' metadata and builds the same model
+instances ``select_related`` would (``Model.from_db``, relation caches filled, ``None`` cached for a
+missing outer-joined row), so callers cannot tell the difference.
+
+Only plain concrete fields are read (no deferred fields, no annotations); the ``where`` and
+``order_by`` snippets are SQL with ``%s`` placeholders, written by the caller (never user text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections, router
+from django.db.models import Model
+
+
+@dataclass(frozen=True)
+class Join:
+    """``field`` of the base model (a forward foreign key / one-to-one) or the name of a reverse
+    one-to-one relation (e.g. ``"clock"``); ``outer`` for a LEFT JOIN (the relation may be missing)."""
+
+    field: str
+    outer: bool = False
+
+
+class JoinedSelect:
+    def __init__(self, model: type[Model], joins: Sequence[Join], where: str, order_by: str = "",
+                 for_update_of_base: bool = False) -> None:
+        self.model = model
+        self.joins = list(joins)
+        self.where = where
+        self.order_by = order_by
+        self.for_update = for_update_of_base
+        self._compiled: dict[str, tuple[str, list[tuple[type[Model], list[str], Any]], list[list[Any]]]] = {}
+
+    def _compile(self, connection: Any) -> tuple[str, list[tuple[type[Model], list[str], Any]], list[list[Any]]]:
+        qn = connection.ops.quote_name
+        base = self.model._meta
+        columns: list[str] = []
+        parts: list[tuple[type[Model], list[str], Any]] = []  # (model, attnames, how to attach)
+
+        def take(alias: str, model: type[Model]) -> list[str]:
+            fields = model._meta.concrete_fields
+            columns.extend(f"{alias}.{qn(f.column)}" for f in fields)
+            return [f.attname for f in fields]
+
+        parts.append((self.model, take("t0", self.model), None))
+        sql_from = f"{qn(base.db_table)} t0"
+        for n, join in enumerate(self.joins, start=1):
+            alias = f"t{n}"
+            field = base.get_field(join.field)
+            if field.is_relation and field.concrete:  # forward FK / one-to-one: base.fk = related.pk
+                related = field.related_model
+                on = f"t0.{qn(field.column)} = {alias}.{qn(field.target_field.column)}"
+                attach = field  # field.set_cached_value(base_obj, obj)
+            else:  # reverse one-to-one: related.fk = base.pk
+                remote = field.field
+                related = field.related_model
+                on = f"{alias}.{qn(remote.column)} = t0.{qn(remote.target_field.column)}"
+                attach = remote.remote_field  # remote.remote_field.set_cached_value(base_obj, obj)
+            kind = "LEFT OUTER JOIN" if join.outer else "INNER JOIN"
+            sql_from += f" {kind} {qn(related._meta.db_table)} {alias} ON ({on})"
+            parts.append((related, take(alias, related), attach))
+        sql = f"SELECT {', '.join(columns)} FROM {sql_from} WHERE {self.where}"
+        if self.order_by:
+            sql += f" ORDER BY {self.order_by}"
+        if self.for_update and connection.features.has_select_for_update:
+            sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
+        return sql, parts, self._converters(connection, parts)
+
+    def fetch(self, params: Sequence[Any], using: str | None = None) -> list[Model]:
+        db = using or router.db_for_read(self.model)
+        connection = connections[db]
+        compiled = self._compiled.get(connection.vendor)
+        if compiled is None:
+            compiled = self._compiled[connection.vendor] = self._compile(connection)
+        sql, parts, converters = compiled
+        with connection.cursor() as cursor:
+            cursor.execute(sql, list(params))
+            rows = cursor.fetchall()
+        out = []
+        for row in rows:
+            start = 0
+            base_obj = None
+            for (model, attnames, attach), convert in zip(parts, converters, strict=True):
+                values = list(row[start:start + len(attnames)])
+                start += len(attnames)
+                for i, fn in convert:
+                    values[i] = fn(values[i])
+                pk_index = attnames.index(model._meta.pk.attname)
+                obj = None if values[pk_index] is None else model.from_db(db, attnames, values)
+                if base_obj is None:
+                    base_obj = obj
+                else:
+                    attach.set_cached_value(base_obj, obj)
+            out.append(base_obj)
+        return out
+
+    @staticmethod
+    def _converters(connection: Any, parts: list[tuple[type[Model], list[str], Any]]) -> list[list[Any]]:
+        """Per model, ``(index, fn)`` for fields whose database value needs converting (JSON on SQLite,
+        booleans, datetimes), the conversions the ORM applies (``from_db_value`` and the backend's)."""
+        out = []
+        for model, attnames, _ in parts:
+            convert = []
+            for i, attname in enumerate(attnames):
+                field = next(f for f in model._meta.concrete_fields if f.attname == attname)
+                fns = connection.ops.get_db_converters(field.get_col(model._meta.db_table))
+                if hasattr(field, "from_db_value"):
+                    fns = [*fns, field.from_db_value]
+                if fns:
+                    convert.append((i, _chain(fns, field.get_col(model._meta.db_table), connection)))
+            out.append(convert)
+        return out
+
+
+def _chain(fns: list[Any], expression: Any, connection: Any):
+    def run(value: Any) -> Any:
+        for fn in fns:
+            value = fn(value, expression, connection)
+        return value
+
+    return run
+
+
+# --- writes --------------------------------------------------------------------------------------
+
+_write_sql: dict[tuple[Any, ...], str] = {}
+
+
+def _db_for_write(obj: Model) -> str:
+    return obj._state.db or router.db_for_write(type(obj), instance=obj)
+
+
+def update_row(obj: Model, fields: Sequence[str]) -> None:
+    """``obj.save(update_fields=fields)`` for a row known to exist, with SQL compiled once per field
+    list: the same column values (``pre_save`` + ``get_db_prep_save``), no save signals (nothing in
+    this code base listens to them)."""
+    db = _db_for_write(obj)
+    connection = connections[db]
+    meta = obj._meta
+    key = ("update", connection.vendor, type(obj), tuple(fields))
+    sql = _write_sql.get(key)
+    if sql is None:
+        qn = connection.ops.quote_name
+        sets = ", ".join(f"{qn(meta.get_field(n).column)} = %s" for n in fields)
+        sql = _write_sql[key] = f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s"
+    params = []
+    for name in fields:
+        field = meta.get_field(name)
+        params.append(field.get_db_prep_save(field.pre_save(obj, add=False), connection))
+    params.append(obj.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    obj._state.db = db
+
+
+def insert_row(obj: Model) -> None:
+    """``obj.save(force_insert=True)`` for a model with an auto primary key, SQL compiled once; sets
+    ``obj.pk`` from ``RETURNING`` (PostgreSQL, SQLite ≥ 3.35) or the cursor's last row id."""
+    db = _db_for_write(obj)
+    connection = connections[db]
+    meta = obj._meta
+    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+    returning = connection.features.can_return_columns_from_insert
+    key = ("insert", connection.vendor, type(obj))
+    sql = _write_sql.get(key)
+    if sql is None:
+        qn = connection.ops.quote_name
+        sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+               f"VALUES ({', '.join(['%s'] * len(fields))})")
+        if returning:
+            sql += f" RETURNING {qn(meta.pk.column)}"
+        _write_sql[key] = sql
+    params = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        pk = cursor.fetchone()[0] if returning else connection.ops.last_insert_id(cursor, meta.db_table,
+                                                                                  meta.pk.column)
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = db
+
+
+def set_flags(model: type[Model], field: str, on: Sequence[Any], off: Sequence[Any], using: str | None = None) -> None:
+    """One UPDATE setting boolean ``field`` to true for primary keys ``on`` and false for ``off``."""
+    ids = [*on, *off]
+    if not ids:
+        return
+    db = using or router.db_for_write(model)
+    connection = connections[db]
+    qn = connection.ops.quote_name
+    meta = model._meta
+    pk, column = qn(meta.pk.column), qn(meta.get_field(field).column)
+    if on and off:
+        value = f"CASE WHEN {pk} IN ({', '.join(['%s'] * len(on))}) THEN %s ELSE %s END"
+        params = [*on, True, False]
+    else:
+        value, params = "%s", [bool(on)]
+    sql = f"UPDATE {qn(meta.db_table)} SET {column} = {value} WHERE {pk} IN ({', '.join(['%s'] * len(ids))})"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *ids])
