@@ -16,7 +16,11 @@ What it does:
    seconds. Whose turn it is comes from the mover's HTTP answer or from the opponent's socket (a real
    client works the same way), so every move needs exactly one HTTP request.
 5. Prints moves/s, HTTP move latency (p50/p95/p99) and the push latency to the opponent's socket,
-   each on one line.
+   each on one line, and the CPU per move of the server, the Celery worker and this client.
+
+Without ``--rate`` the clients send as fast as answers come back: that measures capacity, and the
+latency it prints is then mostly time spent queued behind the other clients' moves (Little's law).
+``--rate R`` paces the clients to R moves/s in all: the latency of moves at that offered load.
 
 Push latency is given two ways: from sending the move request until the opponent's socket has the
 new version (end to end), and from the mover having the HTTP answer until the opponent has it (the
@@ -242,6 +246,8 @@ class Bench:
         self.stop_at = 0.0
         self.measuring = False
         self.rng = random.Random(args.seed)
+        self.next_slot = 0.0  # --rate: when the next move may be sent
+        self.client_cpu = 0.0
 
     def offer(self, game: Game, player: Player, view: dict) -> None:
         """A view of ``player`` arrived (HTTP answer or socket): queue their turn if it is new."""
@@ -279,6 +285,10 @@ class Bench:
                 continue
             if view.get("id") != game.id:
                 continue  # a turn of a game that has been replaced
+            if self.args.rate:  # paced (open loop): one move every 1/rate seconds across all clients
+                slot = max(self.next_slot, time.perf_counter())
+                self.next_slot = slot + 1.0 / self.args.rate
+                await asyncio.sleep(max(0.0, slot - time.perf_counter()))
             move = self.rng.choice(view["legal_moves"])
             version = view["version"]
             opponent = game.pair[1] if player is game.pair[0] else game.pair[0]
@@ -362,8 +372,10 @@ class Bench:
             cpu0 = process_tree_cpu(self.server_pid) if self.server_pid else 0.0
             worker = getattr(args, "worker_proc", None)
             wcpu0 = process_tree_cpu(worker.pid) if worker else 0.0
+            ccpu0 = time.process_time()
             await asyncio.gather(*workers)
             elapsed = time.perf_counter() - started
+            self.client_cpu = time.process_time() - ccpu0
             self.measuring = False
             if self.server_pid:
                 self.server_cpu = process_tree_cpu(self.server_pid) - cpu0
@@ -395,6 +407,9 @@ class Bench:
         if self.server_pid and s.moves:
             print(f"server CPU: {self.server_cpu * 1000 / s.moves:.1f} ms per move "
                   f"({self.server_cpu / elapsed * 100:.0f}% of one core; PostgreSQL and Redis not included)")
+        if s.moves:
+            print(f"bench client CPU: {self.client_cpu * 1000 / s.moves:.1f} ms per move "
+                  f"({self.client_cpu / elapsed * 100:.0f}% of one core, on the same machine)")
         if self.worker_cpu is not None and s.moves:
             print(f"task worker CPU: {self.worker_cpu * 1000 / s.moves:.1f} ms per move "
                   f"({self.worker_cpu / elapsed * 100:.0f}% of one core; Celery, game_changed receivers)")
@@ -408,6 +423,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20, help="measured seconds; default 20")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first; default 3")
     parser.add_argument("--kind", default="claim", help="game kind; default claim")
+    parser.add_argument("--rate", type=float, default=0,
+                        help="offered load in moves/s (paced: latency at a given load); default 0 = as fast as "
+                             "the clients can (capacity: latency then mostly measures the queue)")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers of the started server; default 1")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL",
                                                                  "postgres://postgres@127.0.0.1:5432/claim_bench"))

@@ -13,6 +13,7 @@ Call it from ``transaction.on_commit`` so the task sees the committed row.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
@@ -89,6 +90,7 @@ class Batcher:
                 self._items, self._pid = [], os.getpid()
                 self._thread = threading.Thread(target=self._loop, name=f"batch-{self.task.name}", daemon=True)
                 self._thread.start()
+                atexit.register(self.flush)  # a short-lived process (a management command) sends its last items
             self._items.append(item)
             if len(self._items) == 1 or len(self._items) >= self.max_items:
                 self._cond.notify()
