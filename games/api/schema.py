@@ -23,7 +23,12 @@ GAME_VIEW_EXAMPLE = {
     "options": {"factions": ["goblin", "knight", "undead", "dwarf", "doppelganger"]},
     "status": "active", "version": 3, "move_count": 1, "seats": SEATS_EXAMPLE, "my_seat": 0, "to_act": [0],
     "my_turn": True, "legal_moves": [{"play": "knight-7"}, {"play": "doppelganger-2"}],
-    "deadline": "2026-12-02T10:00:00Z", "time_control": {"type": "correspondence", "days_per_move": 3},
+    "deadline": "2026-12-02T10:00:00Z",
+    "time_control": {"type": "correspondence", "days_per_move": 3, "initial_seconds": None,
+                     "increment_seconds": None, "cap_seconds": None, "description": "3 days per move"},
+    "clock": {"deadline": "2026-12-02T10:00:00Z", "paused": False, "paused_at": None, "pause_requests": [],
+              "seats": [{"index": 0, "running": True, "deadline": "2026-12-02T10:00:00Z", "left_seconds": None},
+                        {"index": 1, "running": False, "deadline": None, "left_seconds": None}]},
     "rated": False,
     "view": {"game": "claim", "seat": 0, "phase": 1, "hand": ["goblin-0", "knight-7", "doppelganger-2"],
              "current_trick": [{"seat": 1, "card": "knight-4"}], "prize": "dwarf-6", "...": "..."},
@@ -34,6 +39,16 @@ GAME_VIEW_EXAMPLE = {
     "links": LINKS_EXAMPLE,
 }
 GAME_VIEW_EXAMPLES = [OpenApiExample("Your view of a game", value=GAME_VIEW_EXAMPLE, response_only=True)]
+BANK_VIEW_EXAMPLE = {
+    **GAME_VIEW_EXAMPLE,
+    "deadline": "2026-12-02T10:05:00Z",
+    "time_control": {"type": "bank", "days_per_move": None, "initial_seconds": 259200, "increment_seconds": 86400,
+                     "cap_seconds": 604800, "description": "3 days + 1 day per move (at most 7 days)"},
+    "clock": {"deadline": "2026-12-02T10:05:00Z", "paused": False, "paused_at": None, "pause_requests": [],
+              "seats": [{"index": 0, "running": True, "deadline": "2026-12-02T10:05:00Z", "left_seconds": None},
+                        {"index": 1, "running": False, "deadline": None, "left_seconds": 327600}]},
+}
+BANK_VIEW_EXAMPLES = [OpenApiExample("A game with a bank clock", value=BANK_VIEW_EXAMPLE, response_only=True)]
 
 
 def error(description: str, code: str, message: str, **extra) -> OpenApiResponse:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.ai import LEVELS
@@ -28,6 +29,41 @@ class OpponentSerializer(serializers.Serializer):
         return attrs
 
 
+class NewTimeControlSerializer(serializers.Serializer):
+    """Documentation of ``time_control`` in a create request (validated by the service's parser)."""
+
+    type = serializers.ChoiceField(choices=["days", "bank", "unlimited"],
+                                   help_text='"days": days per move; "bank": a time bank per seat with an '
+                                             'increment per move and a cap; "unlimited": no deadline (never '
+                                             'rated). "correspondence" is accepted for "days".')
+    days_per_move = serializers.ChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
+                                            help_text='"days": the time for each move.')
+    initial_seconds = serializers.IntegerField(required=False, min_value=3600, max_value=60 * 86400,
+                                               help_text='"bank": each seat\'s starting time.')
+    increment_seconds = serializers.IntegerField(required=False, min_value=0, max_value=14 * 86400,
+                                                 help_text='"bank": added after each own move (default 0).')
+    cap_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=3600, max_value=60 * 86400,
+                                           help_text='"bank": the bank never grows above this; at least '
+                                                     'initial_seconds (default: initial_seconds).')
+
+
+@extend_schema_field(NewTimeControlSerializer)
+class TimeControlField(serializers.JSONField):
+    """``time_control`` of a create request, checked by :func:`games.service.clock.parse_time_control`."""
+
+    def to_internal_value(self, data):
+        from games.service.clock import parse_time_control
+        from games.service.errors import InvalidRequest
+
+        value = super().to_internal_value(data)
+        if value is None:
+            return None
+        try:
+            return parse_time_control(value).request()
+        except InvalidRequest as exc:
+            raise serializers.ValidationError(exc.message) from None
+
+
 class CreateGameSerializer(serializers.Serializer):
     kind = serializers.CharField(max_length=32, help_text='Game kind: "claim", "claim2", "claim-mix", ...')
     options = serializers.JSONField(required=False, default=dict,
@@ -37,8 +73,15 @@ class CreateGameSerializer(serializers.Serializer):
                                    help_text='One entry per other seat; default: all "open" (invitation code).')
     days_per_move = serializers.ChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
                                             allow_null=True, default=None,
-                                            help_text="Correspondence time control; null = unlimited.")
-    rated = serializers.BooleanField(required=False, default=False)
+                                            help_text="Days per move (older form of time_control); "
+                                                      "null = unlimited.")
+    time_control = TimeControlField(required=False, allow_null=True, default=None,
+                                    help_text='Days per move, a bank with increment and cap, or unlimited, e.g. '
+                                              '{"type": "bank", "initial_seconds": 259200, '
+                                              '"increment_seconds": 86400, "cap_seconds": 604800}. Takes '
+                                              'precedence over days_per_move (give one of them).')
+    rated = serializers.BooleanField(required=False, default=False,
+                                     help_text="Rated games need a time control (not unlimited) and no AI seat.")
     seat = serializers.IntegerField(required=False, default=0, min_value=0, help_text="The creator's seat.")
 
     def validate_options(self, value):
@@ -107,8 +150,31 @@ class SeatSerializer(serializers.Serializer):
 
 
 class TimeControlSerializer(serializers.Serializer):
-    type = serializers.CharField(help_text='"correspondence" (days_per_move) or "unlimited".')
+    type = serializers.ChoiceField(choices=["correspondence", "bank", "unlimited"],
+                                   help_text='"correspondence" (days_per_move), "bank" or "unlimited".')
     days_per_move = serializers.IntegerField(allow_null=True)
+    initial_seconds = serializers.IntegerField(allow_null=True, help_text="Bank: each seat's starting time.")
+    increment_seconds = serializers.IntegerField(allow_null=True, help_text="Bank: added after each own move.")
+    cap_seconds = serializers.IntegerField(allow_null=True, help_text="Bank: the bank never grows above this.")
+    description = serializers.CharField(help_text='For people, e.g. "3 days + 1 day per move (at most 7 days)".')
+
+
+class ClockSeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    running = serializers.BooleanField(help_text="This seat's time is running now (count down to deadline).")
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When the seat runs out, while running.")
+    left_seconds = serializers.IntegerField(allow_null=True,
+                                            help_text="Time left while the clock stands still (a bank waiting "
+                                                      "for its turn, a paused clock); null while running.")
+
+
+class ClockSerializer(serializers.Serializer):
+    deadline = serializers.DateTimeField(allow_null=True, help_text="The earliest deadline of the seats to act.")
+    paused = serializers.BooleanField()
+    paused_at = serializers.DateTimeField(allow_null=True)
+    pause_requests = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that asked for a "
+                                                                                     "pause.")
+    seats = ClockSeatSerializer(many=True, help_text="Human seats have a clock; AI and open seats never run.")
 
 
 class LinksSerializer(serializers.Serializer):
@@ -147,6 +213,7 @@ class GameSummarySerializer(serializers.Serializer):
 
 class GameViewSerializer(GameSummarySerializer):
     options = serializers.DictField()
+    clock = ClockSerializer(help_text="The live clock: instants, not countdowns (show them in the viewer's zone).")
     move_count = serializers.IntegerField()
     legal_moves = serializers.ListField(child=serializers.DictField(), help_text="Your legal moves now.")
     view = serializers.DictField(allow_null=True, help_text="The engine's view for your seat (spectator view "

@@ -127,12 +127,26 @@ class GamesView(GameView, GenericAPIView):
                            value={"kind": "claim-mix", "options": {"factions": ["knight", "goblin", "dragon",
                                                                                 "troll", "seer"]},
                                   "opponents": [{"type": "open"}]}),
-            *schema.GAME_VIEW_EXAMPLES,
+            OpenApiExample("Days per move (time_control)", request_only=True,
+                           value={"kind": "claim", "opponents": [{"type": "user", "username": "bob"}],
+                                  "time_control": {"type": "days", "days_per_move": 3}, "rated": True}),
+            OpenApiExample("Bank: 3 days + 1 day per move, at most 7 days", request_only=True,
+                           value={"kind": "claim", "opponents": [{"type": "user", "username": "bob"}],
+                                  "time_control": {"type": "bank", "initial_seconds": 259200,
+                                                   "increment_seconds": 86400, "cap_seconds": 604800},
+                                  "rated": True}),
+            OpenApiExample("Unlimited (casual only)", request_only=True,
+                           value={"kind": "claim", "opponents": [{"type": "user", "username": "bob"}],
+                                  "time_control": {"type": "unlimited"}, "rated": False}),
+            *schema.GAME_VIEW_EXAMPLES, *schema.BANK_VIEW_EXAMPLES,
         ],
         responses={201: GameViewSerializer,
-                   400: schema.errors("Invalid kind, options (the engine's message), seats or opponents.",
+                   400: schema.errors("Invalid kind, options (the engine's message), seats, opponents or time "
+                                      "control; a rated game without a time control.",
                                       ("invalid", "unknown game kind 'chess' (known: claim, claim-mix, claim2)"),
-                                      ("invalid_options", "claim-mix needs the option \"factions\": ...")),
+                                      ("invalid_options", "claim-mix needs the option \"factions\": ..."),
+                                      ("unlimited_rated", "Unlimited games are never rated: choose days per move "
+                                                          "or a bank clock, or an unrated game.")),
                    **schema.STANDARD},
     )
     def post(self, request):
@@ -140,7 +154,8 @@ class GamesView(GameView, GenericAPIView):
         ser.is_valid(raise_exception=True)
         d = ser.validated_data
         game = call(service.create_game, request.user, d["kind"], d.get("options") or {}, d["seats"],
-                    d.get("opponents"), d.get("days_per_move"), d["rated"], d["seat"])
+                    d.get("opponents"), d.get("days_per_move"), d["rated"], d["seat"],
+                    time_control=d.get("time_control"))
         return Response(service.game_view_payload(game, request.user), status=status.HTTP_201_CREATED)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -31,42 +31,48 @@ def _iso(dt: Any) -> str | None:
 
 
 def clock_payload(game: Game) -> dict[str, Any]:
-    """Time control and remaining time per seat (UTC instants; clients show them in the viewer's zone)."""
-    clock = GameClock.objects.filter(game=game).first()
+    """Time control and remaining time per seat (UTC instants; clients show them in the viewer's zone).
+
+    The same clock as ``clock`` in the game payload (:func:`games.service.clock.clock_view`), plus
+    ``remaining_seconds`` per seat counted at the moment of the answer."""
     seats = seats_of(game)
-    default = GameClock.Control.DAYS if game.days_per_move else GameClock.Control.UNLIMITED
-    control = clock.control if clock else default
+    clock = clock_service.clock_row(game)
+    tc = clock_service.time_control_of(game, clock)
+    to_act = {s.index for s in seats if s.to_act}
+    view = clock_service.clock_view(game, seats, to_act, clock)
     now = timezone.now()
     remaining: list[float | None] = [None] * game.seat_count
-    if control == GameClock.Control.BANK and clock and game.status == Game.Status.ACTIVE:
-        banks = clock_service.banks_now(game, clock, seats)
-        start = clock_service._turn_start(game)
-        for s in seats:
-            spent = (now - start).total_seconds() if (s.to_act and start and clock.paused_at is None) else 0
-            remaining[s.index] = max(banks[s.index] - spent, 0)
-    elif game.deadline:
-        for s in seats:
-            if s.to_act:
-                remaining[s.index] = max((game.deadline - now).total_seconds(), 0)
+    for row in view["seats"]:
+        if row["running"]:
+            end = datetime.fromisoformat(row["deadline"].replace("Z", "+00:00"))
+            remaining[row["index"]] = max((end - now).total_seconds(), 0)
+        elif row["left_seconds"] is not None:
+            remaining[row["index"]] = row["left_seconds"]
+    control = {"days": GameClock.Control.DAYS, "bank": GameClock.Control.BANK}.get(tc.control,
+                                                                                  GameClock.Control.UNLIMITED)
     return {
         "game_id": game.pk,
         "control": control,
+        "description": tc.describe(),
+        "time_control": tc.payload(),
         "days_per_move": game.days_per_move,
         "initial_seconds": clock.initial_seconds if clock else None,
         "increment_seconds": clock.increment_seconds if clock else None,
         "cap_seconds": clock.cap_seconds if clock else None,
-        "deadline": _iso(game.deadline),
+        "deadline": view["deadline"],
         "remaining_seconds": remaining,
-        "paused": bool(clock and clock.paused_at),
-        "pause_requests": list(clock.pause_requests) if clock else [],
-        "rated_allowed": control != GameClock.Control.UNLIMITED,
+        "seats": view["seats"],
+        "paused": view["paused"],
+        "paused_at": view["paused_at"],
+        "pause_requests": view["pause_requests"],
+        "rated_allowed": tc.timed,
     }
 
 
 class ClockView(APIView):
     @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="The game's clock")
     def get(self, request, game_id: int):
-        game = get_object_or_404(Game, pk=game_id)
+        game = get_object_or_404(Game.objects.select_related("clock"), pk=game_id)
         call(require_visible, game, seats_of(game), request.user)
         return Response(clock_payload(game))
 

@@ -26,6 +26,12 @@ class GameClock(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_remaining = models.FloatField(null=True, blank=True, help_text="Seconds left when the pause began.")
     paused_version = models.PositiveIntegerField(null=True, blank=True)
+    # Bank snapshot, rewritten after every version by the clock receiver (games.service.clock.sync_bank):
+    # each seat's bank (bonus excluded) when the current turn started, that instant, and the version.
+    # The game payload extends it by one version in memory, so a move's answer needs no history query.
+    banks = models.JSONField(default=list, blank=True, help_text="Bank: seconds per seat at the turn start.")
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    synced_version = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"Clock of game {self.game_id} ({self.control})"

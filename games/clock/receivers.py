@@ -30,7 +30,7 @@ def _end_pause_by_move(game_id: int, version: int) -> None:
     from django.utils import timezone
 
     from games.service._common import lock_game, seats_of
-    from games.service.clock import bank_deadline, end_pause
+    from games.service.clock import end_pause, write_bank
 
     from .models import GameClock
 
@@ -42,5 +42,5 @@ def _end_pause_by_move(game_id: int, version: int) -> None:
         seats = seats_of(game)
         end_pause(game, clock, seats, timezone.now())
         if clock.control == GameClock.Control.BANK:
-            game.deadline = bank_deadline(game, clock, seats)
+            game.deadline = write_bank(game, clock, seats)
             game.save(update_fields=["deadline"])

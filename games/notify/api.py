@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .models import DEFAULTS, EVENTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
+from .service import note_payload
 
 TAGS = ["notifications"]
 
@@ -21,9 +22,6 @@ def _iso(dt: Any) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def note_payload(n: Notification) -> dict[str, Any]:
-    return {"id": n.pk, "event": n.event, "game_id": n.game_id, "title": n.title, "body": n.body, "data": n.data,
-            "created_at": _iso(n.created_at), "read": n.read_at is not None}
 
 
 class InboxView(APIView):

@@ -1,4 +1,11 @@
-"""Turns game changes into notifications: challenge_received, your_turn, opponent_moved, game_over."""
+"""Turns game changes into notifications: challenge_received, your_turn, opponent_moved, game_over.
+
+Runs in the background task after every committed version, so it is kept cheap: the history entry (with
+the game's kind) and the seated humans are two queries; users looking at the game are dropped with one
+cache round trip before anything else is read; preferences come in one query for all seats and the
+notifications in one INSERT (:func:`games.notify.service.notify_many`). A move watched by everyone it
+concerns costs two queries and sends nothing.
+"""
 
 from __future__ import annotations
 
@@ -7,42 +14,50 @@ from typing import Any
 
 log = logging.getLogger("games.notify")
 
+#: Entries of an active game that may start someone's turn.
+TURN_EVENTS = ("move", "joined", "created", "timeout")
+
 
 def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwargs: Any) -> None:
-    from games.models import Game, GameEvent, Seat
+    from games.models import GameEvent, Seat
 
-    from .service import notify
+    from .service import notify_many
 
-    event = GameEvent.objects.filter(game_id=game_id, version=version).first()
-    if event is None:
+    row = (GameEvent.objects.filter(game_id=game_id, version=version)
+           .values_list("type", "seat", "game__kind").first())
+    if row is None:
         return
-    game = Game.objects.filter(pk=game_id).only("kind", "status").first()
-    if game is None:
+    type_, actor, kind = row
+    challenge = type_ == "created" and status == "open"
+    if not (challenge or status == "finished" or (status == "active" and type_ in TURN_EVENTS)):
         return
     seats = list(Seat.objects.filter(game_id=game_id, user__isnull=False, ai_level__isnull=True)
-                 .select_related("user"))
-    actor = event.seat
-    title = f"Game {game_id} ({game.kind})"
-    if event.type == "created" and status == "open":
-        creator = next((s for s in seats if s.index == actor), None)
-        who = creator.user.public_name if creator else "Someone"
-        for s in seats:
-            if s.joined_at is None:
-                notify(s.user, "challenge_received", game_id, title=f"{who} challenges you",
-                       body=f"{title}: accept or decline.")
+                 .values_list("index", "user_id", "joined_at", "to_act", "outcome", "rank"))
+    title = f"Game {game_id} ({kind})"
+    if challenge:
+        invited = [(uid, f"{_name(seats, actor)} challenges you", f"{title}: accept or decline.", None)
+                   for _, uid, joined, *_ in seats if joined is None]
+        notify_many("challenge_received", game_id, invited)
         return
     if status == "finished":
-        for s in seats:
-            outcome = {"win": "You won", "loss": "You lost", "draw": "Draw"}.get(s.outcome, "Game over")
-            notify(s.user, "game_over", game_id, title=f"{outcome}: {title}", body="The game is over.",
-                   data={"outcome": s.outcome, "rank": s.rank})
+        items = []
+        for _, uid, _, _, outcome, rank in seats:
+            said = {"win": "You won", "loss": "You lost", "draw": "Draw"}.get(outcome, "Game over")
+            items.append((uid, f"{said}: {title}", "The game is over.", {"outcome": outcome, "rank": rank}))
+        notify_many("game_over", game_id, items)
         return
-    if status != "active" or event.type not in ("move", "joined", "created", "timeout"):
-        return
-    for s in seats:
-        if s.index == actor:
-            continue
-        if s.to_act:
-            notify(s.user, "your_turn", game_id, title=f"Your turn: {title}", body="It is your move.")
-        elif event.type == "move":
-            notify(s.user, "opponent_moved", game_id, title=f"Move in {title}", body="An opponent moved.")
+    turn = [(uid, f"Your turn: {title}", "It is your move.", None)
+            for index, uid, _, to_act, *_ in seats if index != actor and to_act]
+    moved = [(uid, f"Move in {title}", "An opponent moved.", None)
+             for index, uid, _, to_act, *_ in seats if index != actor and not to_act] if type_ == "move" else []
+    notify_many("your_turn", game_id, turn)
+    notify_many("opponent_moved", game_id, moved)
+
+
+def _name(seats: list[tuple[Any, ...]], actor: int | None) -> str:
+    """The public name of the seat that created the game (one query, only for a challenge)."""
+    from django.contrib.auth import get_user_model
+
+    uid = next((s[1] for s in seats if s[0] == actor), None)
+    user = get_user_model().objects.filter(pk=uid).first() if uid is not None else None
+    return user.public_name if user is not None else "Someone"

@@ -43,38 +43,92 @@ def is_present(user_id: int, game_id: int | None) -> bool:
     return game_id is not None and cache.get(presence_key(user_id, game_id)) is not None
 
 
+def present_users(user_ids: list[int], game_id: int | None) -> set[int]:
+    """Who of ``user_ids`` has game ``game_id`` open right now: one cache round trip for all."""
+    if game_id is None or not user_ids:
+        return set()
+    keys = {presence_key(u, game_id): u for u in user_ids}
+    return {keys[k] for k in cache.get_many(list(keys))}
+
+
 def preference(user_id: int, event: str) -> tuple[bool, bool, bool]:
-    pref = Preference.objects.filter(user_id=user_id, event=event).first()
-    if pref is None:
-        return DEFAULTS.get(event, (True, False, False))
-    return pref.inapp, pref.push, pref.email
+    return preferences([user_id], event)[user_id]
+
+
+def preferences(user_ids: list[int], event: str) -> dict[int, tuple[bool, bool, bool]]:
+    """(in-app, push, e-mail) per user for ``event``: one query for all users."""
+    default = DEFAULTS.get(event, (True, False, False))
+    found = {u: (i, p, e) for u, i, p, e in Preference.objects.filter(user_id__in=user_ids, event=event)
+             .values_list("user_id", "inapp", "push", "email")}
+    return {u: found.get(u, default) for u in user_ids}
 
 
 def digest_on(user_id: int) -> bool:
     return NotifySettings.objects.filter(user_id=user_id, email_digest=True).exists()
 
 
+#: One notification to send: (user id, title, body, data).
+Item = tuple[int, str, str, "dict[str, Any] | None"]
+
+
 def notify(user: Any, event: str, game_id: int | None, title: str, body: str = "",
            data: dict[str, Any] | None = None) -> Notification | None:
     """Notify one user (a User or its id). Returns the notification, or None if nothing was sent."""
-    user_id = getattr(user, "pk", user)
-    if is_present(user_id, game_id):
-        return None
-    inapp, push, email = preference(user_id, event)
-    if email and digest_on(user_id):
-        email = False  # the daily digest carries it
-    if not (inapp or push or email):
-        return None
-    note = Notification.objects.create(user_id=user_id, event=event, game_id=game_id, title=title, body=body,
-                                       data=data or {}, inbox=inapp)
-    if push or email:
-        from claim.tasks import enqueue
+    notes = notify_many(event, game_id, [(getattr(user, "pk", user), title, body, data)])
+    return notes[0] if notes else None
 
-        from .tasks import deliver_task
 
-        nid = note.pk
-        transaction.on_commit(lambda: enqueue(deliver_task, nid, push, email), robust=True)
-    return note
+def notify_many(event: str, game_id: int | None, items: list[Item]) -> list[Notification]:
+    """Notify several users of one event of one game, cheaply: users looking at the game are dropped first
+    (one cache round trip, no query); then one query for the preferences of the others, one for the
+    digest setting only if someone wants this by e-mail, and one INSERT for all the notifications. Push and
+    e-mail go to a background task on commit; in-app items are pushed to the user's sockets on commit."""
+    if not items:
+        return []
+    present = present_users([u for u, *_ in items], game_id)
+    items = [it for it in items if it[0] not in present]
+    if not items:
+        return []
+    prefs = preferences([u for u, *_ in items], event)
+    emailers = [u for u, (_, _, email) in prefs.items() if email]
+    digest = set(NotifySettings.objects.filter(user_id__in=emailers, email_digest=True)
+                 .values_list("user_id", flat=True)) if emailers else set()
+    notes: list[Notification] = []
+    channels: list[tuple[bool, bool]] = []
+    for user_id, title, body, data in items:
+        inapp, push, email = prefs[user_id]
+        email = email and user_id not in digest  # the daily digest carries it
+        if not (inapp or push or email):
+            continue
+        notes.append(Notification(user_id=user_id, event=event, game_id=game_id, title=title, body=body,
+                                  data=data or {}, inbox=inapp))
+        channels.append((push, email))
+    if not notes:
+        return []
+    Notification.objects.bulk_create(notes)
+    from claim.tasks import enqueue
+
+    from .tasks import deliver_task
+
+    for note, (push, email) in zip(notes, channels, strict=True):
+        if push or email:
+            transaction.on_commit(lambda n=note.pk, p=push, e=email: enqueue(deliver_task, n, p, e), robust=True)
+    live = [(note.user_id, note_payload(note)) for note in notes if note.inbox]
+    if live:
+        from .live import push_to_sockets
+
+        transaction.on_commit(lambda: push_to_sockets(live), robust=True)
+    return notes
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return dt.isoformat().replace("+00:00", "Z") if dt else None
+
+
+def note_payload(n: Notification) -> dict[str, Any]:
+    """An inbox item, as ``GET /api/v1/notifications`` lists it and the socket pushes it."""
+    return {"id": n.pk, "event": n.event, "game_id": n.game_id, "title": n.title, "body": n.body, "data": n.data,
+            "created_at": _iso(n.created_at), "read": n.read_at is not None}
 
 
 def deliver(notification_id: int, push: bool, email: bool) -> None:
@@ -89,8 +143,10 @@ def deliver(notification_id: int, push: bool, email: bool) -> None:
 
 
 def _url(note: Notification) -> str:
+    """Where a push or e-mail leads: the PWA's hash routes (``/#/game/7``, the inbox ``/#/notes``); the
+    service worker opens this URL (frontend/scripts/sw-template.js)."""
     base = settings.FRONTEND_URL.rstrip("/")
-    return f"{base}/games/{note.game_id}" if note.game_id else f"{base}/"
+    return f"{base}/#/game/{note.game_id}" if note.game_id else f"{base}/#/notes"
 
 
 def _email_body(note: Notification) -> str:

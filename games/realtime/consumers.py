@@ -12,6 +12,7 @@ Every connection joins the channel-layer group ``user.<id>``. The publisher
 (:mod:`games.realtime.publish`) sends each seated user *their own* view to that group; this
 consumer forwards it to the client only for games the client subscribed to (or all games after
 ``{"type": "subscribe", "games": "all"}``), and never sends an older version after a newer one.
+New in-app notifications (:mod:`games.notify.live`) reach every socket of the user.
 """
 
 from __future__ import annotations
@@ -227,3 +228,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             return  # an older (or repeated) version arrived late: the client already has a newer view
         self.sent_versions[game_id] = version
         await self.send_json({"type": "game", "game_id": game_id, "version": version, "view": event["view"]})
+
+    async def notification_new(self, event: dict) -> None:
+        """A new in-app notification for this user (``type: notification.new``, from
+        :mod:`games.notify.live`): every socket of the user gets it, whatever games it follows."""
+        await self.send_json({"type": "notification", "notification": event["notification"]})

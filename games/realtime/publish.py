@@ -43,7 +43,8 @@ def load_game_and_seats(game_id: int):
     """
     from games.models import Seat
 
-    seats = list(Seat.objects.select_related("game", "user").filter(game_id=game_id).order_by("index"))
+    seats = list(Seat.objects.select_related("game", "game__clock", "user").filter(game_id=game_id)
+                 .order_by("index"))
     if not seats:
         return None, []
     game = seats[0].game

@@ -12,9 +12,11 @@ from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.serializers import TimeControlField
 from games.models import DAYS_PER_MOVE_CHOICES
 from games.rules.base import RulesError
 from games.rules.registry import GAMES
+from games.service.clock import parse_time_control
 
 from . import service
 from .models import Seek
@@ -32,7 +34,9 @@ def seek_payload(s: Seek) -> dict[str, Any]:
     now = timezone.now()
     w = service.window(s, now)
     return {"id": s.pk, "username": s.user.username, "kind": s.kind, "options": s.options, "seats": s.seats,
-            "days_per_move": s.days_per_move, "rated": s.rated, "rating_range": s.rating_range,
+            "days_per_move": s.days_per_move,
+            "time_control": parse_time_control(s.time_control, None if s.time_control else s.days_per_move).payload(),
+            "rated": s.rated, "rating_range": s.rating_range,
             "window": None if w is None else round(w), "min_reliability": s.min_reliability, "quick": s.quick,
             "status": s.status, "game_id": s.game_id,
             "created_at": s.created_at.isoformat().replace("+00:00", "Z")}
@@ -45,6 +49,9 @@ class _GameChoiceSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.IntegerField(min_value=2, max_value=4, default=2)
     days_per_move = serializers.ChoiceField(choices=DAYS, allow_null=True, default=3)
+    time_control = TimeControlField(required=False, allow_null=True, default=None,
+                                    help_text="As when creating a game (days, a bank, unlimited); takes precedence "
+                                              "over days_per_move. Seeks pair only with the same time control.")
     rated = serializers.BooleanField(default=True)
 
     def validate(self, data):
@@ -52,7 +59,14 @@ class _GameChoiceSerializer(serializers.Serializer):
         if not info.min_seats <= data["seats"] <= info.max_seats:
             raise serializers.ValidationError({"seats": [f"{info.title} is played by {info.min_seats}-"
                                                          f"{info.max_seats} players."]})
-        if data["rated"] and data["days_per_move"] is None:
+        tc = data.pop("time_control", None)
+        if tc is not None:
+            if "days_per_move" in self.initial_data and data["days_per_move"] != tc.get("days_per_move"):
+                raise serializers.ValidationError({"days_per_move": ["Give the time control once: time_control, "
+                                                                     "or days_per_move, not both."]})
+            data["days_per_move"] = tc.get("days_per_move")  # days (or None: bank, unlimited)
+            data["time_control"] = tc if tc["type"] == "bank" else None
+        if data["rated"] and data["days_per_move"] is None and data.get("time_control") is None:
             raise serializers.ValidationError({"rated": ["Unlimited games are never rated."]})
         try:
             data["options"] = GAMES[data["kind"]].normalize_options(data["options"], data["seats"])

@@ -18,6 +18,9 @@ class Seek(models.Model):
     options = models.JSONField(default=dict, blank=True)
     seats = models.PositiveSmallIntegerField(default=2)
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    time_control = models.JSONField(null=True, blank=True,
+                                    help_text="A bank clock (the create request's time_control); "
+                                              "null: days_per_move (or unlimited).")
     rated = models.BooleanField(default=True)
     rating_range = models.PositiveIntegerField(null=True, blank=True, help_text="± rating points; null: any.")
     min_reliability = models.PositiveSmallIntegerField(default=0)

@@ -85,7 +85,8 @@ class _Ctx:
 def compatible(a: Seek, b: Seek, now: datetime, ctx: _Ctx) -> bool:
     if a.user_id == b.user_id:
         return False
-    if (a.kind, a.seats, a.days_per_move, a.rated, a.options) != (b.kind, b.seats, b.days_per_move, b.rated, b.options):
+    if ((a.kind, a.seats, a.days_per_move, a.time_control, a.rated, a.options)
+            != (b.kind, b.seats, b.days_per_move, b.time_control, b.rated, b.options)):
         return False
     diff = abs(ctx.rating(a) - ctx.rating(b))
     for s in (a, b):
@@ -140,7 +141,8 @@ def try_pair(seek_id: int, oldest_first: bool = False) -> Game | None:
         creator, others = seated[0], seated[1:]
         game = create_game(creator, seek.kind, seek.options, seek.seats,
                            opponents=[{"type": "user", "username": u.username} for u in others],
-                           days_per_move=seek.days_per_move, rated=seek.rated, seat=0)
+                           days_per_move=None if seek.time_control else seek.days_per_move, rated=seek.rated,
+                           seat=0, time_control=seek.time_control)
         for u in others:
             game, _ = join_game(u, game.pk)
         Seek.objects.filter(pk__in=[g.pk for g in group]).update(status=Seek.Status.MATCHED, game=game, matched_at=now)
@@ -169,11 +171,12 @@ def create_seek(user: Any, **fields: Any) -> tuple[Seek, Game | None]:
 
 
 def quick_pair(user: Any, kind: str, seats: int = 2, days_per_move: int | None = 3, options: dict | None = None,
-               rated: bool = False) -> tuple[Seek, Game | None]:
+               rated: bool = False, time_control: dict | None = None) -> tuple[Seek, Game | None]:
     """'Play now': the oldest compatible seek, else a quick seek with an AI fallback."""
     fallback = timezone.now() + timedelta(seconds=_setting("SEEK_AI_FALLBACK_SECONDS", 120))
     return create_seek(user, kind=kind, seats=seats, days_per_move=days_per_move, options=options or {},
-                       rated=rated, rating_range=None, quick=True, ai_fallback_at=fallback)
+                       rated=rated, rating_range=None, quick=True, ai_fallback_at=fallback,
+                       time_control=time_control)
 
 
 def ai_level_for(user: Any, kind: str, seats: int) -> int:
@@ -194,7 +197,8 @@ def fallback_to_ai(seek_id: int) -> Game | None:
         level = ai_level_for(seek.user, seek.kind, seek.seats)
         game = create_game(seek.user, seek.kind, seek.options, seek.seats,
                            opponents=[{"type": "ai", "level": level}] * (seek.seats - 1),
-                           days_per_move=seek.days_per_move, rated=False, seat=0)
+                           days_per_move=None if seek.time_control else seek.days_per_move, rated=False, seat=0,
+                           time_control=seek.time_control)
         seek.status, seek.game, seek.matched_at = Seek.Status.MATCHED, game, timezone.now()
         seek.save(update_fields=["status", "game", "matched_at"])
     return game

@@ -18,6 +18,8 @@ Rulings:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,11 +27,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
 
 from ._common import after_commit, apply_result, bump, load_state, lock_game, log, rules_of, seats_of
 from .access import require_joined_seat
-from .errors import Conflict
+from .errors import Conflict, InvalidRequest
 
 GIVE_TIME = timedelta(days=1)
 # History entries of the clock itself: they do not start anyone's turn (a bank keeps running).
@@ -40,10 +42,162 @@ def replacement_level() -> int:
     return int(getattr(settings, "CLOCK_REPLACEMENT_AI_LEVEL", 2))
 
 
-def _clock_of(game: Game):
+# ----------------------------------------------------------------------------------------- time controls
+
+DAY = 86400
+DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
+BANK_MIN_INITIAL = 3600  # 1 hour
+BANK_MAX_SECONDS = 60 * DAY
+BANK_MAX_INCREMENT = 14 * DAY
+#: ``time_control.type`` names a request may use (the answer says "correspondence" for days per move).
+CONTROL_NAMES = {"days": "days", "correspondence": "days", "bank": "bank", "unlimited": "unlimited"}
+
+
+def _duration(seconds: int) -> str:
+    """``86400`` → "1 day", ``7200`` → "2 hours", ``5400`` → "90 minutes"."""
+    for unit, size in (("day", DAY), ("hour", 3600), ("minute", 60)):
+        if seconds % size == 0 and seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
+    return f"{seconds} seconds"
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A game's time control: ``days`` (``days_per_move``), ``bank`` (initial, increment, cap in seconds)
+    or ``unlimited`` (no deadline, never rated)."""
+
+    control: str
+    days_per_move: int | None = None
+    initial_seconds: int = 0
+    increment_seconds: int = 0
+    cap_seconds: int = 0
+
+    @property
+    def timed(self) -> bool:
+        return self.control != "unlimited"
+
+    def describe(self) -> str:
+        if self.control == "days":
+            return f"{_duration((self.days_per_move or 0) * DAY)} per move"
+        if self.control == "bank":
+            text = f"{_duration(self.initial_seconds)}"
+            if self.increment_seconds:
+                text += f" + {_duration(self.increment_seconds)} per move"
+            return f"{text} (at most {_duration(self.cap_seconds)})"
+        return "Unlimited"
+
+    def payload(self) -> dict[str, Any]:
+        """``time_control`` of the game payloads (``type`` "correspondence" = days per move)."""
+        bank = self.control == "bank"
+        return {
+            "type": "correspondence" if self.control == "days" else self.control,
+            "days_per_move": self.days_per_move,
+            "initial_seconds": self.initial_seconds if bank else None,
+            "increment_seconds": self.increment_seconds if bank else None,
+            "cap_seconds": self.cap_seconds if bank else None,
+            "description": self.describe(),
+        }
+
+    def request(self) -> dict[str, Any]:
+        """The ``time_control`` a create request needs for the same control (rematch)."""
+        if self.control == "bank":
+            return {"type": "bank", "initial_seconds": self.initial_seconds,
+                    "increment_seconds": self.increment_seconds, "cap_seconds": self.cap_seconds}
+        if self.control == "days":
+            return {"type": "days", "days_per_move": self.days_per_move}
+        return {"type": "unlimited"}
+
+
+def _seconds(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequest(f"time_control.{name} must be a whole number of seconds.", field="time_control")
+    if not low <= value <= high:
+        raise InvalidRequest(f"time_control.{name} must be between {low} and {high} seconds "
+                             f"({_duration(low) if low else '0'} to {_duration(high)}), got {value}.",
+                             field="time_control")
+    return value
+
+
+def parse_time_control(value: Mapping[str, Any] | None, days_per_move: int | None = None) -> TimeControl:
+    """Validate a create request's ``time_control`` (or the older ``days_per_move``; null = unlimited).
+
+    ``{"type": "days", "days_per_move": 3}``, ``{"type": "bank", "initial_seconds": 259200,
+    "increment_seconds": 86400, "cap_seconds": 604800}`` (cap defaults to the initial time) or
+    ``{"type": "unlimited"}``. Raises :class:`InvalidRequest` (field ``time_control``) with a message
+    a person can act on.
+    """
+    if value is None:
+        if days_per_move is None:
+            return TimeControl("unlimited")
+        if days_per_move not in DAYS_PER_MOVE:
+            raise InvalidRequest(f"days_per_move must be one of {list(DAYS_PER_MOVE)} or null (unlimited).",
+                                 field="days_per_move")
+        return TimeControl("days", days_per_move=days_per_move)
+    if not isinstance(value, Mapping):
+        raise InvalidRequest('time_control must be an object, e.g. {"type": "days", "days_per_move": 3}.',
+                             field="time_control")
+    control = CONTROL_NAMES.get(value.get("type")) if isinstance(value.get("type"), str) else None
+    if control is None:
+        raise InvalidRequest('time_control.type must be "days", "bank" or "unlimited".', field="time_control")
+    allowed = {"type", "days_per_move"} if control == "days" else (
+        {"type", "initial_seconds", "increment_seconds", "cap_seconds"} if control == "bank" else {"type"})
+    extra = sorted(set(value) - allowed)
+    if extra:
+        raise InvalidRequest(f"time_control of type {value['type']!r} does not take {', '.join(extra)}.",
+                             field="time_control")
+    if control == "days":
+        days = value.get("days_per_move")
+        if isinstance(days, bool) or days not in DAYS_PER_MOVE:
+            raise InvalidRequest(f"time_control.days_per_move must be one of {list(DAYS_PER_MOVE)}.",
+                                 field="time_control")
+        tc = TimeControl("days", days_per_move=days)
+    elif control == "bank":
+        if "initial_seconds" not in value:
+            raise InvalidRequest("time_control.initial_seconds is required for a bank clock.", field="time_control")
+        initial = _seconds(value["initial_seconds"], "initial_seconds", BANK_MIN_INITIAL, BANK_MAX_SECONDS)
+        increment = _seconds(value.get("increment_seconds", 0), "increment_seconds", 0, BANK_MAX_INCREMENT)
+        cap = value.get("cap_seconds")
+        cap = initial if cap is None else _seconds(cap, "cap_seconds", BANK_MIN_INITIAL, BANK_MAX_SECONDS)
+        if cap < initial:
+            raise InvalidRequest(f"time_control.cap_seconds ({cap}) cannot be below initial_seconds ({initial}).",
+                                 field="time_control")
+        tc = TimeControl("bank", initial_seconds=initial, increment_seconds=increment, cap_seconds=cap)
+    else:
+        tc = TimeControl("unlimited")
+    if days_per_move is not None and tc.days_per_move != days_per_move:
+        raise InvalidRequest("Give the time control once: time_control, or days_per_move (older form), "
+                             "not both with different values.", field="days_per_move")
+    return tc
+
+
+def clock_row(game: Game) -> Any:
+    """The game's :class:`~games.clock.models.GameClock` or None; no query when it was loaded with the game
+    (``select_related("clock")``: the service's ``lock_game``, the publisher, the read views)."""
     from games.clock.models import GameClock
 
-    return GameClock.objects.filter(game=game).first()
+    descriptor = Game.clock
+    if descriptor.is_cached(game):
+        try:
+            return game.clock
+        except GameClock.DoesNotExist:
+            return None
+    clock = GameClock.objects.filter(game=game).first()
+    descriptor.related.set_cached_value(game, clock)
+    return clock
+
+
+def time_control_of(game: Game, clock: Any) -> TimeControl:
+    if clock is not None and clock.control == clock.Control.BANK:
+        return TimeControl("bank", initial_seconds=clock.initial_seconds, increment_seconds=clock.increment_seconds,
+                           cap_seconds=clock.cap_seconds or clock.initial_seconds)
+    if game.days_per_move:
+        return TimeControl("days", days_per_move=game.days_per_move)
+    return TimeControl("unlimited")
+
+
+def _clock_of(game: Game):
+    return clock_row(game)
 
 
 def _to_act(game: Game) -> frozenset[int]:
@@ -51,19 +205,84 @@ def _to_act(game: Game) -> frozenset[int]:
     return frozenset() if state is None else frozenset(rules_of(game).to_act(state))
 
 
+# ----------------------------------------------------------------------------------------- bank arithmetic
+
+def _step(banks: list[float], start: datetime | None, type_: str, seat: int | None, at: datetime,
+          clock: Any) -> datetime | None:
+    """One history entry applied to the banks (in place); returns when the current turn started.
+
+    Clock entries (pause, +time) start nobody's turn; a move costs its seat the time since the previous
+    turn-starting entry, then the increment is added (never above the cap)."""
+    if type_ in CLOCK_EVENT_TYPES:
+        return start
+    if type_ == "move" and seat is not None and start is not None and seat < len(banks):
+        banks[seat] = banks[seat] - (at - start).total_seconds() + clock.increment_seconds
+        if clock.cap_seconds:
+            banks[seat] = min(banks[seat], float(clock.cap_seconds))
+    return at
+
+
+def _history_banks(game: Game, clock: Any) -> tuple[list[float], datetime | None]:
+    """Each seat's bank (bonus excluded) at the start of the current turn, from the whole history."""
+    from games.models import GameEvent
+
+    banks = [float(clock.initial_seconds)] * game.seat_count
+    start = None
+    for type_, seat, at in (GameEvent.objects.filter(game=game).order_by("version")
+                            .values_list("type", "seat", "created_at")):
+        start = _step(banks, start, type_, seat, at, clock)
+    return banks, start
+
+
+def _bank_state(game: Game, clock: Any, last_event: Any = None) -> tuple[list[float], datetime | None]:
+    """The banks at the current turn's start: the clock's snapshot, extended in memory by the game's last
+    entry when the snapshot is one version behind (right after a move, before the receiver ran); from the
+    history otherwise (one query)."""
+    banks = [float(b) for b in (clock.banks or [])]
+    if len(banks) == game.seat_count:
+        if clock.synced_version == game.version:
+            return banks, clock.turn_started_at
+        if (clock.synced_version + 1 == game.version and last_event is not None
+                and last_event.version == game.version):
+            start = _step(banks, clock.turn_started_at, last_event.type, last_event.seat, last_event.created_at,
+                          clock)
+            return banks, start
+    return _history_banks(game, clock)
+
+
+def _bonus(clock: Any, count: int) -> list[int]:
+    return (list(clock.bonus_seconds or []) + [0] * count)[:count]
+
+
+def _deadline_of(game: Game, clock: Any, seats: list[Seat], to_act: frozenset[int] | set[int],
+                 banks: list[float], start: datetime | None) -> datetime | None:
+    if game.status != Game.Status.ACTIVE or clock.paused_at is not None or start is None:
+        return None
+    bonus = _bonus(clock, game.seat_count)
+    humans = [s.index for s in seats if s.index in to_act and not s.is_ai and s.user_id is not None]
+    if not humans:
+        return None
+    return start + timedelta(seconds=min(banks[i] + bonus[i] for i in humans))
+
+
 def bank_deadline(game: Game, clock: Any, seats: list[Seat], to_act: frozenset[int] | None = None) -> datetime | None:
     """The deadline of a bank clock, recomputed from the history (deterministic, so safe to repeat):
-    each move costs its seat the time since the previous turn-starting change, then adds the increment
-    (never above the cap). The deadline is the earliest run-out among the human seats to act."""
+    the earliest run-out among the human seats to act."""
     if game.status != Game.Status.ACTIVE or clock.paused_at is not None:
         return None
-    banks = banks_now(game, clock, seats)
-    to_act = _to_act(game) if to_act is None else to_act
-    last = _turn_start(game)
-    humans = [s.index for s in seats if s.index in to_act and not s.is_ai and s.user_id is not None]
-    if not humans or last is None:
+    banks, start = _history_banks(game, clock)
+    return _deadline_of(game, clock, seats, _to_act(game) if to_act is None else to_act, banks, start)
+
+
+def write_bank(game: Game, clock: Any, seats: list[Seat], to_act: frozenset[int] | None = None) -> datetime | None:
+    """Rewrite the clock's bank snapshot at the game's version (caller holds the game lock); returns the
+    deadline (the caller stores it on the game)."""
+    banks, start = _history_banks(game, clock)
+    clock.banks, clock.turn_started_at, clock.synced_version = banks, start, game.version
+    clock.save(update_fields=["banks", "turn_started_at", "synced_version"])
+    if game.status != Game.Status.ACTIVE or clock.paused_at is not None:
         return None
-    return last + timedelta(seconds=min(banks[i] for i in humans))
+    return _deadline_of(game, clock, seats, _to_act(game) if to_act is None else to_act, banks, start)
 
 
 def _turn_start(game: Game) -> datetime | None:
@@ -75,24 +294,13 @@ def _turn_start(game: Game) -> datetime | None:
 
 def banks_now(game: Game, clock: Any, seats: list[Seat]) -> list[float]:
     """Each seat's bank in seconds at the start of the current turn (bonus time included)."""
-    from games.models import GameEvent
-
-    banks = [float(clock.initial_seconds)] * game.seat_count
-    cap = float(clock.cap_seconds or 0)
-    prev = None
-    for type_, seat, at in (GameEvent.objects.filter(game=game).exclude(type__in=CLOCK_EVENT_TYPES)
-                            .order_by("version").values_list("type", "seat", "created_at")):
-        if type_ == "move" and seat is not None and prev is not None:
-            banks[seat] = banks[seat] - (at - prev).total_seconds() + clock.increment_seconds
-            if cap:
-                banks[seat] = min(banks[seat], cap)
-        prev = at
-    bonus = list(clock.bonus_seconds or [])
-    return [b + (bonus[i] if i < len(bonus) else 0) for i, b in enumerate(banks)]
+    banks, _ = _history_banks(game, clock)
+    bonus = _bonus(clock, game.seat_count)
+    return [b + bonus[i] for i, b in enumerate(banks)]
 
 
 def sync_bank_deadline(game_id: int, version: int) -> None:
-    """After a change committed: write the bank deadline (only if the game is still at ``version``)."""
+    """After a change committed: write the bank snapshot and deadline (only if the game is still at ``version``)."""
     with transaction.atomic():
         game = lock_game(game_id)
         if game.version != version:
@@ -100,10 +308,75 @@ def sync_bank_deadline(game_id: int, version: int) -> None:
         clock = _clock_of(game)
         if clock is None or clock.control != clock.Control.BANK:
             return
-        deadline = bank_deadline(game, clock, seats_of(game))
+        deadline = write_bank(game, clock, seats_of(game))
         if deadline != game.deadline:
             game.deadline = deadline
             game.save(update_fields=["deadline"])
+
+
+# ----------------------------------------------------------------------------------------- the clock as shown
+
+def _iso(dt: datetime | None) -> str | None:
+    return dt.isoformat().replace("+00:00", "Z") if dt is not None else None
+
+
+def clock_view(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int] | list[int], clock: Any,
+               last_event: Any = None) -> dict[str, Any]:
+    """The live clock of a game as every viewer may see it (``clock`` in the game payloads).
+
+    Instants, not countdowns, so the same version always gives the same JSON: a running seat has a
+    ``deadline`` (clients count down to it); a seat whose clock stands still (a bank waiting for its
+    turn, a paused clock) has ``left_seconds``. Only human seats have a clock. ``last_event``: the game's
+    history entry at its current version if the caller has it (saves the history query of a bank clock
+    whose snapshot is one version behind)."""
+    tc = time_control_of(game, clock)
+    to_act = set(to_act)
+    active = game.status == Game.Status.ACTIVE
+    paused = clock is not None and clock.paused_at is not None
+    rows: list[dict[str, Any]] = [{"index": s.index, "running": False, "deadline": None, "left_seconds": None}
+                                  for s in seats]
+    humans = {s.index for s in seats if not s.is_ai and s.user_id is not None}
+    acting = humans & to_act if active else set()
+    deadline = game.deadline if active else None
+    if active and tc.control == "bank":
+        banks, start = _bank_state(game, clock, last_event)
+        bonus = _bonus(clock, game.seat_count)
+        synced = clock.synced_version == game.version
+        floor = game.deadline if synced else None  # vacation may have moved a synced deadline later
+        ends = []
+        for row in rows:
+            i = row["index"]
+            if i not in humans or i >= len(banks):
+                continue
+            have = banks[i] + bonus[i]
+            if i in acting and start is not None:
+                if paused:
+                    row["left_seconds"] = max(int(have - (clock.paused_at - start).total_seconds()), 0)
+                else:
+                    end = start + timedelta(seconds=have)
+                    if floor is not None and floor > end:
+                        end = floor
+                    row["running"], row["deadline"] = True, _iso(end)
+                    ends.append(end)
+            else:
+                row["left_seconds"] = max(int(have), 0)
+        deadline = min(ends) if ends else None
+    elif active and tc.control == "days":
+        for row in rows:
+            if row["index"] not in acting:
+                continue
+            if paused:
+                left = clock.paused_remaining
+                row["left_seconds"] = None if left is None else max(int(left), 0)
+            elif game.deadline is not None:
+                row["running"], row["deadline"] = True, _iso(game.deadline)
+    return {
+        "deadline": _iso(deadline),
+        "paused": paused,
+        "paused_at": _iso(clock.paused_at) if paused else None,
+        "pause_requests": list(clock.pause_requests or []) if clock is not None else [],
+        "seats": rows,
+    }
 
 
 def expire_deadline(game_id: int, version: int, now: datetime | None = None) -> str | None:
@@ -175,7 +448,7 @@ def expire_deadline(game_id: int, version: int, now: datetime | None = None) -> 
 def _bank_after(game: Game, seats: list[Seat]) -> None:
     clock = _clock_of(game)
     if clock is not None and clock.control == clock.Control.BANK and game.status == Game.Status.ACTIVE:
-        game.deadline = bank_deadline(game, clock, seats)
+        game.deadline = write_bank(game, clock, seats)
         game.save(update_fields=["deadline"])
 
 
@@ -204,7 +477,7 @@ def give_time(user: Any, game_id: int) -> Game:
                 bonus[i] += int(GIVE_TIME.total_seconds())
             clock.bonus_seconds = bonus
             clock.save(update_fields=["bonus_seconds"])
-            game.deadline = bank_deadline(game, clock, seats, to_act)
+            game.deadline = write_bank(game, clock, seats, to_act)
         else:
             game.deadline = max(old, timezone.now()) + GIVE_TIME
         game.save()
@@ -225,6 +498,7 @@ def request_pause(user: Any, game_id: int) -> Game:
             raise Conflict("Only a game in play can be paused.", code="not_active")
         clock, _ = GameClock.objects.get_or_create(game=game, defaults={
             "control": GameClock.Control.DAYS if game.days_per_move else GameClock.Control.UNLIMITED})
+        game.clock = clock  # the answer shows this row (the lock may have cached "no clock")
         if clock.paused_at is not None:
             return game
         asked = sorted(set(clock.pause_requests or []) | {mine.index})
@@ -283,7 +557,7 @@ def end_pause(game: Game, clock: Any, seats: list[Seat], now: datetime) -> None:
 
 def _deadline_after_pause(game: Game, clock: Any, seats: list[Seat], now: datetime) -> datetime | None:
     if clock.control == clock.Control.BANK:
-        return bank_deadline(game, clock, seats)
+        return write_bank(game, clock, seats)
     remaining = getattr(clock, "_remaining", None)
     if remaining is None:
         return now + timedelta(days=game.days_per_move) if game.days_per_move else None

@@ -16,6 +16,7 @@ from games.rules.registry import get_rules
 
 from ._common import after_commit, apply_result, bump, lock_game, rules_of, seat_of_user, seats_of, sync_to_act
 from .access import require_joined_seat, require_visible
+from .clock import TimeControl, clock_row, parse_time_control, time_control_of
 from .errors import Conflict, GameNotFound, InvalidRequest
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
@@ -34,6 +35,22 @@ def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) 
     sync_to_act(game, seats, to_act)
     _snapshot_ratings(game, seats)
     events.append({"type": "started", "to_act": sorted(to_act)})
+
+
+def _start_clock(game: Game, control: TimeControl) -> None:
+    """A bank clock gets its :class:`~games.clock.models.GameClock` (banks full, snapshot before version 1);
+    days per move and unlimited need none. The game keeps the row, so its payload reads no clock."""
+    from games.clock.models import GameClock
+
+    clock = None
+    if control.control == "bank":
+        clock = GameClock.objects.create(game=game, control=GameClock.Control.BANK,
+                                         initial_seconds=control.initial_seconds,
+                                         increment_seconds=control.increment_seconds,
+                                         cap_seconds=control.cap_seconds,
+                                         banks=[float(control.initial_seconds)] * game.seat_count,
+                                         synced_version=game.version)
+    Game.clock.related.set_cached_value(game, clock)
 
 
 def _snapshot_ratings(game: Game, seats: list[Seat]) -> None:
@@ -80,8 +97,13 @@ def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: i
 
 def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, seats: int = 2,
                 opponents: Sequence[Mapping[str, Any]] | None = None, days_per_move: int | None = None,
-                rated: bool = False, seat: int | None = 0, rematch_of: Game | None = None) -> Game:
+                rated: bool = False, seat: int | None = 0, rematch_of: Game | None = None,
+                time_control: Mapping[str, Any] | None = None) -> Game:
     """A new game; the creator takes ``seat``. It starts at once when every seat is filled (AI seats are).
+
+    Time control: ``time_control`` (days per move, a bank with increment and cap, or unlimited; see
+    :func:`games.service.clock.parse_time_control`) or the older ``days_per_move`` (null = unlimited).
+    Unlimited games are never rated: ``rated`` with no time control is refused (400).
 
     ``seat=None`` (service only, e.g. AI-vs-AI games for benchmarks): the creator does not play, and
     ``opponents`` fills every seat.
@@ -100,9 +122,7 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
     if not info.min_seats <= seats <= info.max_seats:
         span = f"{info.min_seats}" if info.min_seats == info.max_seats else f"{info.min_seats}-{info.max_seats}"
         raise InvalidRequest(f"{info.title} is played by {span} players, not {seats}.", field="seats")
-    if days_per_move is not None and days_per_move not in DAYS_PER_MOVE:
-        raise InvalidRequest(f"days_per_move must be one of {list(DAYS_PER_MOVE)} or null (unlimited).",
-                             field="days_per_move")
+    control = parse_time_control(time_control, days_per_move)
     if seat is not None and not 0 <= seat < seats:
         raise InvalidRequest(f"seat must be between 0 and {seats - 1}.", field="seat")
     others_count = seats - 1 if seat is not None else seats
@@ -111,12 +131,16 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
     parsed = _parse_opponents(user, opponents, others_count)
     if rated and any(o["type"] == "ai" for o in parsed):
         raise InvalidRequest("Games against the AI are never rated.", field="rated")
+    if rated and not control.timed:
+        raise InvalidRequest("Unlimited games are never rated: choose days per move or a bank clock, or an "
+                             "unrated game.", field="rated", code="unlimited_rated")
 
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.create(kind=kind, options=normalized, seat_count=seats, created_by=user,
-                                   rated=bool(rated), days_per_move=days_per_move, rematch_of=rematch_of,
+                                   rated=bool(rated), days_per_move=control.days_per_move, rematch_of=rematch_of,
                                    created_at=now, updated_at=now)
+        _start_clock(game, control)
         rows: list[Seat] = []
         others = iter(parsed)
         for index in range(seats):
@@ -301,6 +325,9 @@ def rematch(user: Any, game_id: int) -> tuple[Game, bool]:
                 opponents.append({"type": "user", "username": s.user.username})
             else:
                 opponents.append({"type": "open"})
-        new = create_game(user, game.kind, game.options, game.seat_count, opponents, game.days_per_move,
-                          game.rated, seat=mine.index, rematch_of=game)
+        control = time_control_of(game, clock_row(game))
+        # The same time control; an old rated game without one (before the rule) comes back unrated.
+        new = create_game(user, game.kind, game.options, game.seat_count, opponents, None,
+                          game.rated and control.timed, seat=mine.index, rematch_of=game,
+                          time_control=control.request())
         return new, True

@@ -59,7 +59,10 @@ def seat_payload(seat: Seat, user: Any) -> dict[str, Any]:
 
 
 def _time_control(game: Game) -> dict[str, Any]:
-    return {"type": "correspondence" if game.days_per_move else "unlimited", "days_per_move": game.days_per_move}
+    """The time control (``type`` "correspondence" = days per move, "bank" or "unlimited") and its description."""
+    from .clock import clock_row, time_control_of
+
+    return time_control_of(game, clock_row(game)).payload()
 
 
 def game_summary(game: Game, user: Any, seats: list[Seat] | None = None) -> dict[str, Any]:
@@ -129,6 +132,7 @@ class GameParts:
 
     def __init__(self, game: Game, seats: list[Seat], *, rules: Any = None, state: Any = _UNSET,
                  last_event: GameEvent | Any | None = _UNSET, human_moved: bool | None = None) -> None:
+        # ``last_event``: the history entry at the game's version (unsaved is fine: its fields are read).
         self.game = game
         self.seats = seats
         self.rules = rules or rules_of(game)
@@ -142,15 +146,40 @@ class GameParts:
         self._rematch: Any = _UNSET
         self._seats: list[dict[str, Any]] | None = None
         self._links: dict[str, str] | None = None
+        self._clock: dict[str, Any] | None = None
+        self._time_control: dict[str, Any] | None = None
+
+    @property
+    def last_event(self) -> GameEvent | None:
+        if self._last_event is _UNSET:
+            self._last_event = GameEvent.objects.filter(game=self.game).order_by("-version").first()
+        return self._last_event
 
     @property
     def last_events(self) -> dict[str, Any] | None:
         if self._last_events is _UNSET:
-            if self._last_event is _UNSET:
-                self._last_events = _last_events(self.game)
-            else:
-                self._last_events = _event_payload(self._last_event)
+            self._last_events = _event_payload(self.last_event)
         return self._last_events
+
+    @property
+    def clock(self) -> dict[str, Any]:
+        """The live clock (:func:`games.service.clock.clock_view`): no query when the game was loaded with
+        its clock; a bank clock one version behind is extended by the last entry, read only then."""
+        if self._clock is None:
+            from .clock import clock_row, clock_view
+
+            row = clock_row(self.game)
+            stale = (row is not None and row.control == row.Control.BANK and row.synced_version != self.game.version
+                     and self.game.status == Game.Status.ACTIVE)
+            self._clock = clock_view(self.game, self.seats, self.to_act, row,
+                                     last_event=self.last_event if stale else None)
+        return self._clock
+
+    @property
+    def time_control(self) -> dict[str, Any]:
+        if self._time_control is None:
+            self._time_control = _time_control(self.game)
+        return self._time_control
 
     @property
     def can_abort(self) -> bool:
@@ -220,8 +249,9 @@ def game_view_payload(game: Game, user: Any, *, seats: list[Seat] | None = None,
         "to_act": list(to_act),
         "my_turn": my_index is not None and my_index in to_act,
         "legal_moves": legal,
-        "deadline": _iso(game.deadline),
-        "time_control": _time_control(game),
+        "deadline": parts.clock["deadline"],
+        "time_control": parts.time_control,
+        "clock": parts.clock,
         "rated": game.rated,
         "view": view,
         "last_events": parts.last_events,

@@ -33,13 +33,13 @@ def inbox(user: Any, status: str = "current") -> QuerySet[Game]:
         Game.objects.filter(Exists(mine), status__in=INBOX_STATUSES[status])
         .annotate(my_turn=Exists(mine.filter(to_act=True)))
         .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-updated_at", "-pk")
-        .prefetch_related("seats__user")
+        .select_related("clock").prefetch_related("seats__user")
     )
 
 
 def get_game(game_id: int) -> Game:
     try:
-        return Game.objects.get(pk=game_id)
+        return Game.objects.select_related("clock").get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound() from None
 

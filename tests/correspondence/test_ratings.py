@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from games import service
+from games.models import Game
 from games.ratings import glicko2, openskill_rating
 from games.ratings.models import RatedGame, Rating, RatingHistory
 from games.ratings.service import leaderboard, pool_for, rate_game, rating_for
@@ -41,7 +42,11 @@ def test_a_rated_game_is_rated_once_with_glicko2(make_user, play, clock):
 def test_unrated_and_unlimited_games_move_no_human_rating(make_user, play):
     alice, bob = make_user("alice"), make_user("bob")
     play.resign(alice, play.game(alice, bob, rated=False))
-    play.resign(alice, play.game(alice, bob, days=None, rated=True))
+    with pytest.raises(service.InvalidRequest, match="never rated"):  # refused when created
+        service.create_game(alice, "claim", opponents=[{"type": "user", "username": "bob"}], rated=True)
+    legacy = play.game(alice, bob, days=None, rated=False)
+    Game.objects.filter(pk=legacy.pk).update(rated=True)  # a row from before the rule: still not rated
+    play.resign(alice, legacy)
     assert not Rating.objects.filter(user__isnull=False).exists()
 
 
@@ -161,3 +166,32 @@ def test_M3_4_four_player_partnerships_are_rated_as_teams_with_openskill(make_us
         assert (rows[user.pk].mu > fresh) == (seat in winners)
     for a, b in ([0, 2], [1, 3]):  # partners start equal and are rated as one team
         assert rows[by_seat[a].pk].mu == pytest.approx(rows[by_seat[b].pk].mu)
+
+
+@pytest.mark.django_db
+def test_pools_api_lists_every_pool_with_its_rated_players(make_user, play, api_client):
+    """GET /api/v1/ratings/pools: what a client needs for a leaderboard picker (issue 7)."""
+    alice, bob, cid = make_user("alice"), make_user("bob"), make_user("cid")
+    play.resign(alice, play.game(alice, bob))  # two rated players in "claim"
+    Rating.objects.create(user=cid, pool="inheritors-3p", system="openskill", rating=1500, deviation=300)
+    gone = make_user("gone", is_active=False)
+    Rating.objects.create(user=gone, pool="inheritors-3p", system="openskill", rating=1500, deviation=300)
+    Rating.objects.create(ai_level=1, pool="claim2", system="glicko2", rating=1000, deviation=150)  # AI: not a player
+    api_client.force_authenticate(cid)
+    response = api_client.get("/api/v1/ratings/pools")
+    assert response.status_code == 200
+    pools = {p["pool"]: p for p in response.json()}
+    assert list(pools) == ["claim", "claim2", "claim-mix", "claim-mix-3p", "claim-mix-4p",
+                           "inheritors", "inheritors-3p", "inheritors-4p"]
+    assert pools["claim"] == {"pool": "claim", "kind": "claim", "seats": 2, "name": "Claim", "system": "glicko2",
+                              "players": 2}
+    assert pools["inheritors-3p"]["players"] == 1 and pools["inheritors-3p"]["seats"] == 3
+    assert pools["inheritors-3p"]["system"] == "openskill" and pools["inheritors-3p"]["kind"] == "inheritors"
+    assert pools["claim2"]["players"] == 0
+    # every listed pool has a leaderboard, and the schema documents the endpoint
+    for pool in pools:
+        assert api_client.get(f"/api/v1/leaderboards/{pool}").status_code == 200
+    schema = api_client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    op = schema["paths"]["/api/v1/ratings/pools"]["get"]
+    assert op["operationId"] == "ratings_pools_list"
+    assert op["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"

@@ -26,7 +26,9 @@ def test_human_vs_human_full_game_through_the_api(alice, bob, stranger):
     assert joined.status_code == 201
     body = joined.json()
     assert body["status"] == "active" and body["my_seat"] == 1
-    assert body["deadline"] is not None and body["time_control"] == {"type": "correspondence", "days_per_move": 3}
+    assert body["deadline"] is not None and body["time_control"] == {
+        "type": "correspondence", "days_per_move": 3, "initial_seconds": None, "increment_seconds": None,
+        "cap_seconds": None, "description": "3 days per move"}
     assert len(body["view"]["hand"]) == 13
     # joining again is harmless
     assert bob.post(f"/api/v1/games/{gid}/join").status_code == 200
