@@ -1,6 +1,6 @@
 # The README's commands. `make run`: the whole app on embedded defaults. `make test`: the suite
 # against real PostgreSQL and Redis (what CI runs).
-.PHONY: run test stress bench lint
+.PHONY: run test stress faults bench lint lighthouse
 
 run:
 	./scripts/run.sh
@@ -11,8 +11,14 @@ test:
 stress:
 	./scripts/stress.sh
 
+faults:
+	./scripts/faults.sh
+
 lint:
 	.venv/bin/ruff check .
 
 bench:
 	.venv/bin/python bench/engine.py
+
+lighthouse:
+	./scripts/lighthouse.sh

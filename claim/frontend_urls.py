@@ -7,6 +7,7 @@ static files under /static/, served by :class:`StaticFilesMiddleware` (WhiteNois
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,6 +38,15 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
         self.async_mode = iscoroutinefunction(get_response)
         if self.async_mode:
             markcoroutinefunction(self)
+
+    # Vite names its build output assets/<name>-<8-character content hash>.<ext>: cache those forever.
+    VITE_HASHED = re.compile(r"^assets/[^/]+-[A-Za-z0-9_-]{8}\.(?:js|css|mjs|woff2?|png|svg|webp)$")
+
+    def immutable_file_test(self, path, url):
+        """Django's hashed names (the manifest storage) and Vite's content-hashed assets are immutable."""
+        if url.startswith(self.static_prefix) and self.VITE_HASHED.match(url[len(self.static_prefix):]):
+            return True
+        return super().immutable_file_test(path, url)
 
     def __call__(self, request):
         if self.async_mode:

@@ -52,11 +52,21 @@ self.addEventListener("message", (event) => {
 });
 
 // Web Push: the server sends {title, body, event, game_id, url}; a tap opens (or focuses) the app there.
-// The server's url is "<FRONTEND_URL>/games/<id>", a path the PWA doesn't route (hash routes): prefer game_id.
+// The server's url is a hash route of this app ("<FRONTEND_URL>/#/game/<id>", "<FRONTEND_URL>/#/notes");
+// it is used when it is on this origin, otherwise the same route is built from game_id.
+function pushTarget(d) {
+  const own = d.game_id ? "/#/game/" + d.game_id : "/#/notes";
+  try {
+    const u = new URL(d.url, self.location.origin);
+    if (d.url && u.origin === self.location.origin && u.hash.startsWith("#/")) return u.pathname + u.search + u.hash;
+  } catch { /* no or bad url */ }
+  return own;
+}
+
 self.addEventListener("push", (event) => {
   let d = {};
   try { d = event.data ? event.data.json() : {}; } catch { d = { body: event.data ? event.data.text() : "" }; }
-  const url = d.game_id ? "/#/game/" + d.game_id : "/#/notes";
+  const url = pushTarget(d);
   event.waitUntil(self.registration.showNotification(d.title || "claim", {
     body: d.body || "", tag: d.game_id ? "game-" + d.game_id : d.event || "claim", icon: "/static/icons/icon-192.png", data: { url },
   }));

@@ -1,4 +1,4 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { api } from "./api";
 import { connect, disconnect } from "./realtime";
 import { navigate, useRoute } from "./router";
@@ -13,11 +13,26 @@ import { Bell, Notifications } from "./screens/Notes";
 import { ReplayScreen } from "./screens/Replay";
 import { errorText, loadMe, putGame, t, toast, useStore } from "./store";
 
+/** Focus the screen's <main> (skip link; a new screen while focus was on something now gone). */
+function focusMain() {
+  const m = document.getElementById("main");
+  if (m) { m.tabIndex = -1; m.focus({ preventScroll: true }); }
+}
+
 export function App() {
   const st = useStore();
   const route = useRoute();
 
   useEffect(() => { void loadMe(); }, []);
+  // Keyboard users: a new screen (or logging in/out) must not leave focus on a removed element.
+  const screen = `${route.name}/${route.arg}/${st.me?.username}`;
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!st.ready) return;
+    const a = document.activeElement;
+    if (shown.current !== null && shown.current !== screen && (!a || a === document.body || !a.isConnected)) focusMain();
+    shown.current = screen;
+  }, [screen, st.ready]);
   useEffect(() => {
     if (st.me) connect(); else disconnect();
   }, [st.me?.username]);
@@ -46,7 +61,7 @@ export function App() {
 
   return (
     <>
-      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById("main")?.focus(); }}>{t("nav.home")}</a>
+      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); focusMain(); }}>{t("nav.home")}</a>
       <header class="bar">
         <a class="brand" href="#/" aria-label={`${t("app.name")} – ${t("nav.home")}`}>claim</a>
         <nav aria-label="main">

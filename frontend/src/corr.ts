@@ -91,3 +91,48 @@ export function vapidKeyBytes(key: string): Uint8Array {
 export function poolOf(kind: string, seats: number): string {
   return seats > 2 ? `${kind}-${seats}p` : kind;
 }
+
+// ---------------------------------------------------------------------------- time controls and the clock
+
+/** ``clock`` of a game payload: instants (``deadline`` of a running seat) or frozen ``left_seconds``. */
+export interface ClockSeat { index: number; running: boolean; deadline: string | null; left_seconds: number | null }
+export interface GameClockView { deadline: string | null; paused: boolean; paused_at: string | null; pause_requests: number[]; seats: ClockSeat[] }
+/** ``time_control`` of a game payload ("correspondence" = days per move). */
+export interface TimeControlView {
+  type: "correspondence" | "bank" | "unlimited"; days_per_move: number | null;
+  initial_seconds: number | null; increment_seconds: number | null; cap_seconds: number | null; description?: string;
+}
+
+/** Seconds a seat has left at ``now`` (ms): a running seat counts down to its deadline; null = no clock. */
+export function seatLeft(seat: ClockSeat, now: number): number | null {
+  if (seat.running && seat.deadline) return Math.max(0, (Date.parse(seat.deadline) - now) / 1000);
+  return seat.left_seconds;
+}
+
+/** A time control choice of the New Game screen and the ``time_control`` body it sends. */
+export interface TimeChoice { id: string; body: Record<string, unknown>; days: number | null; bank: boolean }
+const DAY = 86400;
+export const TIME_CHOICES: TimeChoice[] = [
+  ...[1, 2, 3, 5, 7, 14].map((d) => ({ id: `d${d}`, body: { type: "days", days_per_move: d }, days: d, bank: false })),
+  { id: "b3+1", body: { type: "bank", initial_seconds: 3 * DAY, increment_seconds: DAY, cap_seconds: 7 * DAY }, days: null, bank: true },
+  { id: "b7+2", body: { type: "bank", initial_seconds: 7 * DAY, increment_seconds: 2 * DAY, cap_seconds: 14 * DAY }, days: null, bank: true },
+  { id: "unlimited", body: { type: "unlimited" }, days: null, bank: false },
+];
+
+/** The words for a time control: "3 days per move", "Bank 3d 0h + 1d 0h per move (max 7d 0h)", "No time limit". */
+export function describeTimeControl(tc: Partial<TimeControlView> | null | undefined, tr: (key: string, vars?: Record<string, string | number>) => string): string {
+  if (!tc || tc.type === "unlimited") return tr("clock.unlimited");
+  if (tc.type === "bank") {
+    return tr("clock.bank", { initial: formatRemaining(tc.initial_seconds), inc: formatRemaining(tc.increment_seconds) })
+      + (tc.cap_seconds ? " " + tr("clock.cap", { cap: formatRemaining(tc.cap_seconds) }) : "");
+  }
+  return tc.days_per_move === 1 ? tr("clock.per_move_1") : tr("clock.per_move", { n: tc.days_per_move ?? 0 });
+}
+
+/** The time control of a choice, in the payload's shape (for the words on the New Game screen). */
+export function choiceView(c: TimeChoice): Partial<TimeControlView> {
+  const b = c.body as { type: string; days_per_move?: number; initial_seconds?: number; increment_seconds?: number; cap_seconds?: number };
+  if (b.type === "days") return { type: "correspondence", days_per_move: b.days_per_move ?? null };
+  if (b.type === "bank") return { type: "bank", initial_seconds: b.initial_seconds ?? null, increment_seconds: b.increment_seconds ?? null, cap_seconds: b.cap_seconds ?? null };
+  return { type: "unlimited" };
+}

@@ -50,6 +50,10 @@ export function connect(): void {
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
       onPushedView(msg.game_id, msg.version, msg.view);
+    } else if (msg.type === "notification") {
+      // A new in-app notification: the bell counts it, an open inbox reloads (docs/realtime.md).
+      set({ unread: (state.unread || 0) + 1 });
+      window.dispatchEvent(new CustomEvent("claim:notification"));
     } else if (msg.type === "error" && msg.code === "unauthenticated") {
       stopped = true; // the server will close with 4401; don't hammer it
     }

@@ -1,4 +1,5 @@
-"""``/api/v1/ratings/me``, ``/api/v1/ratings/users/{username}``, ``/api/v1/leaderboards/{pool}``."""
+"""``/api/v1/ratings/me``, ``/api/v1/ratings/users/{username}``, ``/api/v1/ratings/pools``,
+``/api/v1/leaderboards/{pool}``."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.rules.registry import GAMES
 
-from .service import history_of_user, leaderboard, ratings_of_user
+from .service import history_of_user, leaderboard, pools, ratings_of_user
 
 TAGS = ["ratings"]
 POOL_RE = re.compile(r"^(?P<kind>[a-z0-9-]+?)(?:-(?P<n>[34])p)?$")
@@ -56,3 +58,19 @@ class LeaderboardView(APIView):
         if not valid_pool(pool):
             raise NotFound(f"No rating pool named {pool!r}.")
         return Response(leaderboard(pool))
+
+
+class PoolSerializer(serializers.Serializer):
+    pool = serializers.CharField(help_text="Pool id, as in /leaderboards/{pool}: the kind, plus -3p/-4p above 2 seats")
+    kind = serializers.CharField(help_text="Game kind")
+    seats = serializers.IntegerField(help_text="Number of seats")
+    name = serializers.CharField(help_text="English display name")
+    system = serializers.ChoiceField(choices=["glicko2", "openskill"], help_text="Rating system")
+    players = serializers.IntegerField(help_text="Active people with a rating in the pool")
+
+
+class PoolsView(APIView):
+    @extend_schema(tags=TAGS, responses=PoolSerializer(many=True), operation_id="ratings_pools_list",
+                   summary="The rating pools (kind x seats) with their number of rated players")
+    def get(self, request):
+        return Response(pools())

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.ai import LEVELS, level_name
@@ -165,6 +165,27 @@ def history_of_user(user: Any, limit: int = 100) -> list[dict[str, Any]]:
          "deviation": round(h.deviation), "at": h.created_at.isoformat().replace("+00:00", "Z")}
         for h in rows[:limit]
     ]
+
+
+def pools() -> list[dict[str, Any]]:
+    """Every rating pool the registered games can produce (kind x seat count), with its rated players.
+
+    ``players``: active people with a rating in the pool (provisional or not, any activity); the
+    leaderboard shows the established, recently active subset.
+    """
+    from games.rules.registry import GAMES
+
+    rows = Rating.objects.filter(user__isnull=False, user__is_active=True).values("pool").annotate(n=Count("id"))
+    counts = {r["pool"]: r["n"] for r in rows}
+    out = []
+    for kind, rules in GAMES.items():
+        info = rules.info
+        for seats in range(info.min_seats, info.max_seats + 1):
+            pool = pool_for(kind, seats)
+            out.append({"pool": pool, "kind": kind, "seats": seats,
+                        "name": info.title if seats == 2 else f"{info.title}, {seats} players",
+                        "system": system_for(pool), "players": counts.get(pool, 0)})
+    return out
 
 
 def leaderboard(pool: str, limit: int = 100) -> dict[str, Any]:

@@ -208,6 +208,8 @@ def test_correspondence_screens(server, new_page):
     page.goto(server + "/#/leaders/claim")
     page.wait_for_selector("#leaderboard")
     assert page.locator("text=AI levels").count() == 1
+    # the pool picker comes from GET /api/v1/ratings/pools (every kind x seat count, e.g. Inheritors 3p)
+    page.wait_for_selector("nav a.seg-b[data-pool='inheritors-3p']")
     shot(page, "32-leaderboard")
     page.goto(server + f"/#/profile/{name}")
     page.wait_for_selector("text=Reliability: 100/100")

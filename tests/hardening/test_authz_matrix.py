@@ -92,6 +92,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "ratings_me_retrieve": row(401, 200, 200, 200, 403, 200),
     "ratings_users_retrieve": row(401, 200, 200, 200, 403, 200),
     "leaderboards_retrieve": row(401, 200, 200, 200, 403, 200),
+    "ratings_pools_list": row(401, 200, 200, 200, 403, 200),
     # --- notifications ------------------------------------------------------------------------------------
     "notifications_retrieve": row(401, 200, 200, 200, 403, 200),
     "notifications_read_create": row(401, 200, 200, 200, 403, 200),

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
+import { describeTimeControl, type TimeControlView } from "../corr";
 import { inboxOrder, opponentSeat, seatName, type Game } from "../game";
 import type { Key } from "../i18n";
 import { acceptInvite, declineInvite, errorText, loadLists, putGame, t, toast, useStore } from "../store";
@@ -41,7 +42,7 @@ function Row({ g }: { g: Game }) {
   );
 }
 
-interface Seek { id: number; kind: string; seats: number; days_per_move: number | null; rated: boolean; rating_range: number | null; window: number | null; quick: boolean; created_at: string }
+interface Seek { id: number; kind: string; seats: number; days_per_move: number | null; time_control?: TimeControlView; rated: boolean; rating_range: number | null; window: number | null; quick: boolean; created_at: string }
 
 /** My open seeks (matchmaking) with cancel. */
 function MySeeks({ tick }: { tick: number }) {
@@ -63,7 +64,8 @@ function MySeeks({ tick }: { tick: number }) {
           <li class="game-row seek" data-seek={s.id}>
             <span class="gr-main"><strong>{t(("game." + s.kind) as Key)}</strong> <span>{t("new.players_n", { n: s.seats })}</span></span>
             <span class="gr-sub small">
-              {s.days_per_move ? (s.days_per_move === 1 ? t("new.day") : t("new.days", { n: s.days_per_move })) : t("new.unlimited")}
+              {s.time_control?.type === "bank" ? describeTimeControl(s.time_control, (k, v) => t(k as Key, v))
+                : s.days_per_move ? (s.days_per_move === 1 ? t("new.day") : t("new.days", { n: s.days_per_move })) : t("new.unlimited")}
               {" · "}{s.rated ? t("seek.rated") : t("seek.casual")}
               {" · "}{s.window == null ? t("seek.any") : `± ${s.window}`}
               <span class="muted"> · {relTime(s.created_at)}</span>

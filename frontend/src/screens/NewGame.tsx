@@ -3,12 +3,13 @@ import { api, ApiError } from "../api";
 import { factionTitle, mixProblem, PAIRS, SINGLES, type Faction } from "../cards";
 import { RulingsNotice } from "./Rules";
 import { Glyph } from "../Card";
+import { inhTranslate } from "../i18n/inheritors";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
 import { errorText, putGame, state, t, toast, useStore } from "../store";
 import { Field, FormError } from "../ui";
+import { choiceView, describeTimeControl, TIME_CHOICES } from "../corr";
 
-const DAYS = [1, 2, 3, 5, 7, 14, 0];
 
 export function NewGame() {
   useStore();
@@ -16,18 +17,23 @@ export function NewGame() {
   const [range, setRange] = useState<number | null>(null);
   const [level, setLevel] = useState(1);
   const [username, setUsername] = useState("");
-  const [kind, setKind] = useState<"claim" | "claim2" | "claim-mix">("claim");
+  const [kind, setKind] = useState<"claim" | "claim2" | "claim-mix" | "inheritors">("claim");
   const [mix, setMix] = useState<string[]>(["knight", "goblin", "undead", "dragon", "seer"]);
   const [seats, setSeats] = useState(2);
-  const [days, setDays] = useState(3);
+  const [tcId, setTcId] = useState("d3"); // a TIME_CHOICES id: days per move, a bank, or unlimited
   const [rated, setRated] = useState(false);
   const [err, setErr] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
 
   // 3-4 players: only the combined deck (claim-mix, one pair + 5 singles; M3.1)
-  const n = kind === "claim-mix" ? seats : 2;
+  const multi = kind === "claim-mix" || kind === "inheritors";
+  const n = multi ? seats : 2;
   const problem = kind === "claim-mix" ? mixProblem(mix, n) : null;
+  // Unlimited games are never rated.
+  const choices = TIME_CHOICES;
+  const choice = choices.find((c) => c.id === tcId) ?? choices[2];
+  const timed = choice.id !== "unlimited";
 
   function choosePair(i: number) {
     const keep = mix.filter((f) => !PAIRS.flat().includes(f as Faction));
@@ -42,7 +48,7 @@ export function NewGame() {
     if (problem) return;
     setBusy(true); setErr(null); setFields({});
     try {
-      const game = { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, days_per_move: days || null, rated };
+      const game = { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, time_control: choice.body, rated: rated && timed };
       const body = quick ? game : { ...game, rating_range: range };
       const s = await api<{ id: number; game_id: number | null }>("POST", quick ? "/seeks/quick" : "/seeks", body);
       if (s.game_id) navigate(`/game/${s.game_id}`);
@@ -69,8 +75,8 @@ export function NewGame() {
         options: kind === "claim-mix" ? { factions: mix } : {},
         seats: n,
         opponents,
-        days_per_move: days || null,
-        rated: opp === "ai" ? false : rated,
+        time_control: choice.body,
+        rated: opp === "ai" || !timed ? false : rated,
       });
       const game = putGame(g);
       navigate(`/game/${game.id}`);
@@ -95,7 +101,7 @@ export function NewGame() {
           ))}
           {opp === "ai" && (
             <div class="seg" role="radiogroup" aria-label={t("new.ai_level")}>
-              {[1, 2, 3].map((n) => (
+              {(kind === "inheritors" ? [1, 2] : [1, 2, 3]).map((n) => (
                 <label class={`seg-b ${level === n ? "on" : ""}`}><input type="radio" name="level" class="sr-only" checked={level === n} onChange={() => setLevel(n)} />{t("new.level", { n })}</label>
               ))}
             </div>
@@ -105,12 +111,12 @@ export function NewGame() {
         </fieldset>
         <fieldset>
           <legend>{t("new.kind")}</legend>
-          {(["claim", "claim2", "claim-mix"] as const).map((k) => (
-            <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setKind(k)} />{t(("game." + k) as Key)}
+          {(["claim", "claim2", "claim-mix", "inheritors"] as const).map((k) => (
+            <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => { setKind(k); if (k === "inheritors" && level > 2) setLevel(2); }} />{t(("game." + k) as Key)}
               <a class="small" href={`#/rules/${k}`}>({t("nav.rules")})</a></label>
           ))}
         </fieldset>
-        {kind === "claim-mix" && (
+        {multi && (
           <fieldset>
             <legend>{t("new.players")}</legend>
             <div class="seg" role="radiogroup" aria-label={t("new.players")}>
@@ -118,8 +124,9 @@ export function NewGame() {
                 <label class={`seg-b ${seats === k ? "on" : ""}`}><input type="radio" name="seats" class="sr-only" checked={seats === k} onChange={() => setSeats(k)} id={`seats-${k}`} />{t("new.players_n", { n: k })}</label>
               ))}
             </div>
-            {n > 2 && <p class="muted small">{t("new.multi_seats")}</p>}
-            {n > 2 && <RulingsNotice />}
+            {kind === "inheritors" ? <p class="muted small">{inhTranslate(state.lang, "inh.new.help")} {inhTranslate(state.lang, "inh.provisional_note")}</p>
+              : n > 2 && <p class="muted small">{t("new.multi_seats")}</p>}
+            {kind === "claim-mix" && n > 2 && <RulingsNotice />}
           </fieldset>
         )}
         {kind === "claim-mix" && (
@@ -146,12 +153,13 @@ export function NewGame() {
         <fieldset>
           <legend>{t("new.time")}</legend>
           <div class="seg wrap">
-            {DAYS.map((d) => (
-              <label class={`seg-b ${days === d ? "on" : ""}`}><input type="radio" class="sr-only" name="days" checked={days === d} onChange={() => setDays(d)} />
-                {d === 0 ? t("new.unlimited") : d === 1 ? t("new.day") : t("new.days", { n: d })}</label>
+            {choices.map((c) => (
+              <label class={`seg-b ${choice.id === c.id ? "on" : ""}`}><input type="radio" class="sr-only" name="days" id={`tc-${c.id}`} checked={choice.id === c.id} onChange={() => setTcId(c.id)} />
+                {c.bank ? describeTimeControl(choiceView(c), (k, v) => t(k as Key, v)) : !c.days ? t("new.unlimited") : c.days === 1 ? t("new.day") : t("new.days", { n: c.days })}</label>
             ))}
           </div>
-          {opp !== "ai" && <label class="radio"><input type="checkbox" id="rated" checked={rated} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />{t("new.rated")}</label>}
+          {fields.time_control && <p class="field-err">{fields.time_control.join(" ")}</p>}
+          {opp !== "ai" && <label class="radio"><input type="checkbox" id="rated" checked={rated && timed} disabled={!timed} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />{t("new.rated")}</label>}
           {fields.rated && <p class="field-err">{fields.rated.join(" ")}</p>}
         </fieldset>
         {opp === "seek" && (

@@ -28,6 +28,11 @@ export function Notifications() {
     } catch (e) { setErr(errorText(e)); }
   }
   useEffect(() => { void load(); }, []);
+  useEffect(() => { // pushed over the socket while the inbox is open
+    const on = () => void load();
+    window.addEventListener("claim:notification", on);
+    return () => window.removeEventListener("claim:notification", on);
+  }, []);
 
   async function markRead(ids: number[] | "all") {
     try {

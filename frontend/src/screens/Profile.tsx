@@ -1,24 +1,27 @@
 // Profiles (ratings per pool, rating history chart as inline SVG, reliability) and leaderboards per pool.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { POOLS, ratingChart, type HistoryPoint } from "../corr";
+import { ratingChart, type HistoryPoint } from "../corr";
 import type { Key } from "../i18n";
 import { errorText, t, useStore } from "../store";
 import { relTime } from "../ui";
 
 export interface PoolRating { pool: string; rating: number; deviation: number; provisional: boolean; games: number; wins: number; losses: number; draws: number; last_game_at: string | null }
 export interface ProfileData { username: string; name: string; is_bot: boolean; reliability: number; ratings: PoolRating[]; history: HistoryPoint[] }
+/** One entry of GET /ratings/pools. */
+export interface PoolInfo { pool: string; kind: string; seats: number; name: string; system: string; players: number }
 interface Board {
   pool: string;
   players: { rank: number; username: string; name: string; rating: number; deviation: number; games: number }[];
   ai: { level: number; name: string; rating: number; deviation: number }[];
 }
 
-/** "Claim", "Claim (3 players)". */
-export function poolName(pool: string): string {
+/** "Claim", "Claim (3 players)"; ``fallback`` (the API's English name) for a kind the app doesn't know. */
+export function poolName(pool: string, fallback?: string): string {
   const m = pool.match(/^(.*)-([34])p$/);
   const kind = m ? m[1] : pool;
-  const title = ["claim", "claim2", "claim-mix"].includes(kind) ? t(("game." + kind) as Key) : kind;
+  if (!["claim", "claim2", "claim-mix", "inheritors"].includes(kind) && fallback) return fallback;
+  const title = ["claim", "claim2", "claim-mix", "inheritors"].includes(kind) ? t(("game." + kind) as Key) : kind;
   return m ? t("rating.pool_n", { game: title, n: m[2] }) : title;
 }
 
@@ -135,11 +138,20 @@ export function Leaderboard({ pool }: { pool: string }) {
     api<Board>("GET", `/leaderboards/${encodeURIComponent(pool)}`).then(setData)
       .catch((e) => setErr(errorText(e)));
   }, [pool]);
+  // The picker lists the server's pools (GET /ratings/pools) with their number of rated players.
+  const [pools, setPools] = useState<PoolInfo[] | null>(null);
+  useEffect(() => {
+    api<PoolInfo[]>("GET", "/ratings/pools").then(setPools).catch(() => setPools([]));
+  }, []);
+  const picker = pools && pools.length ? pools : [{ pool, name: pool, players: null as number | null }];
   return (
     <main class="page" id="main">
       <h1>{t("rating.leaderboards")}</h1>
       <nav class="seg wrap" aria-label={t("rating.pool")}>
-        {POOLS.map((p) => <a class={`seg-b ${p === pool ? "on" : ""}`} href={`#/leaders/${p}`} aria-current={p === pool ? "page" : undefined}>{poolName(p)}</a>)}
+        {picker.map((p) => (
+          <a class={`seg-b ${p.pool === pool ? "on" : ""}`} href={`#/leaders/${p.pool}`} aria-current={p.pool === pool ? "page" : undefined}
+            data-pool={p.pool}>{poolName(p.pool, p.name)}{p.players != null && <><span class="count" aria-hidden="true">{p.players}</span><span class="sr-only"> ({t("rating.players_n", { n: p.players })})</span></>}</a>
+        ))}
       </nav>
       {err && <p class="form-err" role="alert">{err}</p>}
       {!data && !err && <p aria-busy="true">{t("common.loading")}</p>}

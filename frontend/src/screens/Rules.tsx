@@ -3,16 +3,18 @@ import { Glyph } from "../Card";
 import type { Key } from "../i18n";
 import { KIND_FACTIONS, MULTI_RULINGS, POWERS, rulesFor } from "../rules";
 import { t, useStore } from "../store";
+import { InheritorsRules, RULES_KINDS } from "./InheritorsRules";
 
 export function Rules({ kind }: { kind: string | null }) {
   const st = useStore();
+  if (kind === "inheritors") return <InheritorsRules />;
   const k = kind && KIND_FACTIONS[kind] ? kind : "claim";
   const r = rulesFor(k, st.lang);
   return (
     <main class="page rules" id="main">
       <h1>{t("rules.full", { game: t(("game." + k) as Key) })}</h1>
-      <nav class="seg" aria-label={t("rules.title")}>
-        {["claim", "claim2", "claim-mix"].map((x) => <a class={`seg-b ${x === k ? "on" : ""}`} href={`#/rules/${x}`} aria-current={x === k ? "page" : undefined}>{t(("game." + x) as Key)}</a>)}
+      <nav class="seg wrap" aria-label={t("rules.title")}>
+        {RULES_KINDS.map((x) => <a class={`seg-b ${x === k ? "on" : ""}`} href={`#/rules/${x}`} aria-current={x === k ? "page" : undefined}>{t(("game." + x) as Key)}</a>)}
       </nav>
       <p>{r.intro}</p>
       {r.sections.map((s) => <section><h2>{s.h}</h2>{s.p.map((p) => <p>{p}</p>)}</section>)}

@@ -1,5 +1,5 @@
 // The table of the Claim family: hand, prize, trick, score piles, who leads each faction, Seer choice, end screen.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, isOffline, uuid } from "../api";
 import { cardName, dimReason, factionTitle, groupByFaction, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
@@ -10,6 +10,7 @@ import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, to
 import { Dialog, relTime } from "../ui";
 import { navigate } from "../router";
 import { Clock } from "./Clock";
+import { InheritorsTable } from "./InheritorsTable";
 import { setViewing } from "../realtime";
 
 function reasonText(r: DimReason): string {
@@ -46,8 +47,22 @@ export function Table({ id }: { id: number }) {
   }, [id, g?.version, g?.myTurn, g?.status, st.ws]);
 
   useEffect(() => setSelected(null), [g?.version]);
+  // Keyboard play: a move sent from the hand (or its confirmation) keeps focus in the hand once the new
+  // version has replaced the card; at the end it moves to the result.
+  const refocus = useRef<{ idx: number; version: number } | null>(null);
+  useEffect(() => {
+    const r = refocus.current;
+    if (!r || !g || g.version === r.version) return;
+    const a = document.activeElement;
+    if (a?.closest("dialog")) return; // the confirmation is still closing
+    if (a && a !== document.body && a.isConnected && a.id !== "turn") { refocus.current = null; return; }
+    const cards = document.querySelectorAll<HTMLElement>("#hand button.card");
+    const target = cards[Math.min(r.idx, cards.length - 1)] ?? document.getElementById("end-h");
+    if (target) { refocus.current = null; target.focus(); } else document.getElementById("turn")?.focus(); // result still loading
+  });
 
   if (!g) return <main class="page" id="main"><p aria-busy="true">{t("common.loading")}</p></main>;
+  if (g.kind === "inheritors" && g.raw.view) return <InheritorsTable g={g} />;
   const v = g.view;
   if (!v) {
     return (
@@ -81,6 +96,10 @@ export function Table({ id }: { id: number }) {
 
   async function send(move: Move) {
     if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
+    const cards = [...document.querySelectorAll("#hand button.card")];
+    const focused = cards.indexOf(document.activeElement as Element);
+    const idx = "play" in move ? hand.indexOf(move.play as string) : -1;
+    if (focused >= 0 || (idx >= 0 && document.activeElement?.closest("dialog"))) refocus.current = { idx: focused >= 0 ? focused : idx, version: g.version };
     setBusy(true);
     try {
       const res = await api<Record<string, unknown>>("POST", `/games/${id}/moves`, { version: g.version, move, client_id: uuid() });
@@ -153,7 +172,7 @@ export function Table({ id }: { id: number }) {
           <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
         </div>
       </div>
-      <p class={`t-turn ${g.myTurn ? "mine" : ""}`} role="status" aria-live="polite" id="turn">{turnText}
+      <p class={`t-turn ${g.myTurn ? "mine" : ""}`} role="status" aria-live="polite" id="turn" tabIndex={-1}>{turnText}
         {!over && g.deadline && <span class="muted small"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}</p>
       {!over && g.status === "active" && <Clock g={g} />}
       {over && <EndScreen g={g} />}
@@ -228,13 +247,7 @@ export function Table({ id }: { id: number }) {
       {!over && (
         <section class="hand-wrap" aria-label={t("table.hand")}>
           {hint && <p class="hint small" role="status">{hint}</p>}
-          {selected && (
-            <div class="confirm-bar">
-              <button type="button" class="btn primary" disabled={busy} onClick={() => send({ play: selected })}>{t("table.play", { card: cardName(selected, st.lang) })}</button>
-              <button type="button" class="btn ghost" onClick={() => setSelected(null)}>{t("common.cancel")}</button>
-            </div>
-          )}
-          <div class={`hand n${hand.length}`} id="hand" aria-busy={busy}>
+          <div class={`hand n${hand.length}`} id="hand" aria-busy={busy} onKeyDown={handKeys}>
             {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
             {hand.map((c, i) => {
               const ok = g.myTurn && !seerChoice && legal.has(c);
@@ -249,14 +262,20 @@ export function Table({ id }: { id: number }) {
         </section>
       )}
 
+      {selected && !over && (
+        <Dialog title={t("table.confirm_title")} id="confirm" onClose={() => setSelected(null)} initial="#confirm-play">
+          <p class="row"><CardView id={selected} size="l" /></p>
+          <button type="button" class="btn primary" aria-disabled={busy} onClick={() => { if (!busy) void send({ play: selected }); }} id="confirm-play">{t("table.play", { card: cardName(selected, st.lang) })}</button>
+        </Dialog>
+      )}
       {seerChoice && !over && (
         <Dialog title={t("table.seer_title")} id="seer">
           {v.peek && <p>{t("table.seer_peek", { card: cardName(v.peek, st.lang) })}</p>}
           <div class="seer-opts">
-            <button type="button" class="btn primary" disabled={busy} onClick={() => send({ seer: "prize" })} id="seer-prize">
+            <button type="button" class="btn primary" aria-disabled={busy} onClick={() => { if (!busy) void send({ seer: "prize" }); }} id="seer-prize">
               {v.prize && <CardView id={v.prize} size="m" />}{t("table.seer_keep", { card: v.prize ? cardName(v.prize, st.lang) : "" })}
             </button>
-            <button type="button" class="btn" disabled={busy} onClick={() => send({ seer: "top" })} id="seer-top">
+            <button type="button" class="btn" aria-disabled={busy} onClick={() => { if (!busy) void send({ seer: "top" }); }} id="seer-top">
               {v.peek && <CardView id={v.peek} size="m" />}{v.peek ? t("table.seer_top", { card: cardName(v.peek, st.lang) }) : t("table.seer_top_hidden")}
             </button>
           </div>
@@ -270,6 +289,17 @@ export function Table({ id }: { id: number }) {
       {replay && v.last_trick && <Replay last={v.last_trick} g={g} onClose={() => setReplay(false)} />}
     </main>
   );
+}
+
+/** Arrow keys (and Home/End) move between the cards of the hand; Tab leaves it. */
+function handKeys(e: KeyboardEvent) {
+  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+  const cards = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLElement>("button.card")];
+  const i = cards.indexOf(document.activeElement as HTMLElement);
+  if (i < 0) return;
+  e.preventDefault();
+  const j = e.key === "Home" ? 0 : e.key === "End" ? cards.length - 1 : i + (e.key === "ArrowRight" ? 1 : -1);
+  cards[Math.max(0, Math.min(cards.length - 1, j))].focus();
 }
 
 function Replay({ last, g, onClose }: { last: LastTrick; g: Game; onClose: () => void }) {
@@ -312,7 +342,7 @@ function EndScreen({ g }: { g: Game }) {
   const groups = [groupByFaction(Object.values(r.score[me] || {}).flat(), v.factions), groupByFaction(Object.values(r.score[opp] || {}).flat(), v.factions)];
   return (
     <section class="end" aria-labelledby="end-h" id="end">
-      <h2 id="end-h">{t("end.title")}: {head}</h2>
+      <h2 id="end-h" tabIndex={-1}>{t("end.title")}: {head}</h2>
       <table class="breakdown">
         <caption>{t("end.breakdown")}</caption>
         <thead><tr><th scope="col">{t("end.faction")}</th><th scope="col">{t("table.you")}</th><th scope="col">{seatName(g, opp)}</th><th scope="col">{t("end.vote")}</th></tr></thead>
@@ -350,7 +380,7 @@ function EndScreenN({ g }: { g: Game }) {
   const name = (s: number) => (s === me ? t("table.you") : seatName(g, s));
   return (
     <section class="end" aria-labelledby="end-h" id="end">
-      <h2 id="end-h">{t("end.title")}: {head}</h2>
+      <h2 id="end-h" tabIndex={-1}>{t("end.title")}: {head}</h2>
       {r.ranks && <p class="small">{seats.map((s) => `${name(s)}: ${t("end.place", { n: r.ranks![s] })}`).join(" · ")}</p>}
       <table class="breakdown">
         <caption>{t("end.breakdown")}</caption>

@@ -1,0 +1,302 @@
+// Inheritors in the PWA: the view the API sends (games/rules/inheritors/views.py), card ids, and the
+// pure helpers the table uses to turn the legal-move list into tappable controls. No DOM, no store.
+
+export type Move = Record<string, unknown>;
+
+export interface Stack { top: number; cards: string[] }
+
+export interface InhPlayer {
+  seat: number;
+  stacks: Record<string, Stack>;
+  clan: string | null;
+  honors: string[];
+  quest_count: number;
+  hand_count: number;
+}
+
+export interface InhPending {
+  kind: string;
+  seat: number;
+  waiting?: number[];
+  need?: Record<string, number>;
+  chosen_count?: Record<string, number>;
+  your_choices?: [string, number][];
+  chosen?: string[];
+  left?: number;
+  condition?: string;
+  reason?: string;
+}
+
+export interface ScoreRow { influence: number; tomes: number; relics: number; quests: number; honors: number; total: number }
+
+export interface InhResult {
+  winner: number | null;
+  winners: number[];
+  ranks: number[];
+  scores: ScoreRow[];
+  tiebreak?: { order: string[]; keys: number[][]; decided_by: string | null };
+}
+
+export interface InhQuest { id: string; text: string; vp: number }
+
+export interface InhView {
+  game: "inheritors";
+  seat: number | null;
+  seats: number;
+  colours: string[];
+  removed_colour: string | null;
+  start_player: number;
+  last_seat: number;
+  current: number;
+  turn: number;
+  phase: "pre" | "post" | "over";
+  to_act: number[];
+  pending: InhPending | null;
+  end_triggered: boolean;
+  over: boolean;
+  players: InhPlayer[];
+  market: string[][];
+  removed: string[];
+  deck_count: number;
+  quest_row_count: number;
+  honor_row: { id: string; text: string }[];
+  clan_row: { clan: string; name: string; colour: string; attached: string[] }[];
+  log: Record<string, unknown>[];
+  provisional: Record<string, string>;
+  hand?: string[];
+  quests?: InhQuest[];
+  deck_top?: string;
+  result?: InhResult | null;
+  hands?: string[][];
+  all_quests?: string[][];
+}
+
+/** The Inheritors view inside a game payload (GET /games/{id}, a move answer or a pushed view), else null. */
+export function inhView(payload: Record<string, unknown> | null | undefined): InhView | null {
+  const v = payload?.view as Record<string, unknown> | null | undefined;
+  return v && typeof v === "object" && v.game === "inheritors" && Array.isArray(v.players) ? (v as unknown as InhView) : null;
+}
+
+// ------------------------------------------------------------------ cards
+export const COLOURS = ["red", "green", "purple", "blue", "yellow"] as const;
+export const ADVOCATES = ["conspirator", "spy", "advisor", "ambassador", "agent", "knight", "saboteur"] as const;
+
+/** Beginner clans and their colours ([P] data, games/rules/inheritors/data.py CLANS): a claimed clan leaves the row. */
+export const CLAN_COLOURS: Record<string, string> = { wolf: "blue", fox: "red", bear: "green", lynx: "yellow", rat: "purple" };
+
+export type CardKind = "influence" | "relic" | "tome" | "epic" | "advocate";
+export interface InhCard { id: string; kind: CardKind; colour: string | null; value: number | null; advocate: string | null }
+
+/** Parse a card id (games/rules/inheritors/cards.py): ``red-3a``, ``relic-red``, ``tome-2``, ``epic-1``, ``spy-4``. */
+export function parseInhCard(id: string): InhCard {
+  let m = /^([a-z]+)-(\d)[a-z]$/.exec(id);
+  if (m && (COLOURS as readonly string[]).includes(m[1])) return { id, kind: "influence", colour: m[1], value: Number(m[2]), advocate: null };
+  m = /^relic-([a-z]+)$/.exec(id);
+  if (m) return { id, kind: "relic", colour: m[1], value: null, advocate: null };
+  if (/^tome-\d+$/.test(id)) return { id, kind: "tome", colour: null, value: null, advocate: null };
+  if (/^epic-\d+$/.test(id)) return { id, kind: "epic", colour: null, value: null, advocate: null };
+  m = /^([a-z]+)-\d+$/.exec(id);
+  if (m && (ADVOCATES as readonly string[]).includes(m[1])) return { id, kind: "advocate", colour: "white", value: null, advocate: m[1] };
+  throw new Error(`not an Inheritors card: ${id}`);
+}
+
+/** The colour class of a card for drawing it: a realm colour, "white" (advocates) or "wild" (tomes, epics). */
+export function cardTint(id: string): string {
+  const c = parseInhCard(id);
+  return c.kind === "tome" || c.kind === "epic" ? "wild" : c.colour ?? "white";
+}
+
+const KIND_ORDER: Record<CardKind, number> = { influence: 0, relic: 1, tome: 2, epic: 3, advocate: 4 };
+
+/** Hand order: influence cards by colour then value, then relics, tomes, epics, advocates. */
+export function sortHand(hand: readonly string[]): string[] {
+  const col = (c: string | null) => (c ? (COLOURS as readonly string[]).indexOf(c) : 9);
+  return [...hand].sort((a, b) => {
+    const x = parseInhCard(a), y = parseInhCard(b);
+    return KIND_ORDER[x.kind] - KIND_ORDER[y.kind] || col(x.colour) - col(y.colour) || (x.value ?? 0) - (y.value ?? 0)
+      || (x.advocate ?? "").localeCompare(y.advocate ?? "") || a.localeCompare(b);
+  });
+}
+
+// ------------------------------------------------------------------ moves
+/** A stable text id of a move (keys sorted): ``action=discard_draw;card=red-1a;pile=0``. */
+export function moveId(m: Move): string {
+  return Object.keys(m).sort().map((k) => `${k}=${String(m[k])}`).join(";");
+}
+
+/** The card from my hand a move uses (actions, Wolf, quest/Saboteur discards, skip-plays, Rat), else null. */
+export function moveCard(m: Move): string | null {
+  if (typeof m.action === "string" && typeof m.card === "string") return m.card;
+  for (const k of ["play", "discard", "skip_play", "put_back"]) if (typeof m[k] === "string") return m[k] as string;
+  return null;
+}
+
+export interface MoveGroups {
+  /** hand card -> the moves that use it, in the server's order */
+  byCard: Map<string, Move[]>;
+  /** claims, end of turn, pass and pending decisions that need no card of my hand */
+  other: Move[];
+}
+
+export function groupMoves(legal: readonly Move[]): MoveGroups {
+  const byCard = new Map<string, Move[]>();
+  const other: Move[] = [];
+  for (const m of legal) {
+    const c = moveCard(m);
+    if (c === null) other.push(m);
+    else byCard.set(c, [...(byCard.get(c) ?? []), m]);
+  }
+  return { byCard, other };
+}
+
+/** The kind of a move for grouping and ordering the buttons of one card. */
+export function moveKind(m: Move): string {
+  if (typeof m.action === "string") return m.action;
+  for (const k of ["claim_clan", "claim_honor", "end_turn", "pass", "skip", "play", "discard", "skip_play", "ask",
+    "take_card", "take_pile", "agent_effect", "put_back"]) if (k in m) return k;
+  return "unknown";
+}
+
+export type Tr = (key: string, params?: Record<string, string | number>) => string;
+
+export interface Names {
+  card: (id: string) => string;
+  seat: (s: number) => string;
+  colour: (c: string) => string;
+  clan: (c: string) => string;
+  honor: (h: string) => string;
+  advocate: (a: string) => string;
+  pileSize: (p: number) => number;
+  /** "3 cards" in the UI language */
+  cards: (n: number) => string;
+}
+
+/** The label of a move's button. ``withCard`` names the card too (off inside one card's sheet). */
+export function moveLabel(m: Move, tr: Tr, n: Names, withCard = true): string {
+  const card = moveCard(m);
+  const cn = card ? n.card(card) : "";
+  const pile = (p: unknown) => String(Number(p) + 1);
+  const pre = (s: string) => (withCard && cn ? `${cn}: ${s}` : s);
+  switch (moveKind(m)) {
+    case "play": return typeof m.action === "string" ? pre(tr("inh.m.play")) : pre(tr("inh.m.wolf_play"));
+    case "discard_draw": return pre(tr("inh.m.discard_draw", { pile: pile(m.pile) }));
+    case "discard_take": return pre(tr("inh.m.discard_take", { pile: pile(m.pile), take: pile(m.take), cards: n.cards(n.pileSize(Number(m.take))) }));
+    case "quest": return pre(tr("inh.m.quest", { pile: pile(m.pile) }));
+    case "advocate": return pre(tr("inh.m.advocate"));
+    case "discard": return pre(tr("inh.m.discard", { pile: pile(m.pile) }));
+    case "skip_play": return pre(tr("inh.m.skip_play"));
+    case "put_back": return pre(tr("inh.m.put_back"));
+    case "claim_clan": return tr("inh.m.claim_clan", { clan: n.clan(String(m.claim_clan)) });
+    case "claim_honor": return tr("inh.m.claim_honor", { honor: String(m.claim_honor), text: n.honor(String(m.claim_honor)) });
+    case "end_turn": return tr("inh.m.end_turn");
+    case "pass": return tr("inh.m.pass");
+    case "skip": return tr("inh.m.skip");
+    case "ask": return tr("inh.m.ask", { name: n.seat(Number(m.ask)), colour: n.colour(String(m.colour)) });
+    case "take_card": return tr("inh.m.take_card", { card: n.card(String(m.take_card)) });
+    case "take_pile": return tr("inh.m.take_pile", { pile: pile(m.take_pile), cards: n.cards(n.pileSize(Number(m.take_pile))) });
+    case "agent_effect": return tr("inh.m.agent_effect", { effect: n.advocate(String(m.agent_effect)) });
+    default: return moveId(m);
+  }
+}
+
+const CARD_MOVE_ORDER = ["play", "advocate", "discard_take", "quest", "discard_draw", "discard", "skip_play", "put_back"];
+
+/** One card's moves in the order of the sheet: play, advocate, take a pile, quest, discard & draw. */
+export function orderCardMoves(moves: readonly Move[]): Move[] {
+  const rank = (m: Move) => { const i = CARD_MOVE_ORDER.indexOf(moveKind(m)); return i < 0 ? 99 : i; };
+  return moves.map((m, i) => [m, i] as const).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([m]) => m);
+}
+
+// ------------------------------------------------------------------ turn, seats, scores
+/** Seat order for the table: me first, then the others clockwise (a spectator sees 0, 1, ...). */
+export function seatOrder(me: number | null, seats: number): number[] {
+  const first = me ?? 0;
+  return Array.from({ length: seats }, (_, i) => (first + i) % seats);
+}
+
+/** Seat names, with "#n" (seat number) added where two seats share a name (e.g. two "AI (Squire)"). */
+export function seatLabels(names: readonly string[]): string[] {
+  return names.map((x, i) => (names.filter((y) => y === x).length > 1 ? `${x} #${i + 1}` : x));
+}
+
+export type TurnState =
+  | { kind: "over" }
+  | { kind: "mine"; others: number[] } // I must act (others may have to act at the same time)
+  | { kind: "waiting"; seats: number[] };
+
+export function turnState(v: InhView, me: number | null): TurnState {
+  if (v.over) return { kind: "over" };
+  const acting = v.to_act ?? [];
+  if (me !== null && acting.includes(me)) return { kind: "mine", others: acting.filter((s) => s !== me) };
+  return { kind: "waiting", seats: acting };
+}
+
+/** Which pending decision I'm asked for, as an i18n key (null when there is none or it isn't mine). */
+export function pendingKey(v: InhView, me: number | null): string | null {
+  const p = v.pending;
+  if (!p || me === null || !(v.to_act ?? []).includes(me)) return null;
+  return `inh.p.${p.kind}`;
+}
+
+export const SCORE_ROWS = ["influence", "tomes", "relics", "quests", "honors", "total"] as const;
+
+/** The final scoring table: one row per category S1-S5 and the total, one column per seat in ``order``. */
+export function scoreTable(r: InhResult, order: readonly number[]): { row: (typeof SCORE_ROWS)[number]; values: number[] }[] {
+  return SCORE_ROWS.map((row) => ({ row, values: order.map((s) => r.scores[s]?.[row] ?? 0) }));
+}
+
+/** "win" | "shared" | "loss" for a seat, from the result. */
+export function outcomeOf(r: InhResult, seat: number): "win" | "shared" | "loss" {
+  const w = r.winners ?? (r.winner == null ? [] : [r.winner]);
+  if (!w.includes(seat)) return "loss";
+  return w.length > 1 ? "shared" : "win";
+}
+
+/** Influence of a player's tableau: the sum of the top values (S1). */
+export function influenceOf(p: InhPlayer): number {
+  return Object.values(p.stacks).reduce((a, s) => a + (s.top || 0), 0);
+}
+
+/** A player's stacks in the game's colour order (only colours with a stack). */
+export function stacksInOrder(p: InhPlayer, colours: readonly string[]): [string, Stack][] {
+  return colours.filter((c) => p.stacks[c]?.cards.length).map((c) => [c, p.stacks[c]]);
+}
+
+/** One public engine event of the view's log in words, or null for bookkeeping events (action, end_turn, ...). */
+export function eventText(e: Record<string, unknown>, tr: Tr, n: Names): string | null {
+  const name = typeof e.seat === "number" ? n.seat(e.seat) : "";
+  const pile = String(Number(e.pile) + 1);
+  const card = typeof e.card === "string" ? n.card(e.card) : "";
+  switch (e.type) {
+    case "place": return tr("inh.e.place", { name, card });
+    case "discard": return tr("inh.e.discard", { name, card, pile });
+    case "take_pile": return tr("inh.e.take_pile", { name, pile, cards: n.cards(Array.isArray(e.cards) ? e.cards.length : 0) });
+    case "draw": return Number(e.count) > 0 ? tr("inh.e.draw", { name, cards: n.cards(Number(e.count)) }) : null;
+    case "take_quest": return tr("inh.e.take_quest", { name });
+    case "claim_clan": return tr("inh.e.claim_clan", { name, clan: n.clan(String(e.clan)) });
+    case "claim_honor": return tr("inh.e.claim_honor", { name, honor: String(e.honor) });
+    case "advocate": return tr("inh.e.advocate", { name, card });
+    case "spy": return typeof e.target === "number" ? tr("inh.e.spy", { name, target: n.seat(e.target), colour: n.colour(String(e.colour)) }) : null;
+    case "take_card": return tr("inh.e.take_card", { name, card });
+    case "refill": return card ? tr("inh.e.refill", { pile, card }) : null;
+    case "reveal_removed": return tr("inh.e.reveal_removed", { card });
+    case "end_triggered": return tr("inh.e.end_triggered");
+    case "extra_turn": return tr("inh.e.extra_turn", { name });
+    case "turn": return tr("inh.e.turn", { n: Number(e.turn), name });
+    case "rat_put_back": return tr("inh.e.rat_put_back", { name });
+    case "saboteur_choice": return tr("inh.e.saboteur_choice", { name });
+    case "agent_effect": return tr("inh.e.agent_effect", { name, effect: n.advocate(String(e.effect)) });
+    case "effect_skipped": return tr("inh.e.effect_skipped", { name, effect: n.advocate(String(e.effect)) });
+    default: return null;
+  }
+}
+
+/** The newest ``limit`` log lines, newest first. */
+export function recentEvents(log: readonly Record<string, unknown>[], tr: Tr, n: Names, limit = 8): string[] {
+  const out: string[] = [];
+  for (let i = log.length - 1; i >= 0 && out.length < limit; i--) {
+    const text = eventText(log[i], tr, n);
+    if (text) out.push(text);
+  }
+  return out;
+}

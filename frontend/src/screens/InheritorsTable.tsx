@@ -1,0 +1,347 @@
+// The Inheritors table (2-4 seats): my tableau and hand, the other seats' tableaux, the three market piles,
+// the quest/honor/clan rows, removed advocates, who must act, my legal moves as buttons, and the final scoring.
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError, isOffline, uuid } from "../api";
+import { seatName, type Game } from "../game";
+import { inhCards, inhTranslate, type InhKey } from "../i18n/inheritors";
+import {
+  CLAN_COLOURS, cardTint, groupMoves, inhView, moveId, moveLabel, orderCardMoves, outcomeOf, parseInhCard, pendingKey, scoreTable,
+  recentEvents, seatLabels, seatOrder, sortHand, stacksInOrder, influenceOf, turnState, type InhPlayer, type InhResult, type InhView, type Move,
+  type Names,
+} from "../inheritors";
+import { navigate } from "../router";
+import { errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
+import { Dialog, relTime } from "../ui";
+import "../inheritors.css";
+
+const ti = (key: InhKey | string, params?: Record<string, string | number>) => inhTranslate(state.lang, key, params);
+
+export function inhCardName(id: string): string {
+  const c = parseInhCard(id);
+  if (c.kind === "influence") return `${ti(`inh.c.${c.colour}`)} ${c.value}`;
+  if (c.kind === "relic") return ti("inh.card.relic", { colour: ti(`inh.c.${c.colour}`) });
+  if (c.kind === "advocate") return ti(`inh.a.${c.advocate}`);
+  return ti(`inh.card.${c.kind}`);
+}
+
+function glyph(id: string): string {
+  const c = parseInhCard(id);
+  if (c.kind === "influence") return String(c.value);
+  if (c.kind === "relic") return "◆";
+  if (c.kind === "tome") return "✦";
+  if (c.kind === "epic") return "★";
+  return ti(`inh.a.${c.advocate}`).slice(0, 3);
+}
+
+function ICard({ id, onClick, legal, playable, selected, size = "m", label }: {
+  id: string; onClick?: () => void; legal?: boolean; playable?: boolean; selected?: boolean; size?: "s" | "m"; label?: string;
+}) {
+  const name = (label ?? inhCardName(id)) + (playable ? ` (${ti("inh.playable")})` : "");
+  const cls = `ih-card ih-${size} tint-${cardTint(id)} ${legal ? "legal" : ""} ${playable ? "playable" : ""} ${selected ? "sel" : ""}`;
+  const c = parseInhCard(id);
+  // the colour's initial too, so that colour is never the only cue
+  const body = <>
+    <span aria-hidden="true">{glyph(id)}</span>
+    {size === "m" && c.colour && c.colour !== "white" && <span class="ih-ci" aria-hidden="true">{ti(`inh.c.${c.colour}`).slice(0, 1)}</span>}
+  </>;
+  if (onClick) {
+    return <button type="button" class={cls} aria-label={name} title={name} data-card={id} onClick={onClick}
+      aria-haspopup="dialog">{body}</button>;
+  }
+  return <span class={cls} role="img" aria-label={name} title={name} data-card={id}>{body}</span>;
+}
+
+function Tableau({ p, v, label }: { p: InhPlayer; v: InhView; label: string }) {
+  const stacks = stacksInOrder(p, v.colours);
+  return (
+    <div class="ih-tableau" role="group" aria-label={label}>
+      {stacks.length === 0 ? <span class="muted small">{ti("inh.tableau_empty")}</span> : stacks.map(([c, s]) => (
+        <span class={`ih-stack tint-${c}`} role="img" data-colour={c}
+          aria-label={`${ti(`inh.c.${c}`)}: ${s.cards.map(inhCardName).join(", ")}`}>
+          <b aria-hidden="true">{s.top}</b><span class="ih-stack-n" aria-hidden="true">{s.cards.length > 1 ? `×${s.cards.length}` : ""}</span>
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function SeatBadges({ p }: { p: InhPlayer }) {
+  return (
+    <span class="ih-badges small">
+      {p.clan && <span class={`ih-badge tint-${CLAN_COLOURS[p.clan] ?? "white"}`}>{ti("inh.clan", { clan: ti(`inh.clan.${p.clan}`) })}</span>}
+      {p.honors.map((h) => <span class="ih-badge honor" title={ti(`inh.h.${h}`)}>{h}</span>)}
+    </span>
+  );
+}
+
+export function InheritorsTable({ g }: { g: Game }) {
+  const st = useStore();
+  const [busy, setBusy] = useState(false);
+  const [card, setCard] = useState<string | null>(null);
+  const [pile, setPile] = useState<number | null>(null);
+  useEffect(() => setCard(null), [g.version]); // a new version may have changed what the card can do
+  const v = inhView(g.raw)!;
+  const me = g.mySeat;
+  const order = seatOrder(me, v.seats);
+  const others = me === null ? order : order.slice(1);
+  const labels = seatLabels(Array.from({ length: v.seats }, (_, s) => seatName(g, s)));
+  const name = (s: number) => (s === me ? ti("inh.you") : labels[s]);
+  const over = v.over || g.status === "finished";
+  const legal = g.myTurn && !over ? (g.legal as Move[]) : [];
+  const groups = groupMoves(legal);
+  const names: Names = {
+    card: inhCardName, seat: name, colour: (c) => ti(`inh.c.${c}`), clan: (c) => ti(`inh.clan.${c}`),
+    honor: (h) => ti(`inh.h.${h}`), advocate: (a) => ti(`inh.a.${a}`), pileSize: (p) => v.market[p]?.length ?? 0, cards: (n) => inhCards(state.lang, n),
+  };
+  const ts = turnState(v, me);
+  const pend = pendingKey(v, me);
+  const hand = sortHand(v.hand ?? []);
+  const result = (v.result ?? (g.result as unknown as InhResult | null)) || null;
+
+  async function send(move: Move) {
+    if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
+    setBusy(true);
+    try {
+      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/moves`, { version: g.version, move, client_id: uuid() });
+      const payload = (res && (res.game as Record<string, unknown>)) || res;
+      if (payload && payload.version != null && payload.view) putGame({ id: g.id, ...payload });
+      else await loadGame(g.id);
+    } catch (x) {
+      if (x instanceof ApiError && x.status === 409) {
+        if (x.view && typeof x.view === "object") putGame({ id: g.id, ...(x.view as Record<string, unknown>) });
+        else await loadGame(g.id);
+        toast(t("table.stale"));
+      } else {
+        toast(x instanceof ApiError && x.status === 0 ? t("table.offline_move") : errorText(x), "error");
+      }
+    } finally {
+      setBusy(false);
+      setCard(null);
+      setPile(null);
+    }
+  }
+
+  async function resign() {
+    if (!confirm(t("table.resign_confirm"))) return;
+    try {
+      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/resign`, { version: g.version });
+      if (res && res.version != null) putGame({ id: g.id, ...res }); else await loadGame(g.id);
+    } catch (x) { toast(errorText(x), "error"); }
+  }
+
+  let turnText: string;
+  if (ts.kind === "over") turnText = ti("inh.end.title");
+  else if (ts.kind === "mine") {
+    turnText = v.phase === "post" && !v.pending ? ti("inh.your_turn_post") : ti("inh.your_turn");
+    if (ts.others.length) turnText += ` (${ti("inh.also_acting", { names: ts.others.map(name).join(", ") })})`;
+  } else turnText = ti("inh.waiting", { names: ts.seats.map(name).join(", ") || "…" });
+
+  const cardMoves = card ? orderCardMoves(groups.byCard.get(card) ?? []) : [];
+  const takeFromPile = pile === null ? null : legal.find((m) => m.take_pile === pile) ?? null;
+
+  return (
+    <main class="table ih" id="main" data-kind="inheritors" data-version={g.version} data-over={over ? "1" : "0"}
+      data-myturn={g.myTurn ? "1" : "0"} data-phase={v.phase} data-pending={v.pending?.kind ?? ""}>
+      <h1 class="sr-only">{ti("inh.title")}</h1>
+      <p class={`t-turn ${ts.kind === "mine" ? "mine" : ""}`} role="status" aria-live="polite" id="turn">{turnText}
+        {!over && g.deadline && <span class="muted small"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}</p>
+      <p class="ih-info small" id="ih-info">
+        <span>{ti("inh.turn_n", { n: v.turn })}</span> · <span id="ih-deck">{ti("inh.deck", { n: v.deck_count })}</span> · <span>{ti("inh.quest_row", { n: v.quest_row_count })}</span>
+        <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
+      </p>
+      {v.end_triggered && !over && <p class="notice small" id="ih-ending">{ti("inh.end_triggered", { name: name(v.last_seat) })}</p>}
+      {v.pending?.kind === "saboteur_discard" && !over && (v.pending.waiting?.length ?? 0) > 0 && (
+        <p class="small" id="ih-saboteur">{ti("inh.sab_status", { names: (v.pending.waiting ?? []).map(name).join(", ") })}</p>
+      )}
+      {over && result && <InhEnd g={g} v={v} r={result} order={order} name={name} />}
+
+      <section id="ih-opps" aria-label={t("table.opponents")}>
+        {others.map((s) => {
+          const p = v.players[s];
+          return (
+            <section class={`ih-seat ${v.to_act.includes(s) ? "acting" : ""} ${v.current === s ? "current" : ""}`} data-seat={s} aria-labelledby={`ih-seat-${s}`}>
+              <div class="ih-seat-top">
+                <h2 class="ih-seat-h small" id={`ih-seat-${s}`}>{name(s)}{v.to_act.includes(s) && <span class="sr-only"> ({ti("inh.waiting", { names: name(s) })})</span>}</h2>
+                <span class="muted small">{ti("inh.hand_n", { n: p.hand_count })} · {ti("inh.quests_n", { n: p.quest_count })} · {ti("inh.influence", { n: influenceOf(p) })}</span>
+              </div>
+              <SeatBadges p={p} />
+              <Tableau p={p} v={v} label={ti("inh.tableau_of", { name: name(s) })} />
+            </section>
+          );
+        })}
+      </section>
+
+      <section id="ih-market" aria-labelledby="ih-market-h">
+        <h2 id="ih-market-h" class="small">{ti("inh.market")}</h2>
+        <div class="ih-piles">
+          {v.market.map((cards, i) => {
+            const top = cards[cards.length - 1];
+            return (
+              <button type="button" class="ih-pile" data-pile={i} onClick={() => setPile(i)} aria-haspopup="dialog"
+                aria-label={top ? ti("inh.pile_label", { n: i + 1, count: inhCards(st.lang, cards.length), card: inhCardName(top) }) : ti("inh.pile_empty", { n: i + 1 })}>
+                <span class="small" aria-hidden="true">{ti("inh.pile", { n: i + 1 })}</span>
+                {top ? <ICard id={top} /> : <span class="ih-card ih-m empty" aria-hidden="true" />}
+                <span class="muted small" aria-hidden="true">{inhCards(st.lang, cards.length)}</span>
+              </button>
+            );
+          })}
+        </div>
+      </section>
+
+
+      {me !== null && (
+        <section id="ih-me" class="ih-seat me" aria-labelledby="ih-me-h">
+          <h2 class="ih-seat-h small" id="ih-me-h">{ti("inh.tableau")} · {ti("inh.influence", { n: influenceOf(v.players[me]) })}</h2>
+          <SeatBadges p={v.players[me]} />
+          <Tableau p={v.players[me]} v={v} label={ti("inh.tableau_of", { name: ti("inh.you") })} />
+          {(v.quests?.length ?? 0) > 0 && (
+            <>
+              <h3 class="small">{ti("inh.your_quests")}</h3>
+              <ul class="ih-list small" id="ih-quests">{v.quests!.map((q) => <li>{questText(q.id, q.text)} ({ti("inh.vp", { n: q.vp })})</li>)}</ul>
+            </>
+          )}
+          {v.deck_top && <p class="small">{ti("inh.deck_top", { card: inhCardName(v.deck_top) })}</p>}
+        </section>
+      )}
+
+      {!over && g.myTurn && (
+        <section id="ih-moves" aria-labelledby="ih-moves-h" aria-busy={busy}>
+          <h2 id="ih-moves-h" class="small">{ti("inh.moves")}</h2>
+          {pend && <p class="ih-pending" id="ih-pending">{ti(pend)}</p>}
+          {v.pending?.your_choices && v.pending.your_choices.length > 0 && (
+            <p class="small">{ti("inh.your_choices_sab", { cards: v.pending.your_choices.map(([c]) => inhCardName(c)).join(", ") })}</p>
+          )}
+          <div class="ih-move-list">
+            {groups.other.map((m) => (
+              <button type="button" class={`btn ${"end_turn" in m || "pass" in m ? "primary" : ""}`} disabled={busy} data-move={moveId(m)}
+                onClick={() => send(m)}>{moveLabel(m, ti, names)}</button>
+            ))}
+          </div>
+          {groups.byCard.size > 0 && <p class="muted small" id="ih-hint">{ti("inh.tap_card")}</p>}
+        </section>
+      )}
+
+      {me !== null && (
+        <section id="ih-hand-wrap" aria-labelledby="ih-hand-h">
+          <h2 id="ih-hand-h" class="small">{ti("inh.hand")} ({hand.length})</h2>
+          <div class="ih-hand" id="ih-hand">
+            {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
+            {hand.map((c) => {
+              const ok = groups.byCard.has(c);
+              const playable = ok && (groups.byCard.get(c) ?? []).some((m) => m.action === "play" || (m.play === c && !m.action));
+              return <ICard id={c} legal={ok} playable={playable} selected={card === c} onClick={() => (ok ? setCard(c) : toast(g.myTurn ? ti("inh.no_card_moves") : t("table.not_your_turn")))} />;
+            })}
+          </div>
+        </section>
+      )}
+
+      <details class="piles small" id="ih-log">
+        <summary>{ti("inh.log")}</summary>
+        <ol class="ih-list" reversed>{recentEvents(v.log, ti, names).map((x) => <li>{x}</li>)}</ol>
+      </details>
+      <section id="ih-rows" class="ih-rows small" aria-label={`${ti("inh.honors")}, ${ti("inh.clans")}, ${ti("inh.removed")}`}>
+        <h2 class="small">{ti("inh.honors")}</h2>
+        <ul class="ih-list" id="ih-honors">
+          {v.honor_row.length === 0 ? <li class="muted">{ti("inh.none")}</li> : v.honor_row.map((h) => <li data-honor={h.id}><b>{h.id}</b> {ti(`inh.h.${h.id}`) || h.text}</li>)}
+        </ul>
+        <h2 class="small">{ti("inh.clans")}</h2>
+        <ul class="ih-chips" id="ih-clans">
+          {v.clan_row.length === 0 ? <li class="muted">{ti("inh.none")}</li> : v.clan_row.map((c) => (
+            <li class={`ih-badge tint-${c.colour}`} data-clan={c.clan}>{ti(`inh.clan.${c.clan}`)} ({ti(`inh.c.${c.colour}`)})
+              {c.attached.length > 0 && ` ${ti("inh.attached", { cards: c.attached.map(inhCardName).join(", ") })}`}</li>
+          ))}
+        </ul>
+        <h2 class="small">{ti("inh.removed")}</h2>
+        <div class="ih-cards" id="ih-removed">
+          {v.removed.length === 0 ? <span class="muted">{ti("inh.none")}</span> : v.removed.map((c) => <ICard id={c} size="s" />)}
+        </div>
+        <p class="muted small">{ti("inh.provisional_note")} <a href="#/rules/inheritors">{ti("inh.provisional_link")}</a></p>
+      </section>
+
+      {!over && g.status === "active" && me !== null && (
+        <div class="t-actions">
+          <a class="btn ghost" href="#/">{t("nav.back")}</a>
+          <button type="button" class="btn ghost" onClick={resign} id="resign">{t("table.resign")}</button>
+        </div>
+      )}
+
+      {card && cardMoves.length > 0 && (
+        <Dialog title={ti("inh.card_moves", { card: inhCardName(card) })} onClose={() => setCard(null)} id="ih-sheet">
+          <div class="ih-move-list" id="ih-sheet" data-card={card}>
+            {cardMoves.map((m) => (
+              <button type="button" class="btn" disabled={busy} data-move={moveId(m)} onClick={() => send(m)}>{moveLabel(m, ti, names, false)}</button>
+            ))}
+          </div>
+        </Dialog>
+      )}
+      {pile !== null && (
+        <Dialog title={ti("inh.pile_title", { n: pile + 1 })} onClose={() => setPile(null)} id="ih-pile">
+          {v.market[pile].length === 0 ? <p class="muted" id="ih-pile-cards" data-pile={pile}>{ti("inh.pile_empty", { n: pile + 1 })}</p> : (
+            <ol class="ih-pile-list" id="ih-pile-cards" data-pile={pile}>
+              {v.market[pile].map((c) => <li><ICard id={c} size="s" /> {inhCardName(c)}</li>)}
+            </ol>
+          )}
+          {takeFromPile && <button type="button" class="btn primary" disabled={busy} data-move={moveId(takeFromPile)}
+            onClick={() => send(takeFromPile)}>{moveLabel(takeFromPile, ti, names)}</button>}
+        </Dialog>
+      )}
+    </main>
+  );
+}
+
+function questText(id: string, fallback: string): string {
+  const m = /^Q-(red|green|purple|blue|yellow)$/.exec(id);
+  if (m) return ti("inh.q.colour", { colour: ti(`inh.c.${m[1]}`) });
+  if (id === "Q-advocates") return ti("inh.q.advocates");
+  if (id === "Q-relics") return ti("inh.q.relics");
+  return fallback;
+}
+
+function InhEnd({ g, v, r, order, name }: { g: Game; v: InhView; r: InhResult; order: number[]; name: (s: number) => string }) {
+  const me = g.mySeat;
+  const outcome = me === null ? null : outcomeOf(r, me);
+  const head = outcome === "win" ? ti("inh.end.you_won") : outcome === "shared" ? ti("inh.end.shared")
+    : outcome === "loss" ? ti("inh.end.you_lost") : (r.winners ?? []).map(name).join(", ");
+  const decided = r.tiebreak?.decided_by;
+  const [busy, setBusy] = useState(false);
+  const existing = typeof g.raw.rematch === "number" ? (g.raw.rematch as number) : null;
+  async function rematch() {
+    setBusy(true);
+    try {
+      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/rematch`, {});
+      navigate(`/game/${putGame(res).id}`);
+    } catch (x) { toast(errorText(x), "error"); } finally { setBusy(false); }
+  }
+  return (
+    <section class="end" aria-labelledby="end-h" id="ih-end">
+      <h2 id="end-h">{ti("inh.end.title")}: {head}</h2>
+      <p class="small" id="ih-ranks">{order.map((s) => ti("inh.end.place", { name: name(s), n: r.ranks?.[s] ?? "?" })).join(" · ")}</p>
+      {decided && <p class="small">{ti(decided === "tomes" ? "inh.end.tb_tomes" : decided === "hand" ? "inh.end.tb_hand" : "inh.end.tb_shared")}</p>}
+      <table class="breakdown" id="ih-score">
+        <caption>{ti("inh.end.caption")}</caption>
+        <thead><tr><th scope="col">{ti("inh.end.category")}</th>{order.map((s) => <th scope="col">{name(s)}</th>)}</tr></thead>
+        <tbody>
+          {scoreTable(r, order).map(({ row, values }) => (
+            <tr class={row === "total" ? "total" : ""} data-row={row}>
+              <th scope="row">{ti(`inh.s.${row}`)}</th>
+              {values.map((x) => <td>{x}</td>)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {v.hands && (
+        <details class="piles">
+          <summary>{ti("inh.end.hands")}</summary>
+          {order.map((s) => (
+            <div class="pile-row"><span class="small">{name(s)}:</span>{sortHand(v.hands![s] ?? []).map((c) => <ICard id={c} size="s" />)}</div>
+          ))}
+        </details>
+      )}
+      <div class="row">
+        <a class="btn primary" href="#/">{t("end.back")}</a>
+        {existing && existing !== g.id ? <a class="btn" href={`#/game/${existing}`} id="rematch">{t("end.open_rematch")}</a>
+          : g.status !== "aborted" && <button type="button" class="btn" onClick={rematch} disabled={busy} id="rematch">{t("end.rematch")}</button>}
+      </div>
+    </section>
+  );
+}

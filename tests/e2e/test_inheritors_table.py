@@ -1,0 +1,176 @@
+"""The Inheritors table in the PWA at 360x740: sign up, create a 3-seat Inheritors game against two AI seats
+on the New Game screen, and play it to the end through the table's controls only (hand cards open a sheet of
+that card's legal moves; claims, end of turn and pending decisions are buttons; a market pile opens to show
+all its cards). Then the scoring table and the rules page's provisional-data section. Screenshots go to
+test-artifacts/."""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+
+import pytest
+
+from .conftest import ARTIFACTS, shot
+from .test_pwa import sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TABLE = "main.table[data-kind='inheritors']"
+
+
+def _move_ids(page, selector: str) -> list[str]:
+    return page.locator(selector).evaluate_all("bs => bs.map(b => b.dataset.move)")
+
+
+def _click_move(page, container: str, move_id: str) -> None:
+    page.locator(f"{container} button[data-move='{move_id}']").click()
+
+
+class Player:
+    """Makes one legal move at a time through the table, like a person would."""
+
+    def __init__(self, page, rng: random.Random) -> None:
+        self.page, self.rng = page, rng
+        self.kinds: dict[str, int] = {}
+        self.sheet_shot = False
+
+    def _count(self, move_id: str) -> None:
+        kind = move_id.split(";")[0]
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+
+    def act(self) -> bool:
+        page = self.page
+        table = page.locator(TABLE)
+        if page.locator("#ih-end").count() or table.get_attribute("data-myturn") != "1":
+            return False
+        version = table.get_attribute("data-version")
+        buttons = _move_ids(page, "#ih-moves button[data-move]")
+        claims = [m for m in buttons if m.startswith(("claim_honor=", "claim_clan="))]
+        cards = page.locator("#ih-hand button.ih-card.legal")
+        if claims:
+            choice, container = claims[0], "#ih-moves"
+        elif "end_turn=true" in buttons:
+            choice, container = "end_turn=true", "#ih-moves"
+        elif buttons and not cards.count():
+            choice, container = self.rng.choice(buttons), "#ih-moves"  # a pending decision without a hand card
+        elif cards.count():
+            playable = page.locator("#ih-hand button.ih-card.legal.playable")
+            if playable.count() and self.rng.random() < 0.85:
+                cards = playable  # marked: it can go to my tableau (its sheet offers "play")
+            card = cards.nth(self.rng.randrange(cards.count()))
+            label = card.get_attribute("aria-label")
+            assert label and not label.startswith("inh."), label
+            card.click()
+            page.wait_for_selector("dialog[open] #ih-sheet")
+            options = _move_ids(page, "#ih-sheet button[data-move]")
+            assert options, "a highlighted card must offer at least one move"
+            if not self.sheet_shot:
+                shot(page, "inh-03-card-sheet")
+                self.sheet_shot = True
+            plays = [m for m in options if m.startswith(("action=play;", "play="))]  # A1, or the Wolf's second card
+            takes = [m for m in options if m.startswith("action=discard_take;")]
+            draws = [m for m in options if m.startswith("action=discard_draw;")]
+            assert bool(plays) == ("playable" in (card.get_attribute("class") or "")), (label, options)
+            if plays and self.rng.random() < 0.9:
+                choice = plays[0]
+            elif takes and (not self.kinds.get("action=discard_take") or self.rng.random() < 0.3):
+                choice = self.rng.choice(takes)
+            elif draws:
+                choice = self.rng.choice(draws)
+            else:
+                choice = self.rng.choice(options)
+            container = "#ih-sheet"
+        else:
+            raise AssertionError(f"my turn but no control: {buttons}")
+        _click_move(page, container, choice)
+        self._count(choice)
+        page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=version)
+        return True
+
+
+def _look_at_a_pile(page) -> None:
+    """Tap a market pile: a dialog lists every card of it (bottom to top), as many as the pile says."""
+    piles = page.locator("#ih-market button.ih-pile")
+    assert piles.count() == 3
+    labels = [piles.nth(i).get_attribute("aria-label") or "" for i in range(3)]
+    index = next((i for i, label in enumerate(labels) if "empty" not in label), 0)
+    pile, label = piles.nth(index), labels[index]
+    pile.click()
+    page.wait_for_selector("dialog[open] #ih-pile-cards")
+    shown = page.locator("#ih-pile-cards [data-card]").count()
+    if "empty" in label:
+        assert shown == 0
+    else:
+        assert f": {shown} card" in label, (label, shown)
+    shot(page, "inh-04-market-pile")
+    page.locator("dialog[open] button.dlg-x").click()
+    page.wait_for_selector("#ih-pile-cards", state="detached")
+
+
+def test_inheritors_three_seats_vs_ai_played_to_the_end_in_the_table(server, new_page):
+    page = new_page()
+    sign_up(page, server, f"heir{uuid.uuid4().hex[:8]}")
+    page.goto(server + "/#/new")
+    page.wait_for_selector("#start-game")
+    page.locator("input[name=opp][value=ai]").check()
+    page.locator("input[name=kind][value=inheritors]").check()
+    page.locator("label:has(#seats-3)").click()
+    assert page.locator("#seats-3").is_checked()
+    assert page.locator("input[name=level]").count() == 2  # Inheritors has AI levels 1 and 2
+    shot(page, "inh-01-new-game")
+    page.click("#start-game")
+    page.wait_for_url("**/#/game/*")
+    page.wait_for_selector(f"{TABLE} #ih-hand button.ih-card")
+
+    # the table: two opponents' tableaux, three market piles, the rows, the deck, my hand of 10
+    assert page.locator("#ih-opps section.ih-seat").count() == 2
+    assert page.locator("#ih-market button.ih-pile").count() == 3
+    assert page.locator("#ih-honors li[data-honor]").count() == 5
+    assert page.locator("#ih-clans li[data-clan]").count() == 5
+    assert page.locator("#ih-deck").inner_text().startswith("Deck: ")
+    assert page.locator("#ih-hand button.ih-card").count() >= 9
+    assert page.get_by_role("link", name="What is provisional").count() == 1
+    page.wait_for_selector(f"{TABLE}[data-myturn='1']", timeout=60000)
+    assert page.locator("#turn[role='status']").inner_text().startswith("Your turn")
+    shot(page, "inh-02-table")
+    page.screenshot(path=str(ARTIFACTS / "inh-02b-table-full-page.png"), full_page=True)
+    _look_at_a_pile(page)
+
+    player = Player(page, random.Random(11))
+    deadline = time.monotonic() + 420
+    moves = 0
+    looked = False
+    while not page.locator("#ih-end").count():
+        assert time.monotonic() < deadline, f"the game did not end in time ({moves} moves: {player.kinds})"
+        if moves >= 12 and not looked and page.locator(f"{TABLE}[data-myturn='1']").count():
+            _look_at_a_pile(page)  # on my turn nothing else moves the market
+            looked = True
+        if player.act():
+            moves += 1
+        else:
+            time.sleep(0.1)
+    assert looked and player.kinds.get("end_turn=true", 0) >= 5
+    assert player.kinds.get("action=discard_take", 0) >= 1 or player.kinds.get("action=play", 0) >= 1
+
+    # the final scoring: S1-S5 and the total for each of the three seats, me first
+    page.locator("#ih-end").scroll_into_view_if_needed()
+    shot(page, "inh-05-end")
+    heading = page.locator("#end-h").inner_text()
+    assert any(w in heading for w in ("You won", "You lost", "Shared win")), heading
+    rows = page.locator("#ih-score tbody tr")
+    assert rows.count() == 6
+    assert page.locator("#ih-score thead th").count() == 4
+    assert page.locator("#ih-score thead th").nth(1).inner_text() == "You"
+    totals = [int(x) for x in page.locator("#ih-score tr[data-row='total'] td").all_inner_texts()]
+    parts = [[int(x) for x in page.locator(f"#ih-score tr[data-row='{r}'] td").all_inner_texts()]
+             for r in ("influence", "tomes", "relics", "quests", "honors")]
+    assert totals == [sum(col) for col in zip(*parts, strict=True)]
+    assert not page.errors, page.errors
+
+    # the rules page says plainly which parts are provisional
+    page.goto(server + "/#/rules/inheritors")
+    page.wait_for_selector("#provisional")
+    assert page.locator("#provisional li").count() == 5
+    shot(page, "inh-06-rules")
