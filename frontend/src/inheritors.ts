@@ -300,3 +300,32 @@ export function recentEvents(log: readonly Record<string, unknown>[], tr: Tr, n:
   }
   return out;
 }
+
+// ------------------------------------------------------------------ replay
+/** One step of GET /games/{id}/replay?step=N of an Inheritors game (games/service/moves.py replay_step). */
+export interface InhReplayStep {
+  step: number;
+  steps: number;
+  move: { number: number; seat: number; move: Move } | null;
+  events: Record<string, unknown>[];
+  to_act: number[];
+  spectator_view: InhView;
+  seat_views: InhView[];
+}
+
+/** A replay step is an Inheritors one when its spectator view is (the Claim replay shows tricks instead). */
+export function isInhReplay(step: { spectator_view?: unknown } | null | undefined): step is InhReplayStep {
+  return inhView({ view: step?.spectator_view as Record<string, unknown> | undefined }) !== null;
+}
+
+/** What the step's move did, in words: its public events in order; a move without any (a pass) by its label. */
+export function stepEvents(step: Pick<InhReplayStep, "move" | "events">, tr: Tr, n: Names): string[] {
+  if (!step.move) return [];
+  const lines = (step.events ?? []).map((e) => eventText(e, tr, n)).filter((x): x is string => x !== null);
+  return lines.length ? lines : [`${n.seat(step.move.seat)}: ${moveLabel(step.move.move, tr, n)}`];
+}
+
+/** A seat's hand at this step (the replay is of an ended game: every seat's view shows its own hand). */
+export function seatHand(step: Pick<InhReplayStep, "seat_views" | "spectator_view">, seat: number): string[] {
+  return sortHand(step.seat_views[seat]?.hand ?? step.spectator_view.hands?.[seat] ?? []);
+}

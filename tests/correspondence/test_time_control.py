@@ -239,3 +239,38 @@ def test_seek_refuses_rated_unlimited_and_bad_clocks(make_user, http):
     r = http(alice, "post", "/api/v1/seeks", {"kind": "claim", "time_control": {"type": "bank"}})
     assert r.status_code == 400
     assert "initial_seconds is required" in " ".join(r.json()["error"]["fields"]["time_control"])
+
+
+def test_inbox_list_items_carry_the_time_control_description_and_deadline(make_user, http, clock):
+    """The inbox rows (GET /games) say the time control in words and the deadline, without the per-seat clock,
+    and listing more bank games costs no more queries (the clock comes with the game row)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice, bob = make_user("alice"), make_user("bob")
+    bank = _bank_game(http, alice, bob)
+    days = http(alice, "post", "/api/v1/games", {"kind": "claim", "opponents": [{"type": "user", "username": "bob"}],
+                                                 "time_control": {"type": "days", "days_per_move": 5}}).json()
+    http(bob, "post", f"/api/v1/games/{days['id']}/join")
+
+    with CaptureQueriesContext(connection) as few:
+        r = http(alice, "get", "/api/v1/games?status=active")
+    assert r.status_code == 200, r.content
+    rows = {row["id"]: row for row in r.json()["results"]}
+    assert set(rows) == {bank["id"], days["id"]}
+    assert rows[bank["id"]]["time_control"] == {"type": "bank", "days_per_move": None, "initial_seconds": 3 * DAY,
+                                                "increment_seconds": DAY, "cap_seconds": int(3.5 * DAY),
+                                                "description": "3 days + 1 day per move (at most 84 hours)"}
+    assert rows[bank["id"]]["deadline"] == _iso(T0 + timedelta(days=3))
+    assert rows[days["id"]]["time_control"]["description"] == "5 days per move"
+    assert rows[days["id"]]["deadline"] == _iso(T0 + timedelta(days=5))
+    assert "clock" not in rows[bank["id"]]
+
+    for _ in range(3):
+        _bank_game(http, alice, bob)
+    with CaptureQueriesContext(connection) as more:
+        r = http(alice, "get", "/api/v1/games?status=active")
+    assert len(r.json()["results"]) == 5
+    assert {row["time_control"]["description"] for row in r.json()["results"]} == {
+        "3 days + 1 day per move (at most 84 hours)", "5 days per move"}
+    assert len(more.captured_queries) == len(few.captured_queries)

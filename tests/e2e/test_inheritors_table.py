@@ -1,8 +1,9 @@
 """The Inheritors table in the PWA at 360x740: sign up, create a 3-seat Inheritors game against two AI seats
 on the New Game screen, and play it to the end through the table's controls only (hand cards open a sheet of
 that card's legal moves; claims, end of turn and pending decisions are buttons; a market pile opens to show
-all its cards). Then the scoring table and the rules page's provisional-data section. Screenshots go to
-test-artifacts/."""
+all its cards). The game has a bank clock: the table's clock strip and the inbox row show its terms. Then the
+scoring table, the replay of the finished game (step controls, every seat's tableau and hand, the market)
+and the rules page's provisional-data section. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -119,9 +120,25 @@ def test_inheritors_three_seats_vs_ai_played_to_the_end_in_the_table(server, new
     page.locator("label:has(#seats-3)").click()
     assert page.locator("#seats-3").is_checked()
     assert page.locator("input[name=level]").count() == 2  # Inheritors has AI levels 1 and 2
+    page.locator("label:has(#tc-b3\\+1)").click()
+    assert page.locator("#tc-b3\\+1").is_checked()
     shot(page, "inh-01-new-game")
     page.click("#start-game")
     page.wait_for_url("**/#/game/*")
+    page.wait_for_selector(f"{TABLE} #ih-hand button.ih-card")
+    game_id = page.url.rsplit("/", 1)[1]
+
+    # the clock strip: the bank's terms and every seat's time; the inbox row says the terms too
+    terms = "Bank 3d 0h + 1d 0h per move (max 7d 0h)"
+    assert page.locator("#clock").inner_text().startswith(terms), page.locator("#clock").inner_text()
+    mine = page.locator("#clock .clock-seats .rem")  # only human seats have a clock
+    assert mine.count() == 1 and mine.get_attribute("data-seat") == "0"
+    assert mine.inner_text().startswith("You: 3d 0h") or mine.inner_text().startswith("You: 2d 23h"), mine.inner_text()
+    page.goto(server + "/#/")
+    row = page.locator(f"a.game-row[data-game='{game_id}']")
+    row.wait_for()
+    assert row.locator("[data-tc='bank']").inner_text() == f" · {terms}"
+    row.click()
     page.wait_for_selector(f"{TABLE} #ih-hand button.ih-card")
 
     # the table: two opponents' tableaux, three market piles, the rows, the deck, my hand of 10
@@ -167,6 +184,30 @@ def test_inheritors_three_seats_vs_ai_played_to_the_end_in_the_table(server, new
     parts = [[int(x) for x in page.locator(f"#ih-score tr[data-row='{r}'] td").all_inner_texts()]
              for r in ("influence", "tomes", "relics", "quests", "honors")]
     assert totals == [sum(col) for col in zip(*parts, strict=True)]
+    assert not page.errors, page.errors
+
+    # the replay of the finished game: from the deal, a step forward, then the last move and the places
+    page.click("#replay-link")
+    page.wait_for_url(f"**/#/replay/{game_id}")
+    page.wait_for_selector("#ih-replay")
+    screen = page.locator("main[data-steps]")
+    steps = int(screen.get_attribute("data-steps") or 0)
+    assert steps >= moves and screen.get_attribute("data-step") == "0"
+    assert page.locator("#replay-events li").all_inner_texts() == ["The deal"]
+    assert page.locator("#ih-replay section.ih-seat").count() == 3
+    assert page.locator("#ih-replay #ih-market [data-pile]").count() == 3
+    for seat in range(3):  # each seat's hand as its own view has it, as many cards as the table said
+        said = page.locator(f"#ih-replay section[data-seat='{seat}'] .ih-seat-top .muted").inner_text()
+        assert page.locator(f"#ih-replay [data-hand='{seat}'] [data-card]").count() == int(said.split()[0]) >= 9
+    page.click("#replay-next")
+    page.wait_for_selector("main[data-step='1'] #ih-replay")
+    first = page.locator("#replay-events li").all_inner_texts()
+    assert first and first != ["The deal"] and not any(x.startswith("inh.") for x in first), first
+    shot(page, "inh-07-replay")
+    page.get_by_role("button", name="Last move").click()
+    page.wait_for_selector(f"main[data-step='{steps}'] #ih-replay #ih-ranks")
+    places = page.locator("#ih-replay #ih-ranks").inner_text()
+    assert places.count("place") == 3 and "You" not in places, places
     assert not page.errors, page.errors
 
     # the rules page says plainly which parts are provisional

@@ -144,6 +144,9 @@ export const INH_EN = {
   "inh.e.agent_effect": "{name} used the {effect} effect",
   "inh.e.effect_skipped": "{name}: the {effect} effect was skipped",
   "inh.new.help": "Inheritors is for 2 to 4 players; the other seats are computer players (or open seats).",
+  "inh.r.to_act": "To act: {names}",
+  "inh.r.hand_of": "Hand of {name}",
+  "inh.r.quests_of": "Quests of {name}",
 } as const;
 
 export type InhKey = keyof typeof INH_EN;
@@ -289,6 +292,9 @@ const INH_DE: Record<InhKey, string> = {
   "inh.e.agent_effect": "{name}: Effekt {effect} genutzt",
   "inh.e.effect_skipped": "{name}: Effekt {effect} entfällt",
   "inh.new.help": "Inheritors ist für 2 bis 4 Spieler; die anderen Plätze sind Computerspieler (oder offene Plätze).",
+  "inh.r.to_act": "Am Zug: {names}",
+  "inh.r.hand_of": "Hand von {name}",
+  "inh.r.quests_of": "Aufträge von {name}",
 };
 
 const INH_CS: Record<InhKey, string> = {
@@ -432,6 +438,9 @@ const INH_CS: Record<InhKey, string> = {
   "inh.e.agent_effect": "{name}: použit efekt {effect}",
   "inh.e.effect_skipped": "{name}: efekt {effect} se přeskakuje",
   "inh.new.help": "Inheritors je pro 2 až 4 hráče; ostatní místa obsadí počítač (nebo zůstanou otevřená).",
+  "inh.r.to_act": "Na tahu: {names}",
+  "inh.r.hand_of": "Ruka hráče {name}",
+  "inh.r.quests_of": "Úkoly hráče {name}",
 };
 
 export const INH_TABLES: Record<Lang, Record<InhKey, string>> = { en: INH_EN, de: INH_DE, cs: INH_CS };

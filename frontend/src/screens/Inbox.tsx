@@ -19,6 +19,10 @@ function Row({ g }: { g: Game }) {
     status = g.myTurn ? t("inbox.my_turn") : t("inbox.waiting");
   }
   const due = g.status === "active" ? (g.deadline ? t("inbox.due", { when: relTime(g.deadline) }) : t("inbox.no_deadline")) : "";
+  // a bank clock's terms (the row's deadline alone doesn't say how much time each move adds)
+  const tc = g.raw.time_control as TimeControlView | null | undefined;
+  const bank = tc?.type === "bank" && (g.status === "active" || g.status === "open")
+    ? describeTimeControl(tc, (k, v) => t(k as Key, v)) : "";
   void st;
   return (
     <li>
@@ -29,6 +33,7 @@ function Row({ g }: { g: Game }) {
         <span class="gr-sub">
           <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>
           {due && <span class="muted"> · {due}</span>}
+          {bank && <span class="muted gr-tc" data-tc="bank"> · {bank}</span>}
           {g.status === "open" && g.code && <span class="muted"> · {t("inbox.share_code", { code: g.code })}</span>}
         </span>
       </a>

@@ -12,9 +12,10 @@ import {
 import { navigate } from "../router";
 import { errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
+import { Clock } from "./Clock";
 import "../inheritors.css";
 
-const ti = (key: InhKey | string, params?: Record<string, string | number>) => inhTranslate(state.lang, key, params);
+export const ti = (key: InhKey | string, params?: Record<string, string | number>) => inhTranslate(state.lang, key, params);
 
 export function inhCardName(id: string): string {
   const c = parseInhCard(id);
@@ -33,7 +34,7 @@ function glyph(id: string): string {
   return ti(`inh.a.${c.advocate}`).slice(0, 3);
 }
 
-function ICard({ id, onClick, legal, playable, selected, size = "m", label }: {
+export function ICard({ id, onClick, legal, playable, selected, size = "m", label }: {
   id: string; onClick?: () => void; legal?: boolean; playable?: boolean; selected?: boolean; size?: "s" | "m"; label?: string;
 }) {
   const name = (label ?? inhCardName(id)) + (playable ? ` (${ti("inh.playable")})` : "");
@@ -51,7 +52,7 @@ function ICard({ id, onClick, legal, playable, selected, size = "m", label }: {
   return <span class={cls} role="img" aria-label={name} title={name} data-card={id}>{body}</span>;
 }
 
-function Tableau({ p, v, label }: { p: InhPlayer; v: InhView; label: string }) {
+export function Tableau({ p, v, label }: { p: InhPlayer; v: InhView; label: string }) {
   const stacks = stacksInOrder(p, v.colours);
   return (
     <div class="ih-tableau" role="group" aria-label={label}>
@@ -65,7 +66,7 @@ function Tableau({ p, v, label }: { p: InhPlayer; v: InhView; label: string }) {
   );
 }
 
-function SeatBadges({ p }: { p: InhPlayer }) {
+export function SeatBadges({ p }: { p: InhPlayer }) {
   return (
     <span class="ih-badges small">
       {p.clan && <span class={`ih-badge tint-${CLAN_COLOURS[p.clan] ?? "white"}`}>{ti("inh.clan", { clan: ti(`inh.clan.${p.clan}`) })}</span>}
@@ -149,6 +150,7 @@ export function InheritorsTable({ g }: { g: Game }) {
         <span>{ti("inh.turn_n", { n: v.turn })}</span> · <span id="ih-deck">{ti("inh.deck", { n: v.deck_count })}</span> · <span>{ti("inh.quest_row", { n: v.quest_row_count })}</span>
         <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
       </p>
+      {!over && g.status === "active" && <Clock g={g} />}
       {v.end_triggered && !over && <p class="notice small" id="ih-ending">{ti("inh.end_triggered", { name: name(v.last_seat) })}</p>}
       {v.pending?.kind === "saboteur_discard" && !over && (v.pending.waiting?.length ?? 0) > 0 && (
         <p class="small" id="ih-saboteur">{ti("inh.sab_status", { names: (v.pending.waiting ?? []).map(name).join(", ") })}</p>
@@ -289,7 +291,7 @@ export function InheritorsTable({ g }: { g: Game }) {
   );
 }
 
-function questText(id: string, fallback: string): string {
+export function questText(id: string, fallback: string): string {
   const m = /^Q-(red|green|purple|blue|yellow)$/.exec(id);
   if (m) return ti("inh.q.colour", { colour: ti(`inh.c.${m[1]}`) });
   if (id === "Q-advocates") return ti("inh.q.advocates");
@@ -341,6 +343,7 @@ function InhEnd({ g, v, r, order, name }: { g: Game; v: InhView; r: InhResult; o
         <a class="btn primary" href="#/">{t("end.back")}</a>
         {existing && existing !== g.id ? <a class="btn" href={`#/game/${existing}`} id="rematch">{t("end.open_rematch")}</a>
           : g.status !== "aborted" && <button type="button" class="btn" onClick={rematch} disabled={busy} id="rematch">{t("end.rematch")}</button>}
+        {g.status === "finished" && <a class="btn ghost" href={`#/replay/${g.id}`} id="replay-link">{t("replay.open")}</a>}
       </div>
     </section>
   );

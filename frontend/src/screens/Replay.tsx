@@ -5,7 +5,9 @@ import { cardName, factionTitle, type Faction } from "../cards";
 import { CardView, Glyph } from "../Card";
 import { normGame, seatName, type EngineView, type Game } from "../game";
 import type { Key } from "../i18n";
+import { isInhReplay } from "../inheritors";
 import { errorText, state, t, useStore } from "../store";
+import { InheritorsReplay } from "./InheritorsReplay";
 
 interface Step {
   step: number;
@@ -34,16 +36,14 @@ export function ReplayScreen({ id }: { id: number }) {
   const at = cur?.step ?? 0;
   const go = (n: number) => setStep(Math.max(0, Math.min(total, n)));
   const name = (s: number) => (rec ? seatName(rec, s) : `#${s + 1}`);
-  const v = cur?.spectator_view;
-  const moveText = !cur?.move ? t("replay.deal")
-    : cur.move.move.play ? t("replay.played", { name: name(cur.move.seat), card: cardName(cur.move.move.play, state.lang) })
-      : t("replay.seer", { name: name(cur.move.seat), choice: String(cur.move.move.seer ?? "") });
+  const inh = isInhReplay(cur) ? cur : null;
+  const v = inh ? null : cur?.spectator_view;
 
   return (
     <main class="page" id="main" data-step={at} data-steps={total}>
       <h1>{t("replay.title")}{rec ? ` – ${t(("game." + rec.kind) as Key)}` : ""}</h1>
       {err && <p class="form-err" role="alert">{err}</p>}
-      {cur && v && (
+      {cur && (v || inh) && (
         <>
           <div class="replay-nav row" role="group" aria-label={t("replay.title")}>
             <button type="button" class="btn ghost" onClick={() => go(0)} disabled={at === 0} aria-label={t("replay.first")}>|◀</button>
@@ -53,22 +53,8 @@ export function ReplayScreen({ id }: { id: number }) {
             <button type="button" class="btn ghost" onClick={() => go(total)} disabled={at >= total} aria-label={t("replay.last")}>▶|</button>
           </div>
           <input type="range" min="0" max={total} value={at} aria-label={t("replay.slider")} onChange={(e) => go(Number((e.target as HTMLInputElement).value))} />
-          <p><strong>{moveText}</strong> <span class="muted small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, 13) })}</span></p>
-          {v.prize && v.phase === 1 && <p class="row small">{t("table.prize")}: <CardView id={v.prize} size="s" /></p>}
-          <div class="trick">
-            {v.current_trick.map((tc) => <div class="tc"><span class="small">{name(tc.seat)}</span><CardView id={tc.card} size="m" /></div>)}
-            {!v.current_trick.length && <span class="muted small">{t("table.no_last")}</span>}
-          </div>
-          {cur.seat_views.map((sv, s) => (
-            <section class="pile" aria-label={name(s)}>
-              <h2 class="small">{name(s)}</h2>
-              <div class="pile-row">{(sv.hand || []).map((c) => <CardView id={c} size="s" />)}</div>
-              <p class="small">{v.factions.map((f) => {
-                const n = (v.score[s]?.[f]?.length ?? 0);
-                return n ? <span class="fac-cell"><Glyph faction={f as Faction} size={12} /> {factionTitle(f as Faction, state.lang)} {n} </span> : null;
-              })}</p>
-            </section>
-          ))}
+          {inh && <InheritorsReplay step={inh} seatNames={inh.seat_views.map((_, s) => name(s))} />}
+          {v && <ClaimStep cur={cur} v={v} name={name} />}
           <p class="row">
             <a class="btn ghost" href={`${BASE}/games/${id}/record`} target="_blank" rel="noopener">{t("replay.record")}</a>
             <a class="btn ghost" href={`#/game/${id}`}>{t("replay.back")}</a>
@@ -77,5 +63,32 @@ export function ReplayScreen({ id }: { id: number }) {
       )}
       {!cur && !err && <p aria-busy="true">{t("common.loading")}</p>}
     </main>
+  );
+}
+
+/** One step of a Claim-family game: the move, the trick on the table, every seat's hand and score piles. */
+function ClaimStep({ cur, v, name }: { cur: Step; v: EngineView; name: (s: number) => string }) {
+  const moveText = !cur.move ? t("replay.deal")
+    : cur.move.move.play ? t("replay.played", { name: name(cur.move.seat), card: cardName(cur.move.move.play, state.lang) })
+      : t("replay.seer", { name: name(cur.move.seat), choice: String(cur.move.move.seer ?? "") });
+  return (
+    <>
+      <p><strong>{moveText}</strong> <span class="muted small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, 13) })}</span></p>
+      {v.prize && v.phase === 1 && <p class="row small">{t("table.prize")}: <CardView id={v.prize} size="s" /></p>}
+      <div class="trick">
+        {v.current_trick.map((tc) => <div class="tc"><span class="small">{name(tc.seat)}</span><CardView id={tc.card} size="m" /></div>)}
+        {!v.current_trick.length && <span class="muted small">{t("table.no_last")}</span>}
+      </div>
+      {cur.seat_views.map((sv, s) => (
+        <section class="pile" aria-label={name(s)}>
+          <h2 class="small">{name(s)}</h2>
+          <div class="pile-row">{(sv.hand || []).map((c) => <CardView id={c} size="s" />)}</div>
+          <p class="small">{v.factions.map((f) => {
+            const n = (v.score[s]?.[f]?.length ?? 0);
+            return n ? <span class="fac-cell"><Glyph faction={f as Faction} size={12} /> {factionTitle(f as Faction, state.lang)} {n} </span> : null;
+          })}</p>
+        </section>
+      ))}
+    </>
   );
 }
