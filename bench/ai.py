@@ -17,6 +17,10 @@ twice with the teams swapped; the score is the first team's win rate (a draw cou
 With 3 seats the first player sits alone against two copies of the second, every deal played three
 times (the first player in each seat); the score is its share of the wins (a shared win is split),
 where 33.3% is an even result.
+
+``--progress`` prints a running tally with its 95% CI and the first player's think times after each
+deal (stderr). Ctrl-C (SIGINT) during a 2-seat pairing stops it and prints the pairing line and the
+think-time summary for the complete deals played so far, marked ``STOPPED after N of M deals``.
 """
 
 from __future__ import annotations
@@ -83,33 +87,45 @@ def run_pairing(kind: str, a: Player, b: Player, games: int, seed: int, budget: 
     ta_cpu: list[float] = []
     tb_cpu: list[float] = []
     t0 = time.perf_counter()
-    for d in range(deals):
-        deal_seed = seed * 100_003 + d
-        for swap in (False, True):
-            players = (b, a) if swap else (a, b)
-            sa = 1 if swap else 0
-            out = play_game(kind, players, deal_seed, budget=budget)
-            if out.winner is None:
-                draws += 1
-                scores.append(0.5)
-            else:
-                scores.append(1.0 if out.winner == sa else 0.0)
-            ta_cpu += out.cpu[sa]
-            tb_cpu += out.cpu[1 - sa]
-            cpu[name(a)] += out.cpu[sa]
-            cpu[name(b)] += out.cpu[1 - sa]
-            wall[name(a)] += out.times[sa]
-            wall[name(b)] += out.times[1 - sa]
-        if progress:
-            print(f"  ... {len(scores)} games: {name(a)} {sum(scores):g}/{len(scores)}", file=sys.stderr,
-                  flush=True)
+    done = deals
+    try:
+        for d in range(deals):
+            deal_seed = seed * 100_003 + d
+            outs = [(1 if swap else 0, play_game(kind, (b, a) if swap else (a, b), deal_seed, budget=budget))
+                    for swap in (False, True)]
+            for sa, out in outs:  # a deal counts only once both seatings are played
+                if out.winner is None:
+                    draws += 1
+                    scores.append(0.5)
+                else:
+                    scores.append(1.0 if out.winner == sa else 0.0)
+                ta_cpu += out.cpu[sa]
+                tb_cpu += out.cpu[1 - sa]
+                cpu[name(a)] += out.cpu[sa]
+                cpu[name(b)] += out.cpu[1 - sa]
+                wall[name(a)] += out.times[sa]
+                wall[name(b)] += out.times[1 - sa]
+            if progress:
+                _progress(name(a), scores, ta_cpu)
+    except KeyboardInterrupt:  # Ctrl-C / SIGINT: report the complete deals played so far
+        done = len(scores) // 2
+        if not scores:
+            raise
+    stopped = "" if done == deals else f" STOPPED after {done} of {deals} deals"
     m, lo, hi = score_ci(scores)
     el = time.perf_counter() - t0
-    return (f"{kind:<9} {name(a):>6} vs {name(b):<6} {len(scores):>4} games ({deals} deals x2): "
+    return (f"{kind:<9} {name(a):>6} vs {name(b):<6} {len(scores):>4} games ({done} deals x2{stopped}): "
             f"{name(a)} scores {100 * m:5.1f}% [95% CI {100 * lo:5.1f}, {100 * hi:5.1f}], "
             f"draws {100 * draws / len(scores):.1f}% (counted as half) | think CPU ms mean/p95: "
             f"{name(a)} {1e3 * statistics.mean(ta_cpu):.1f}/{1e3 * pct(ta_cpu, .95):.1f}, "
             f"{name(b)} {1e3 * statistics.mean(tb_cpu):.1f}/{1e3 * pct(tb_cpu, .95):.1f} | {el:.0f}s wall")
+
+
+def _progress(who: str, scores: list[float], cpu: list[float]) -> None:
+    m, lo, hi = score_ci(scores)
+    print(f"  ... {len(scores)} games: {who} {sum(scores):g}/{len(scores)} = {100 * m:.1f}% [95% CI {100 * lo:.1f}, "
+          f"{100 * hi:.1f}] | {who} think CPU ms mean/p95/max {1e3 * statistics.mean(cpu or [0.0]):.1f}/"
+          f"{1e3 * pct(cpu, .95):.1f}/{1e3 * max(cpu or [0.0]):.1f}", file=sys.stderr, flush=True)
 
 
 def run_pairing_n(kind: str, a: Player, b: Player, games: int, seed: int, budget: float,
@@ -141,8 +157,7 @@ def run_pairing_n(kind: str, a: Player, b: Player, games: int, seed: int, budget
                 cpu[name(p)] += out.cpu[s]
                 wall[name(p)] += out.times[s]
         if progress:
-            print(f"  ... {len(scores)} games: {name(a)} {sum(scores):g}/{len(scores)}", file=sys.stderr,
-                  flush=True)
+            _progress(name(a), scores, ta_cpu)
     m, lo, hi = score_ci(scores)
     el = time.perf_counter() - t0
     who = (f"team {name(a)} vs team {name(b)}" if seats == 4 else f"{name(a)} vs 2x {name(b)}")
@@ -180,8 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# bench/ai.py kind={args.kind} games/pairing={args.games} king-budget={args.king_budget}s "
           f"seed={args.seed} seats={args.seats}", flush=True)
     for a, b in pairs:
-        print(run_pairing(args.kind, a, b, args.games, args.seed, args.king_budget, cpu, wall,
-                          args.progress, args.seats), flush=True)
+        line = run_pairing(args.kind, a, b, args.games, args.seed, args.king_budget, cpu, wall,
+                           args.progress, args.seats)
+        print(line, flush=True)
+        if "STOPPED" in line:
+            break
     for n in NAMES.values():
         c, w = cpu[n], wall[n]
         if not c:

@@ -107,19 +107,21 @@ def _force(rules, st, seat):
     return max(vals) if s == seat else min(vals)
 
 
+@pytest.mark.parametrize("level", [2, 3])
 @pytest.mark.parametrize("kind", ["claim", "claim2"])
-def test_king_plays_perfectly_in_small_phase2_endgames(kind):
+def test_knight_and_king_play_perfectly_in_small_phase2_endgames(kind, level):
+    """Both solve the last tricks of phase 2 exactly (Knight: <= 12 cards in hands, King: <= 14)."""
     from tests.ai.helpers import random_state
 
     rules = get_rules(kind)
     checked = 0
     for seed in range(40):
-        st = random_state(kind, seed, 26 * 2 + 2 * 10 + (seed % 3))  # ~3 cards left each
+        st = random_state(kind, seed, 26 + 2 * 10 + (seed % 3))  # phase 2 (26 moves in), ~3 cards left each
         if rules.is_over(st) or st.phase != 2:
             continue
         seat = next(iter(rules.to_act(st)))
         best = _force(rules, st, seat)
-        move = choose_move(kind, 3, rules.view(st, seat), rules.legal_moves(st, seat), seed, budget=0.05)
+        move = choose_move(kind, level, rules.view(st, seat), rules.legal_moves(st, seat), seed, budget=0.05)
         assert _force(rules, rules.apply(st, seat, move)[0], seat) == best
         checked += 1
     assert checked >= 10

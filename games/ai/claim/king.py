@@ -34,7 +34,6 @@ from typing import Any
 
 from games.rules.claim import core
 from games.rules.claim.playout import random_playout
-from games.rules.claim.scoring import fast_winner
 
 from . import knight
 from .knowledge import (
@@ -48,6 +47,7 @@ from .knowledge import (
     sample_hidden,
     sample_hidden_n,
 )
+from .solver import Budget, Solver
 
 PLAYOUTS_PER_SEC = 7000.0  # calibrated so that p95 think time ~ budget on the bench machine
 PLAYOUTS_PER_SEC_N = 1000.0  # 3-4 seats: the playout runs through the core functions (slower)
@@ -55,56 +55,6 @@ NODES_PER_SEC = 20000.0
 EXACT_CARDS = 14  # phase 2: try the exact search when both hands hold at most this many cards together
 PRUNE_MARGIN = 0.08  # keep candidates whose Knight score is within this of the best
 MAX_CANDIDATES = 6
-
-
-class _Budget(Exception):
-    pass
-
-
-def _result(st: core.Core, seat: int) -> float:
-    w = fast_winner(st.score, st.factions)
-    return 0.5 if w is None else (1.0 if w == seat else 0.0)
-
-
-class Solver:
-    """Exact phase-2 search: can ``seat`` force a final result >= ``need`` (1 win, 0.5 draw)?"""
-
-    def __init__(self, seat: int, max_nodes: int) -> None:
-        self.seat = seat
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.memo: dict[tuple[Any, ...], bool] = {}
-
-    def key(self, st: core.Core, need: float) -> tuple[Any, ...]:
-        return (need, st.turn, st.leader, tuple(st.played), tuple(sorted(st.hands[0])),
-                tuple(sorted(st.hands[1])), tuple(sorted(st.score[0])), tuple(sorted(st.score[1])),
-                tuple(sorted(st.gnomes[0])), tuple(sorted(st.gnomes[1])), tuple(sorted(st.pool)))
-
-    def force(self, st: core.Core, need: float) -> bool:
-        if st.phase == core.OVER:
-            return _result(st, self.seat) >= need
-        key = self.key(st, need)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise _Budget
-        mine = st.turn == self.seat
-        moves = sorted(set(core.legal(st)), reverse=True)
-        out = not mine
-        for m in moves:
-            child = st.copy()
-            core.play(child, m)
-            ok = self.force(child, need)
-            if mine and ok:
-                out = True
-                break
-            if not mine and not ok:
-                out = False
-                break
-        self.memo[key] = out
-        return out
 
 
 def _playout_scores(make_state: Any, cands: Sequence[int], seat: int, n: int,
@@ -142,14 +92,10 @@ def choose_core(k: Knowledge, cands: list[int], seed: int, budget: float) -> int
         if len(k.hand) + len(opp_hand) <= EXACT_CARDS:
             solver = Solver(seat, max(200, int(budget * NODES_PER_SEC)))
             try:
-                for need in (1.0, 0.5):
-                    ordered = sorted(cands, reverse=True)
-                    for m in ordered:
-                        child = root.copy()
-                        core.play(child, m)
-                        if solver.force(child, need):
-                            return m
-            except _Budget:
+                best = solver.best(root, cands)
+                if best is not None:
+                    return best
+            except Budget:
                 pass
         cands = _prune(k, cands, rng)
         n = max(1, int(budget * PLAYOUTS_PER_SEC / len(cands)))

@@ -14,7 +14,10 @@ direct votes, Knights are kept for Goblin leads and Doppelgangers as wild follow
 Phase 2 (C7): the opponent's hand is deduced exactly (perfect information), so the Knight does a
 one-trick minimax (lead -> opponent's best reply) over core-resolved tricks; this values Dwarf
 dumping (C6.4), Troll pool pickups (T3.4), Gnome rows and Giant smashes (T3.1/T3.2) by the score
-piles they produce, and the Dragon lead control (T3.3) by a bonus for holding the lead.
+piles they produce, and the Dragon lead control (T3.3) by a bonus for holding the lead. Once both
+hands hold at most ``EXACT_CARDS`` cards the rest of phase 2 is solved exactly (:mod:`.solver`,
+within ``EXACT_NODES``): Claim 2's Troll pool, Gnome rows and Giant smashes play out over several
+tricks, which the one-trick lookahead misjudged.
 """
 
 from __future__ import annotations
@@ -29,11 +32,14 @@ from games.rules.claim import core
 
 from .evaluate import card_power, follower_weight, gnome_risk, win_prob
 from .knowledge import Knowledge, build_core, core_move, opponent_hand_phase2, read_view, sample_hidden
+from .solver import Budget, Solver
 
 SPEND = 0.045  # win-probability units per unit of card_power spent in phase 1
 BEAT_RATE = 0.85  # how often an opponent able to beat a lead is assumed to do it
 SAMPLES = 24
 LEAD_BONUS = 0.012  # phase 2: value of leading the next trick (Dragon lead control, T3.3)
+EXACT_CARDS = 12  # phase 2: solve exactly once both hands hold at most this many cards together
+EXACT_NODES = 3000  # ... within this many search nodes (a few ms), else the one-trick heuristic
 
 
 # ------------------------------------------------------------------ phase 1 evaluation
@@ -197,6 +203,18 @@ def phase2_value(st: core.Core, seat: int) -> float:
     return v
 
 
+def phase2_exact(k: Knowledge, legal: Sequence[int]) -> int | None:
+    """The last tricks of phase 2 (perfect information, C7): a card that forces a win (else a draw)
+    found by the exact search, or ``None`` when every card loses or the position is too big."""
+    opp_hand = opponent_hand_phase2(k)
+    if len(k.hand) + len(opp_hand) > EXACT_CARDS:
+        return None
+    try:
+        return Solver(k.seat, EXACT_NODES).best(build_core(k, opp_hand), legal)
+    except Budget:
+        return None
+
+
 def phase2_scores(k: Knowledge, legal: Sequence[int]) -> dict[int, float]:
     st = build_core(k, opponent_hand_phase2(k))
     seat = k.seat
@@ -235,6 +253,10 @@ def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: in
             if m.get("seer") == want:
                 return dict(m)
     cards = [core_move(m) for m in legal]
+    if k.phase == 2:
+        exact = phase2_exact(k, cards)
+        if exact is not None:
+            return dict(legal[cards.index(exact)])
     scores = phase1_scores(k, cards, rng) if k.phase == 1 else phase2_scores(k, cards)
     best = max(scores.values())
     # ties: the lowest card (deterministic), so equal options never waste a high card
