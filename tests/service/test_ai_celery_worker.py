@@ -10,15 +10,12 @@ from __future__ import annotations
 import os
 import random
 import re
-import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings as dj_settings
@@ -28,22 +25,13 @@ from rest_framework.test import APIClient
 from accounts.models import ApiToken
 from games.models import Game, Move
 from games.service import replay_log
+from tests.celery_procs import celery_env, start_celery, stop
 
 from .conftest import PLAY_SCOPES
 
-ROOT = Path(__file__).resolve().parents[2]
-CELERY = str(Path(sys.executable).with_name("celery"))
 TIMEOUT = 50.0  # seconds for the whole game (CI budget: < 60 s)
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-
-def _database_url() -> str:
-    s = connection.settings_dict
-    auth = quote(s["USER"] or "")
-    if s.get("PASSWORD"):
-        auth += ":" + quote(s["PASSWORD"])
-    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 @pytest.fixture
@@ -54,23 +42,13 @@ def celery_worker_proc() -> Iterator[tuple[subprocess.Popen, Path]]:
     from claim.celery import app
 
     app.control.purge()  # no task left over from an earlier run may touch this test's games
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.update(DJANGO_SETTINGS_MODULE="claim.settings_test", DATABASE_URL=_database_url(), DB_POOL="0",
-               REDIS_URL=dj_settings.REDIS_URL, CLAIM_TASK_MODE="celery")
+    env = celery_env()
     log = Path(tempfile.mkdtemp(prefix="claim-ai-worker-")) / "worker.log"
-    proc = subprocess.Popen([CELERY, "-A", "claim", "worker", "-P", "solo", "-l", "info", "-n",
-                             f"ai-{os.getpid()}@%h"], cwd=ROOT, env=env, stdout=log.open("w"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    proc = start_celery(["worker", "-P", "solo", "-l", "info", "-n", f"ai-{os.getpid()}@%h"], env, log)
     try:
         yield proc, log
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
+        stop(proc)
 
 
 def test_celery_worker_plays_the_ai_seat_to_the_end(settings: Any, make_user: Any,
