@@ -1,7 +1,8 @@
 """One error shape for the whole API: ``{"error": {"code", "message", "fields"?}}``.
 
 Every 4xx carries a message a person can act on; validation errors keep DRF's per-field
-messages under ``fields``. Database outages become 503 with ``Retry-After`` instead of 500.
+messages under ``fields``. Database and Redis outages (Redis holds the rate-limit counters every request
+checks) become 503 with ``Retry-After`` instead of 500.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -35,8 +38,9 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, (OperationalError, InterfaceError)) or type(exc) is DatabaseError:
-        log.warning("database unavailable: %s", type(exc).__name__)
+    database = isinstance(exc, (OperationalError, InterfaceError)) or type(exc) is DatabaseError
+    if database or isinstance(exc, (RedisConnectionError, RedisTimeoutError)):
+        log.warning("%s unavailable: %s", "database" if database else "redis", type(exc).__name__)
         return Response(
             error_body("service_unavailable", "The service is briefly unavailable; please retry."),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,

@@ -37,6 +37,21 @@ class GameTracker:
         self.states: list[Any] = []
         self.public: list[set[str]] = []  # inheritors: public knowledge accumulated up to move k
         self.own: list[dict[int, set[str]]] = []
+        self._hidden: dict[tuple[int, int | None], set[str]] = {}
+        self._now: tuple[str, int] | None = None
+
+    def refresh(self) -> None:
+        """Read the game's status and move count once for the bodies checked next (until the next refresh):
+        callers that check a batch of bodies received since their last request save two queries per body."""
+        self._now = None
+        self._now = self.now()
+
+    def now(self) -> tuple[str, int]:
+        """(status, move count) of the game: from the last ``refresh``, else from the database."""
+        if self._now is not None:
+            return self._now
+        status, count = Game.objects.filter(pk=self.game.pk).values_list("status", "move_count").get()
+        return status, count
 
     def _extend(self, upto: int) -> None:
         if not self.states:
@@ -80,6 +95,12 @@ class GameTracker:
         return self.states[move_count]
 
     def hidden(self, move_count: int, seat: int | None) -> set[str]:
+        key = (move_count, seat)
+        if key not in self._hidden:
+            self._hidden[key] = self._compute_hidden(move_count, seat)
+        return self._hidden[key]
+
+    def _compute_hidden(self, move_count: int, seat: int | None) -> set[str]:
         st = self.state(move_count)
         if self.game.kind in CLAIM_KINDS:
             return hidden_card_ids(st, seat)
@@ -115,13 +136,13 @@ class Spy:
 
     def check(self, body: Any, where: str) -> None:
         game = self.tracker.game
-        status = Game.objects.filter(pk=game.pk).values_list("status", flat=True).first()
+        status, stored_count = self.tracker.now()
         count = move_count_of(body, game.pk)
         if status == Game.Status.FINISHED and count is None:
             return  # after the end everything is public (the record)
         if count is None:
-            count = Game.objects.filter(pk=game.pk).values_list("move_count", flat=True).first() or 0
-        if count >= Move.objects.filter(game=game).count() and status == Game.Status.FINISHED and \
+            count = stored_count
+        if count >= stored_count and status == Game.Status.FINISHED and \
                 isinstance(body, dict) and (body.get("status") == "finished" or
                                             (body.get("view") or {}).get("status") == "finished"):
             return  # the body of the final version: the game is over, the record is public

@@ -1,19 +1,22 @@
 """No hidden-card leak, over complete games of every kind played through the real service.
 
-Each game has two seated players whose moves are chosen by the AI (level 1) from *their own* view, sent over
-the HTTP API; in every other game seat 1 is a server-side AI instead (its hand must not leak either). A
-stranger keeps poking at the game. Every HTTP body each party receives, and every socket message the
-publisher builds for each seated user (recorded at the channel layer, i.e. exactly what their sockets get),
-is checked at once against the true engine state of that moment: no card of another seat's hand, of the
-deck (its order) or of a face-down row, and never the seed, before the game ends.
+Every seat of every other game is a player whose moves are chosen by the AI (level 1) from *their own* view, sent
+over the HTTP API; in the games between, the last seats are server-side AIs instead (one of two seats, two of
+three, two of four; their hands must not leak either). Claim mix and Inheritors are also played with 3 and 4
+seats (4-seat Claim mix: two partnerships). A stranger keeps poking at the game. Every HTTP body each party
+receives, and every socket message the publisher builds for each seated user (recorded at the channel layer, i.e.
+exactly what their sockets get), is checked at once against the true engine state of that moment: no card of
+another seat's hand, of the deck (its order) or of a face-down row, and never the seed, before the game ends.
 
-CI plays ``CLAIM_LEAK_GAMES`` games per kind (default 2: one human-vs-human, one against the server AI);
-``make stress`` plays 1,000 per kind.
+CI plays ``CLAIM_LEAK_GAMES`` games per kind (default 2: one with every seat played over HTTP, one with server
+AIs); ``make stress`` plays 1,000 per kind, split over parallel processes (``CLAIM_LEAK_OFFSET`` numbers the
+games of one process; ``CLAIM_LEAK_KINDS`` selects kinds, e.g. ``claim,inheritors-4``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import defaultdict
 
@@ -22,18 +25,30 @@ import pytest
 from games.ai import choose_move
 from games.models import Game
 
-from .conftest import env_int
+from .conftest import STRESS, env_int
 from .spy import GameTracker, Spy
 
 pytestmark = pytest.mark.django_db
 
 GAMES = env_int("CLAIM_LEAK_GAMES", ci=2, stress=1000)
-KINDS = {
-    "claim": {},
-    "claim2": {},
-    "claim-mix": {"factions": ["knight", "goblin", "dragon", "troll", "seer"]},
-    "inheritors": {},
+OFFSET = env_int("CLAIM_LEAK_OFFSET", ci=0, stress=0)  # the first game index (parallel shards of a stress run)
+MIX = {"factions": ["knight", "goblin", "dragon", "troll", "seer"]}
+# 3-4 seats: one pair plus 5 singles (between them every special faction: Undead, Dwarves, Doppelgangers,
+# Gnomes, Giants, Dragons, Trolls, the Seer)
+MIX3 = {"factions": ["knight", "goblin", "undead", "dwarf", "doppelganger", "troll", "seer"]}
+MIX4 = {"factions": ["gnome", "giant", "undead", "dwarf", "dragon", "troll", "seer"]}
+# label -> (kind, options, seats)
+KINDS: dict[str, tuple[str, dict, int]] = {
+    "claim": ("claim", {}, 2),
+    "claim2": ("claim2", {}, 2),
+    "claim-mix": ("claim-mix", MIX, 2),
+    "claim-mix-3": ("claim-mix", MIX3, 3),
+    "claim-mix-4": ("claim-mix", MIX4, 4),
+    "inheritors": ("inheritors", {}, 2),
+    "inheritors-3": ("inheritors", {}, 3),
+    "inheritors-4": ("inheritors", {}, 4),
 }
+SELECTED = [k for k in os.environ.get("CLAIM_LEAK_KINDS", "").split(",") if k] or list(KINDS)
 
 
 @pytest.fixture
@@ -53,17 +68,17 @@ def socket_spy(monkeypatch):
     return sent
 
 
-def _play_one(kind: str, options: dict, index: int, make_api, socket_spy) -> int:
-    a, b, stranger = make_api(f"a{index}"), make_api(f"b{index}"), make_api(f"m{index}")
-    server_ai = index % 2 == 1
-    opponents = [{"type": "ai", "level": 1}] if server_ai else [{"type": "user", "username": b.user.username}]
-    created = a.post("/api/v1/games", {"kind": kind, "options": options, "opponents": opponents})
+def _play_one(kind: str, options: dict, seats: int, index: int, make_api, socket_spy) -> int:
+    humans = seats if index % 2 == 0 else max(1, seats - 2)  # the other seats are server-side AIs
+    players = [make_api(f"{'abcd'[s]}{index}") for s in range(humans)]
+    a, stranger = players[0], make_api(f"m{index}")
+    opponents = [{"type": "user", "username": p.user.username} for p in players[1:]]
+    opponents += [{"type": "ai", "level": 1}] * (seats - humans)
+    created = a.post("/api/v1/games", {"kind": kind, "options": options, "seats": seats, "opponents": opponents})
     assert created.status_code == 201, created.content
     gid = created.json()["id"]
-    players = [a]
-    if not server_ai:
-        assert b.post(f"/api/v1/games/{gid}/join", {}).status_code == 201
-        players.append(b)
+    for p in players[1:]:
+        assert p.post(f"/api/v1/games/{gid}/join", {}).status_code == 201
     game = Game.objects.get(pk=gid)
     tracker = GameTracker(game)
     spies = {}
@@ -76,6 +91,7 @@ def _play_one(kind: str, options: dict, index: int, make_api, socket_spy) -> int
     socket_checked = {pk: 0 for pk in api_by_pk}
 
     def check_new_bodies():
+        tracker.refresh()  # nothing changes while the bodies received since the last request are checked
         for pk, api in api_by_pk.items():
             for body in api.bodies[checked_upto[pk]:]:
                 spies[pk].check(body, "http")
@@ -126,13 +142,18 @@ def _play_one(kind: str, options: dict, index: int, make_api, socket_spy) -> int
     return sum(s.checked for s in spies.values()) + stranger_spy.checked
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
-def test_no_hidden_card_leaks_over_complete_games(kind, make_api, socket_spy):
+@pytest.mark.parametrize("label", SELECTED)
+def test_no_hidden_card_leaks_over_complete_games(label, make_api, socket_spy):
+    kind, options, seats = KINDS[label]
     started = time.monotonic()
     checked = 0
-    for i in range(GAMES):
-        checked += _play_one(kind, KINDS[kind], i, make_api, socket_spy)
+    for i in range(OFFSET, OFFSET + GAMES):
+        n = _play_one(kind, options, seats, i, make_api, socket_spy)
+        checked += n
+        if STRESS:  # progress of long runs (scripts/stress.sh counts these lines, also of an interrupted run)
+            print(f"leak spy game {label} #{i}: clean, {n} bodies/messages checked", flush=True)
     sockets = sum(len(v) for v in socket_spy.values())
-    print(f"\nleak spy {kind}: {GAMES} games, {checked} bodies/messages checked, {sockets} socket messages, "
-          f"{time.monotonic() - started:.1f}s")
+    # one parseable line per run: scripts/stress.sh adds them up
+    print(f"\nleak spy {label}: {GAMES} games, {checked} bodies/messages checked, {sockets} socket messages, "
+          f"leaks 0, {time.monotonic() - started:.1f}s")
     assert sockets > 0
