@@ -19,6 +19,7 @@ Rulings (see docs/correspondence.md):
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -286,10 +287,15 @@ def rate_game(game_id: int) -> bool:
             updates = _glicko_updates(rated, rows, now)
         else:
             updates = _openskill_updates(game, rated, rows, now)
+        # One AI level in several seats is one rating that played itself: it takes part in the update
+        # of the others (its strength counts) but is not written (rulings: ratings).
+        seats_per_row = Counter(r.pk for r in rows.values() if r.pk is not None)
         for idx, user, _level, _, outcome in rated:
             if not humans_rated and user is not None:
                 continue  # AI games never move a person's rating
             row = rows[idx]
+            if seats_per_row[row.pk] > 1:
+                continue
             before = row.rating
             for field, value in updates[idx].items():
                 setattr(row, field, value)

@@ -195,3 +195,22 @@ def test_pools_api_lists_every_pool_with_its_rated_players(make_user, play, api_
     op = schema["paths"]["/api/v1/ratings/pools"]["get"]
     assert op["operationId"] == "ratings_pools_list"
     assert op["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"
+
+
+@pytest.mark.django_db
+def test_one_ai_level_in_two_seats_is_not_rated_against_itself(make_user, commit, settings):
+    """Two seats of the same AI level are one rating: the game is rated once, without an error, and that
+    level's rating does not move (it played itself); found by the 3/4-seat hidden-card spy."""
+    settings.TASK_MODE = "eager"
+    alice = make_user("alice")
+    with commit():
+        game = service.create_game(alice, "inheritors", seats=3, days_per_move=3, rated=False,
+                                   opponents=[{"type": "ai", "level": 1}, {"type": "ai", "level": 1}])
+    with commit():
+        service.resign(alice, game.pk)
+    game.refresh_from_db()
+    assert game.status == "finished"
+    assert RatedGame.objects.filter(game=game).exists(), "the game is marked rated (no retry loop)"
+    squire = Rating.objects.filter(ai_level=1, pool="inheritors-3p").first()
+    assert squire is None or squire.games == 0
+    assert not RatingHistory.objects.filter(game=game).exists()
