@@ -88,6 +88,19 @@ def _ensure_database(database_url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def _purge_queue(redis_url: str) -> None:
+    """Drop Celery tasks left in the bench's broker database by an earlier run (or by anything that
+    enqueued there without a worker): a worker working off that backlog would be measured as the
+    cost of this run's moves."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    left = client.llen("celery")
+    client.delete("celery", "unacked", "unacked_index")
+    if left:
+        print(f"setup: dropped {left} queued tasks of an earlier run from {redis_url}")
+
+
 def start_server(args) -> tuple[str, subprocess.Popen, Path]:
     env = {k: v for k, v in os.environ.items() if k not in {"CLAIM_EMBEDDED", "DEBUG"}}
     env.update(
@@ -105,6 +118,7 @@ def start_server(args) -> tuple[str, subprocess.Popen, Path]:
         DB_CONN_MAX_AGE=str(args.conn_max_age),
     )
     _ensure_database(args.database_url)
+    _purge_queue(args.redis_url)
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     port = _free_port()
     log = Path(tempfile.mkstemp(prefix="claim-bench-uvicorn-", suffix=".log")[1])
@@ -116,7 +130,8 @@ def start_server(args) -> tuple[str, subprocess.Popen, Path]:
             args.worker_proc = subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "claim", "worker", "--loglevel", "WARNING", "--concurrency",
                  "2", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+                cwd=ROOT, env={**env, **dict(a.split("=", 1) for a in args.worker_env)}, stdout=out,
+                stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -423,6 +438,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20, help="measured seconds; default 20")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first; default 3")
     parser.add_argument("--kind", default="claim", help="game kind; default claim")
+    parser.add_argument("--worker-env", nargs="*", default=["DB_POOL=0", "DB_CONN_MAX_AGE=600"], metavar="NAME=VALUE",
+                        help="extra environment of the Celery worker; default as deployed (docker/compose.yml): "
+                             "DB_POOL=0 DB_CONN_MAX_AGE=600")
     parser.add_argument("--rate", type=float, default=0,
                         help="offered load in moves/s (paced: latency at a given load); default 0 = as fast as "
                              "the clients can (capacity: latency then mostly measures the queue)")
