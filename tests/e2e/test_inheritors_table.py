@@ -12,6 +12,7 @@ import time
 import uuid
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, shot
 from .test_pwa import sign_up
@@ -142,10 +143,11 @@ def test_inheritors_three_seats_vs_ai_played_to_the_end_in_the_table(server, new
     page.wait_for_selector(f"{TABLE} #ih-hand button.ih-card")
 
     # the table: two opponents' tableaux, three market piles, the rows, the deck, my hand of 10
-    assert page.locator("#ih-opps section.ih-seat").count() == 2
-    assert page.locator("#ih-market button.ih-pile").count() == 3
-    assert page.locator("#ih-honors li[data-honor]").count() == 5
-    assert page.locator("#ih-clans li[data-clan]").count() == 5
+    # (auto-waiting: coming back from the inbox, the table may still be drawing the fresh view)
+    expect(page.locator("#ih-opps section.ih-seat")).to_have_count(2, timeout=15000)
+    expect(page.locator("#ih-market button.ih-pile")).to_have_count(3)
+    expect(page.locator("#ih-honors li[data-honor]")).to_have_count(5)
+    expect(page.locator("#ih-clans li[data-clan]")).to_have_count(5)
     assert page.locator("#ih-deck").inner_text().startswith("Deck: ")
     assert page.locator("#ih-hand button.ih-card").count() >= 9
     assert page.get_by_role("link", name="What is provisional").count() == 1
