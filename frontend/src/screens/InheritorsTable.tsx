@@ -9,10 +9,10 @@ import {
   recentEvents, seatLabels, seatOrder, sortHand, stacksInOrder, influenceOf, turnState, type InhPlayer, type InhResult, type InhView, type Move,
   type Names,
 } from "../inheritors";
-import { navigate } from "../router";
 import { errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
+import { EndActions } from "./EndActions";
 import "../inheritors.css";
 
 export const ti = (key: InhKey | string, params?: Record<string, string | number>) => inhTranslate(state.lang, key, params);
@@ -305,15 +305,6 @@ function InhEnd({ g, v, r, order, name }: { g: Game; v: InhView; r: InhResult; o
   const head = outcome === "win" ? ti("inh.end.you_won") : outcome === "shared" ? ti("inh.end.shared")
     : outcome === "loss" ? ti("inh.end.you_lost") : (r.winners ?? []).map(name).join(", ");
   const decided = r.tiebreak?.decided_by;
-  const [busy, setBusy] = useState(false);
-  const existing = typeof g.raw.rematch === "number" ? (g.raw.rematch as number) : null;
-  async function rematch() {
-    setBusy(true);
-    try {
-      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/rematch`, {});
-      navigate(`/game/${putGame(res).id}`);
-    } catch (x) { toast(errorText(x), "error"); } finally { setBusy(false); }
-  }
   return (
     <section class="end" aria-labelledby="end-h" id="ih-end">
       <h2 id="end-h">{ti("inh.end.title")}: {head}</h2>
@@ -339,12 +330,7 @@ function InhEnd({ g, v, r, order, name }: { g: Game; v: InhView; r: InhResult; o
           ))}
         </details>
       )}
-      <div class="row">
-        <a class="btn primary" href="#/">{t("end.back")}</a>
-        {existing && existing !== g.id ? <a class="btn" href={`#/game/${existing}`} id="rematch">{t("end.open_rematch")}</a>
-          : g.status !== "aborted" && <button type="button" class="btn" onClick={rematch} disabled={busy} id="rematch">{t("end.rematch")}</button>}
-        {g.status === "finished" && <a class="btn ghost" href={`#/replay/${g.id}`} id="replay-link">{t("replay.open")}</a>}
-      </div>
+      <EndActions g={g} />
     </section>
   );
 }
