@@ -85,21 +85,20 @@ class JoinedSelect:
         with connection.cursor() as cursor:
             cursor.execute(sql, list(params))
             rows = cursor.fetchall()
+        pk_at = [attnames.index(model._meta.pk.attname) for model, attnames, _ in parts]
         out = []
         for row in rows:
             start = 0
-            base_obj = None
-            for (model, attnames, attach), convert in zip(parts, converters, strict=True):
+            objs = []
+            for (model, attnames, _), convert, pk_index in zip(parts, converters, pk_at, strict=True):
                 values = list(row[start:start + len(attnames)])
                 start += len(attnames)
                 for i, fn in convert:
                     values[i] = fn(values[i])
-                pk_index = attnames.index(model._meta.pk.attname)
-                obj = None if values[pk_index] is None else model.from_db(db, attnames, values)
-                if base_obj is None:
-                    base_obj = obj
-                else:
-                    attach.set_cached_value(base_obj, obj)
+                objs.append(None if values[pk_index] is None else model.from_db(db, attnames, values))
+            base_obj = objs[0]
+            for (_, _, attach), obj in zip(parts[1:], objs[1:], strict=True):
+                attach.set_cached_value(base_obj, obj)
             out.append(base_obj)
         return out
 
