@@ -45,7 +45,7 @@ def make_state(
     if phase == PHASE1:
         st = new_core(kind, fids, [cs(h) for h in hands], cs(deck), leader)
     else:
-        st = new_core(kind, fids, [[], []], [], leader)
+        st = new_core(kind, fids, [[] for _ in hands], [], leader)
         st.hands = [cs(h) for h in hands]
         st.phase = PHASE2
         st.turn = leader

@@ -6,16 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.base import Event
-from games.rules.cards import CARD_ID, FACTION_ALIASES, parse_card
+from games.rules.cards import CARD_ID
 from games.rules.claim import CLAIM_MIX
-from games.rules.claim.core import PHASE1, PHASE2, Core, new_core
+from games.rules.claim.core import PHASE1, Core
+from tests.rules.helpers import cs  # noqa: F401 - re-exported for the multi-seat tests
+from tests.rules.helpers import make_state as _make_state
 
 KG = ["knight", "goblin", "undead", "dwarf", "doppelganger", "dragon", "seer"]
 GG = ["gnome", "giant", "undead", "dwarf", "dragon", "troll", "seer"]
-
-
-def cs(cards: Sequence[str]) -> list[int]:
-    return [parse_card(x) for x in cards]
 
 
 def ids(cards: Sequence[int]) -> list[str]:
@@ -27,22 +25,8 @@ def make_state(hands: Sequence[Sequence[str]], *, deck: Sequence[str] = (), lead
                score: Sequence[Sequence[str]] | None = None,
                gnomes: Sequence[Sequence[str]] | None = None, pool: Sequence[str] = ()) -> Core:
     """A claim-mix state with ``len(hands)`` seats where ``leader`` is about to lead."""
-    fids = tuple(sorted(FACTION_ALIASES[f] for f in factions))
-    n = len(hands)
-    if phase == PHASE1:
-        st = new_core("claim-mix", fids, [cs(h) for h in hands], cs(deck), leader)
-    else:
-        st = new_core("claim-mix", fids, [[] for _ in range(n)], [], leader)
-        st.hands = [cs(h) for h in hands]
-        st.phase = PHASE2
-        st.turn = leader
-        st.prize = -1
-    if score is not None:
-        st.score = [cs(p) for p in score]
-    if gnomes is not None:
-        st.gnomes = [cs(p) for p in gnomes]
-    st.pool = cs(pool)
-    return st
+    return _make_state("claim-mix", hands, deck=deck, leader=leader, phase=phase, factions=factions, score=score,
+                       gnomes=gnomes, pool=pool)
 
 
 def play(st: Core, *moves: str) -> tuple[Core, list[Event]]:
