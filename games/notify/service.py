@@ -63,6 +63,21 @@ def preferences(user_ids: list[int], event: str) -> dict[int, tuple[bool, bool, 
     return {u: found.get(u, default) for u in user_ids}
 
 
+def reachable(user_ids: list[int]) -> dict[int, tuple[bool, bool]]:
+    """(has a push subscription, takes per-event e-mail: an address and no daily digest) per user, in one
+    query: no delivery task is queued for a channel that cannot deliver."""
+    if not user_ids:
+        return {}
+    from django.contrib.auth import get_user_model
+    from django.db.models import Exists, OuterRef
+
+    rows = (get_user_model().objects.filter(pk__in=user_ids)
+            .annotate(has_push=Exists(PushSubscription.objects.filter(user=OuterRef("pk"))),
+                      digest=Exists(NotifySettings.objects.filter(user=OuterRef("pk"), email_digest=True)))
+            .values_list("pk", "email", "has_push", "digest"))
+    return {pk: (has_push, bool(email) and not digest) for pk, email, has_push, digest in rows}
+
+
 def digest_on(user_id: int) -> bool:
     return NotifySettings.objects.filter(user_id=user_id, email_digest=True).exists()
 
@@ -90,14 +105,13 @@ def notify_many(event: str, game_id: int | None, items: list[Item]) -> list[Noti
     if not items:
         return []
     prefs = preferences([u for u, *_ in items], event)
-    emailers = [u for u, (_, _, email) in prefs.items() if email]
-    digest = set(NotifySettings.objects.filter(user_id__in=emailers, email_digest=True)
-                 .values_list("user_id", flat=True)) if emailers else set()
+    reach = reachable([u for u, (_, push, email) in prefs.items() if push or email])
     notes: list[Notification] = []
     channels: list[tuple[bool, bool]] = []
     for user_id, title, body, data in items:
         inapp, push, email = prefs[user_id]
-        email = email and user_id not in digest  # the daily digest carries it
+        can_push, can_email = reach.get(user_id, (False, False))
+        push, email = push and can_push, email and can_email
         if not (inapp or push or email):
             continue
         notes.append(Notification(user_id=user_id, event=event, game_id=game_id, title=title, body=body,

@@ -45,19 +45,35 @@ def test_a_move_both_players_watch_costs_two_queries_and_sends_nothing(
     assert hooks == [], "no delivery task and no socket push for users who watch the game"
 
 
-def test_a_move_with_one_player_away_costs_four_queries(
+def test_a_move_with_one_player_away_costs_five_queries(
         make_user, play, django_assert_max_num_queries, django_capture_on_commit_callbacks):
     game, mover, waiting = _started(make_user, play)
     version = _move_without_followers(game, mover)
     mark_present(mover.pk, game.pk)
     mark_absent(waiting.pk, game.pk)
+    PushSubscription.objects.create(user=waiting, endpoint="https://push.example/w", p256dh="k", auth="a")
     seen = set(Notification.objects.values_list("pk", flat=True))
-    # history entry + seats, the away player's preferences, one INSERT
-    with django_capture_on_commit_callbacks(execute=False) as hooks, django_assert_max_num_queries(4):
+    # history entry + seats, the away player's preferences, their push/e-mail reach, one INSERT
+    with django_capture_on_commit_callbacks(execute=False) as hooks, django_assert_max_num_queries(5):
         receivers.on_game_changed(None, game_id=game.pk, version=version, status="active")
     (note,) = Notification.objects.exclude(pk__in=seen)
     assert (note.user_id, note.event, note.game_id) == (waiting.pk, "your_turn", game.pk)
     assert len(hooks) == 2  # the push/e-mail delivery task and the live push to the sockets
+
+
+def test_no_delivery_task_for_a_player_without_push_subscription_or_email(
+        make_user, play, django_capture_on_commit_callbacks):
+    game, mover, waiting = _started(make_user, play)
+    version = _move_without_followers(game, mover)
+    mark_absent(waiting.pk, game.pk)
+    Preference.objects.create(user=waiting, event="your_turn", inapp=True, push=True, email=True)
+    waiting.email = ""
+    waiting.save(update_fields=["email"])
+    assert not PushSubscription.objects.filter(user=waiting).exists()
+    with django_capture_on_commit_callbacks(execute=False) as hooks:
+        receivers.on_game_changed(None, game_id=game.pk, version=version, status="active")
+    assert Notification.objects.filter(user=waiting, event="your_turn", game=game).count() == 1
+    assert len(hooks) == 1, "only the live push to the sockets: there is nowhere to deliver push or e-mail"
 
 
 def test_game_over_reads_preferences_of_all_seats_in_one_query(

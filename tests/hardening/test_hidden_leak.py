@@ -32,6 +32,9 @@ pytestmark = pytest.mark.django_db
 
 GAMES = env_int("CLAIM_LEAK_GAMES", ci=2, stress=1000)
 OFFSET = env_int("CLAIM_LEAK_OFFSET", ci=0, stress=0)  # the first game index (parallel shards of a stress run)
+# every POKE_EVERY turns (shifted per game, so over many games every turn is poked) the stranger and the first
+# player fetch the game's history, record, replay and the game list
+POKE_EVERY = env_int("CLAIM_LEAK_POKE_EVERY", ci=5, stress=10)
 MIX = {"factions": ["knight", "goblin", "dragon", "troll", "seer"]}
 # 3-4 seats: one pair plus 5 singles (between them every special faction: Undead, Dwarves, Doppelgangers,
 # Gnomes, Giants, Dragons, Trolls, the Seer)
@@ -105,14 +108,29 @@ def _play_one(kind: str, options: dict, seats: int, index: int, make_api, socket
             stranger_spy.check(body, "http")
         stranger.bodies.clear()
 
+    def latest_views() -> dict[int, dict]:
+        """Each player's newest view of this game: pushed over its socket or answered over HTTP (a client
+        driven by its socket, as the PWA is); a player whose newest view is older than another's re-fetches."""
+        newest: dict[int, dict] = {}
+        for pk, api in api_by_pk.items():
+            candidates = [m["view"] for m in socket_spy.get(f"user.{pk}", [])[-3:] if m.get("game_id") == gid]
+            candidates += [b for b in api.bodies[-2:] if isinstance(b, dict) and b.get("id") == gid and "my_turn" in b]
+            if candidates:
+                newest[pk] = max(candidates, key=lambda v: v["version"])
+        top = max((v["version"] for v in newest.values()), default=-1)
+        for pk, api in api_by_pk.items():
+            if pk not in newest or newest[pk]["version"] != top:
+                newest[pk] = api.view(gid)
+        return newest
+
     for turn in range(2000):
         check_new_bodies()
-        views = {pk: api.view(gid) for pk, api in api_by_pk.items()}
+        views = latest_views()
         check_new_bodies()
         any_view = next(iter(views.values()))
         if any_view["status"] != "active":
             break
-        if turn % 5 == 0:
+        if (turn + index) % POKE_EVERY == 0:
             for path in (f"/api/v1/games/{gid}", f"/api/v1/games/{gid}/history", f"/api/v1/games/{gid}/record"):
                 r = stranger.get(path)
                 assert r.status_code == 404, (path, r.status_code)
