@@ -63,6 +63,7 @@ export interface EngineView {
   discard: string[];
   smashed: string[];
   last_trick: LastTrick | null;
+  voids?: string[][]; // per seat: factions it is known to lack this phase (did not follow them)
   leading: Record<string, number | null>;
   result: Result | null;
   hand?: string[];

@@ -104,6 +104,7 @@ export const cs: Record<Key, string> = {
   "table.hand_empty": "Žádné karty v ruce",
   "table.followers": "Vaši stoupenci (další fáze): {n}",
   "table.opp_hand": "{name}: {n} karet v ruce",
+  "table.voids": "už nemá: {list}",
   "table.scores": "Bodové hromádky",
   "table.leads": "Vede",
   "table.nobody": "Nerozhodně",

@@ -104,6 +104,7 @@ export const de: Record<Key, string> = {
   "table.hand_empty": "Keine Karten auf der Hand",
   "table.followers": "Deine Gefolgsleute (nächste Phase): {n}",
   "table.opp_hand": "{name}: {n} Karten auf der Hand",
+  "table.voids": "keine mehr: {list}",
   "table.scores": "Wertungsstapel",
   "table.leads": "Führt",
   "table.nobody": "Gleichstand",

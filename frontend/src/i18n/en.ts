@@ -103,6 +103,7 @@ export const en = {
   "table.hand_empty": "No cards in hand",
   "table.followers": "Your followers (next phase): {n}",
   "table.opp_hand": "{name}: {n} cards in hand",
+  "table.voids": "none left: {list}",
   "table.scores": "Score piles",
   "table.leads": "Leads",
   "table.nobody": "Tied",

@@ -156,6 +156,7 @@ export function Table({ id }: { id: number }) {
         {n === 2 ? (
           <div class="t-opp">
             <span class="muted small">{t("table.opp_hand", { name: oppName, n: v.hand_counts[opp] ?? 0 })}</span>
+            <Voids factions={v.voids?.[opp]} />
           </div>
         ) : (
           <div class={`t-seats n${n}`} id="seats">
@@ -163,6 +164,7 @@ export function Table({ id }: { id: number }) {
               <div class={`t-seat ${side(s)} ${g.toAct.includes(s) ? "acting" : ""}`} data-seat={s} data-pos={n === 4 ? ["left", "across", "right"][i] : ["left", "right"][i]}>
                 <span class="small">{seatName(g, s)}{s === partner && <b class="badge"> · {t("table.partner")}</b>}</span>
                 <span class="muted small">{t("table.opp_hand", { name: seatName(g, s), n: v.hand_counts[s] ?? 0 })}</span>
+                <Voids factions={v.voids?.[s]} />
               </div>
             ))}
           </div>
@@ -403,3 +405,8 @@ function EndScreenN({ g }: { g: Game }) {
   );
 }
 
+/** The factions a seat is publicly known to lack this phase (it did not follow them: C4.2b, C4.3). */
+function Voids({ factions }: { factions?: string[] }) {
+  if (!factions?.length) return null;
+  return <span class="muted small voids">{t("table.voids", { list: factions.map((f) => factionTitle(f as Faction, state.lang)).join(", ") })}</span>;
+}

@@ -61,6 +61,8 @@ class Knowledge:
     # 3-4 seats: cards this seat knows in another seat's follower pile (phase 1) / hand (phase 2):
     # the public prizes it received (C2.4) and, for the left neighbour, this seat's Seer peeks (M5.4)
     known: list[list[int]] = field(default_factory=list)
+    # factions each seat is publicly known to lack in its hand this phase (the view's ``voids``, C4.2b/C4.3)
+    voids: list[frozenset[int]] = field(default_factory=list)
 
     @property
     def partner(self) -> int | None:
@@ -152,6 +154,7 @@ def _knowledge(view: Mapping[str, Any], seat: int, n: int, factions: tuple[str, 
         discard=_codes(view["discard"]),
         smashed=_codes(view["smashed"]),
         seats=n,
+        voids=[frozenset(FACTION_ALIASES[f] for f in v) for v in view.get("voids") or [[]] * n],
     )
 
 
@@ -198,19 +201,23 @@ def sample_hidden_n(k: Knowledge, rng: random.Random) -> tuple[list[list[int]], 
     hands: list[list[int]] = [[] for _ in range(n)]
     foll: list[list[int]] = [[] for _ in range(n)]
     hands[k.seat] = k.hand[:]
+    voids = k.voids or [frozenset()] * n
+    # hands first, the seats with the most public voids first: each takes the first unseen cards it can hold
+    for s in sorted(k.others, key=lambda s: -len(voids[s])):
+        nh = k.hand_counts[s] if k.phase == 1 else max(0, k.hand_counts[s] - len(k.known[s]))
+        fits = [c for c in cards if c >> 4 not in voids[s]] if voids[s] else cards
+        if len(fits) < nh:
+            fits = cards  # cannot happen with a consistent view; stay total
+        took = fits[:nh]
+        hands[s] = took if k.phase == 1 else k.known[s] + took
+        for c in took:
+            cards.remove(c)
     pos = 0
-    for s in k.others:
-        if k.phase == 1:
-            nh = k.hand_counts[s]
-            nf = max(0, k.follower_counts[s] - len(k.known[s]))
-            hands[s] = cards[pos:pos + nh]
-            foll[s] = k.known[s] + cards[pos + nh:pos + nh + nf]
-            pos += nh + nf
-        else:
-            nh = max(0, k.hand_counts[s] - len(k.known[s]))
-            hands[s] = k.known[s] + cards[pos:pos + nh]
-            pos += nh
     if k.phase == 1:
+        for s in k.others:
+            nf = max(0, k.follower_counts[s] - len(k.known[s]))
+            foll[s] = k.known[s] + cards[pos:pos + nf]
+            pos += nf
         foll[k.seat] = k.followers[:]
     return hands, foll, cards[pos:]
 
@@ -251,12 +258,21 @@ def build_core_n(k: Knowledge, hands: list[list[int]], followers: list[list[int]
 
 
 def sample_hidden(k: Knowledge, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
-    """One uniformly random assignment of the unseen cards (phase 1): (opponent hand, opponent
-    hidden followers, deck top first, without the prize and without a card this seat peeked)."""
+    """One uniformly random assignment of the unseen cards (phase 1) consistent with the view, the
+    opponent's public voids included: (opponent hand, opponent hidden followers, deck top first, without
+    the prize and without a card this seat peeked)."""
     cards = k.unseen[:]
     rng.shuffle(cards)
     nh = k.hand_counts[k.opp]
     nf = max(0, k.opp_hidden_followers)
+    void = k.voids[k.opp] if k.voids else frozenset()
+    if void:  # the opponent's hand holds none of its void factions: they are among the other unseen cards
+        fits = [c for c in cards if c >> 4 not in void]
+        if len(fits) >= nh:
+            hand = fits[:nh]
+            rest = fits[nh:] + [c for c in cards if c >> 4 in void]
+            rng.shuffle(rest)
+            return hand, rest[:nf], rest[nf:]
     hand = cards[:nh]
     foll = cards[nh:nh + nf]
     deck = cards[nh + nf:]

@@ -212,6 +212,7 @@ class ClaimRules:
             "discard": sorted_ids(st.discard),
             "smashed": sorted_ids(st.smashed),
             "last_trick": last_to_json(st.last),
+            "voids": public_voids(st),
             "leading": self._leading(st, by),
             "result": self.result(st),
         }
@@ -324,3 +325,27 @@ class ClaimRules:
 
     def from_json(self, data: Mapping[str, Any]) -> Core:
         return state_from_json(data)
+
+
+def public_voids(st: Core) -> list[list[str]]:
+    """Per seat, the factions it is known to hold none of in the current phase (sorted names), deduced from
+    the public plays: a follower who did not follow the led faction (C4.2b) or a Doppelganger lead (C4.3)
+    had none of it, and a hand only shrinks within a phase (C5, C7). A Doppelganger played on another
+    faction's lead shows nothing (C4.2a: it may replace the led faction). Read from the move log (every
+    play is public), so it is the same for every seat and for spectators."""
+    n = st.seats
+    voids: list[set[int]] = [set() for _ in range(n)]
+    if st.phase == OVER:
+        return [[] for _ in range(n)]
+    in_phase = st.trick_no * n + len(st.played)  # the card plays of this phase are the last ones of the log
+    plays = [m for m in st.moves if "play" in m["move"]]  # not the Seer choices (T3.5b)
+    lead = -1
+    for i, m in enumerate(plays[len(plays) - in_phase:] if in_phase else []):
+        card = parse_card(m["move"]["play"])
+        if i % n == 0:
+            lead = card
+            continue
+        lf, f = lead >> 4, card >> 4
+        if f != lf and (f != DOPPELGANGER or lf == DOPPELGANGER):
+            voids[m["seat"]].add(lf)
+    return [sorted(FACTION_NAMES[f] for f in v) for v in voids]

@@ -66,8 +66,13 @@ def random_game(factions: Sequence[int], rng: random.Random) -> int | None:
                 factions, rng.random, None)[0]
 
 
-def random_playout(st: Core, rng: random.Random, log: list[tuple[int, int]] | None = None) -> int | None:
+def random_playout(st: Core, rng: random.Random, log: list[tuple[int, int]] | None = None,
+                   greedy: float = 0.0) -> int | None:
     """Play ``st`` to the end with random legal moves; returns the winner (None = draw).
+
+    ``greedy`` (2 seats, whole tricks): the probability that a follower plays :func:`greedy_follow`
+    (the cheapest card that wins the trick, else its cheapest card) instead of a random legal card; the
+    AI's rollouts use it so that they resemble play (a purely random phase 2 misjudges phase-1 prizes).
 
     ``st`` is consumed: afterwards its zones (hands, score piles, discard, ...) hold the final
     position, but the view-only bookkeeping (public followers, peeks, ``last``, ``moves``) is not
@@ -91,7 +96,7 @@ def random_playout(st: Core, rng: random.Random, log: list[tuple[int, int]] | No
             log.append((seat, m))
     if st.phase != OVER:
         out = _run(st.hands, st.deck, st.dpos, st.prize, st.followers, st.score, st.gnomes, st.pool,
-                   st.discard, st.smashed, st.phase, st.leader, st.factions, rnd, log)
+                   st.discard, st.smashed, st.phase, st.leader, st.factions, rnd, log, greedy)
         (_, st.hands, st.followers, st.dpos, st.leader) = out
         st.prize = -1
         st.phase = OVER
@@ -135,6 +140,24 @@ def random_game_n(factions: Sequence[int], seats: int, rng: random.Random,
     return winners_n(st)
 
 
+def greedy_follow(opts: Sequence[int], lead: int) -> int:
+    """A follower's simple policy: the lowest legal card that wins the trick against ``lead`` (C4.4),
+    else the lowest legal card (first of equal values)."""
+    lf = lead >> 4
+    lv = lead & 15
+    win = -1
+    low = opts[0]
+    for c in opts:
+        v = c & 15
+        if v < (low & 15):
+            low = c
+        f = c >> 4
+        if ((lf == GOBLIN and f == KNIGHT) or (f in (lf, DOPPELGANGER) and v > lv)) and \
+                (win < 0 or v < (win & 15)):
+            win = c
+    return win if win >= 0 else low
+
+
 def _buckets(hand: list[int]) -> list[list[int]]:
     """The hand split by faction: ``b[f]`` = cards of faction ``f`` (kept in sync with the hand)."""
     b: list[list[int]] = [[], [], [], [], [], [], [], [], [], []]
@@ -147,7 +170,7 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
          followers: list[list[int]], score: list[list[int]], gnomes: list[list[int]],
          pool: list[int], discard: list[int], smashed: list[int], phase: int, leader: int,
          factions: tuple[int, ...], rnd: Callable[[], float], log: list[tuple[int, int]] | None,
-         ) -> tuple[int | None, list[list[int]], list[list[int]], int, int]:
+         greedy: float = 0.0) -> tuple[int | None, list[list[int]], list[list[int]], int, int]:
     """Whole tricks from a trick boundary to the end of the game (2 seats). Mutates the zones."""
     # Module constants as locals (the loop below is the hot path of every AI playout).
     goblin, knight, undead, doppel, dragon, seer, giant = (
@@ -174,7 +197,7 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
                     opts = fhand  # C4.2b
                 elif has_doppel and fb[doppel]:
                     opts = opts + fb[doppel]  # C4.2a / C6.5a
-            card = opts[int(rnd() * len(opts))]
+            card = greedy_follow(opts, lead) if greedy and rnd() < greedy else opts[int(rnd() * len(opts))]
             fhand.remove(card)
             ff = card >> 4
             fb[ff].remove(card)
@@ -237,7 +260,7 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
                 opts = fhand
             elif has_doppel and fb[doppel]:
                 opts = opts + fb[doppel]
-        card = opts[int(rnd() * len(opts))]
+        card = greedy_follow(opts, lead) if greedy and rnd() < greedy else opts[int(rnd() * len(opts))]
         fhand.remove(card)
         ff = card >> 4
         fb[ff].remove(card)
