@@ -8,7 +8,8 @@ playout (:func:`games.rules.claim.playout.random_playout`), in which a follower 
 cheapest winning card or else dumps its cheapest card ``GREEDY`` of the time (random play misjudges
 what phase-1 prizes are worth; on 200 games vs the Knight this took the King from 66% to 73%).
 The same deal is used for every candidate in an iteration (common random numbers), and the move
-with the most wins is chosen. Candidates that the Knight rates clearly worse are pruned first so the playouts concentrate on plausible moves.
+with the most wins is chosen. Candidates that the Knight rates clearly worse are pruned first so the
+playouts concentrate on plausible moves.
 
 Phase 2 (C7) is perfect information for 2 players (the opponent's hand is every unseen card). When
 few cards are left it is solved exactly: a memoised AND/OR search "can I force a win (or a draw)?"
