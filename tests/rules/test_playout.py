@@ -10,7 +10,7 @@ from games.rules.cards import CLAIM2_FACTIONS, CLAIM_FACTIONS, FACTION_NAMES
 from games.rules.claim import core
 from games.rules.claim.core import OVER, SEER_TOP
 from games.rules.claim.options import random_mix
-from games.rules.claim.playout import random_deal, random_game, random_playout
+from games.rules.claim.playout import greedy_follow, random_deal, random_game, random_playout
 from games.rules.claim.scoring import fast_winner
 
 from .helpers import RULES
@@ -29,16 +29,17 @@ def _replay_log(start, log):
     return st
 
 
+@pytest.mark.parametrize("greedy", [0.0, 0.7, 1.0])
 @pytest.mark.parametrize("kind", ["claim", "claim2", "claim-mix"])
-def test_playout_equals_core_replay(kind):
+def test_playout_equals_core_replay(kind, greedy):
     rng = random.Random(kind)
     for _ in range(300):
         factions = {"claim": CLAIM_FACTIONS, "claim2": CLAIM2_FACTIONS}.get(kind) or random_mix(rng)
         start = random_deal(kind, factions, rng)
         played = start.copy()
         log: list[tuple[int, int]] = []
-        winner = random_playout(played, rng, log)
-        ref = _replay_log(start, log)
+        winner = random_playout(played, rng, log, greedy=greedy)
+        ref = _replay_log(start, log)  # every greedy choice is legal too
         assert ref.phase == OVER and played.phase == OVER
         for zone in ("score", "discard", "smashed", "pool", "gnomes", "hands"):
             a, b = getattr(ref, zone), getattr(played, zone)
@@ -49,6 +50,19 @@ def test_playout_equals_core_replay(kind):
         assert winner == fast_winner(ref.score, ref.factions)
         res = RULES[kind].result(ref)
         assert res["winner"] == winner
+
+
+@pytest.mark.parametrize("lead,opts,chosen", [
+    ("goblin-3", ["goblin-1", "goblin-5", "goblin-9"], "goblin-5"),  # C4.4 the cheapest card that wins
+    ("goblin-9", ["goblin-1", "goblin-5"], "goblin-1"),  # cannot win: the cheapest card
+    ("goblin-9", ["knight-8", "undead-0", "dwarf-2"], "knight-8"),  # C6.2 a Knight beats a Goblin lead
+    ("knight-5", ["knight-2", "doppelganger-6", "knight-7"], "doppelganger-6"),  # C6.5b
+    ("undead-4", ["goblin-9", "dwarf-0"], "dwarf-0"),  # off-faction cards never win
+])
+def test_greedy_follow_wins_cheaply_or_dumps_low(lead, opts, chosen):
+    from .helpers import c, cs
+
+    assert greedy_follow(cs(opts), c(lead)) == c(chosen)
 
 
 def test_playout_from_mid_trick_and_pending_seer():
