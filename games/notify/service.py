@@ -78,10 +78,6 @@ def reachable(user_ids: list[int]) -> dict[int, tuple[bool, bool]]:
     return {pk: (has_push, bool(email) and not digest) for pk, email, has_push, digest in rows}
 
 
-def digest_on(user_id: int) -> bool:
-    return NotifySettings.objects.filter(user_id=user_id, email_digest=True).exists()
-
-
 #: One notification to send: (user id, title, body, data).
 Item = tuple[int, str, str, "dict[str, Any] | None"]
 

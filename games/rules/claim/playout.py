@@ -143,17 +143,13 @@ def random_game_n(factions: Sequence[int], seats: int, rng: random.Random,
 def greedy_follow(opts: Sequence[int], lead: int) -> int:
     """A follower's simple policy: the lowest legal card that wins the trick against ``lead`` (C4.4),
     else the lowest legal card (first of equal values)."""
-    lf = lead >> 4
-    lv = lead & 15
     win = -1
     low = opts[0]
     for c in opts:
         v = c & 15
         if v < (low & 15):
             low = c
-        f = c >> 4
-        if ((lf == GOBLIN and f == KNIGHT) or (f in (lf, DOPPELGANGER) and v > lv)) and \
-                (win < 0 or v < (win & 15)):
+        if core.follower_wins(lead, c) and (win < 0 or v < (win & 15)):
             win = c
     return win if win >= 0 else low
 
