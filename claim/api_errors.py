@@ -75,3 +75,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             body["error"].update(payload)
         response.data = body
     return response
+
+
+def not_found(request: Any, exception: Exception | None = None) -> Any:
+    """``handler404``: an unknown URL under /api/ answers in the API's error shape, pointing to the
+    docs; other paths get Django's page (the PWA serves its own routes)."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path.startswith("/api/"):
+        message = f"There is no API endpoint at {request.path}: see /api/v1/docs/ for the endpoints."
+        return JsonResponse(error_body("not_found", message), status=404)
+    return page_not_found(request, exception)

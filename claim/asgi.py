@@ -1,13 +1,17 @@
-"""ASGI entry point: HTTP by Django, WebSockets at /ws/ by Channels."""
+"""ASGI entry point: HTTP by Django (claim/http.py), WebSockets at /ws/ by Channels."""
 
 from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from claim.http import http_application  # noqa: E402
+
+http_app = http_application()
 
 if os.environ.get("CLAIM_EMBEDDED_BEAT") == "1":  # set by `make run`: no Celery beat there
     from claim.tasks import start_embedded_beat
@@ -44,7 +48,7 @@ class OriginCheckForCookies:
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": http_app,
         "websocket": OriginCheckForCookies(TokenOrSessionAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

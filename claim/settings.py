@@ -79,6 +79,12 @@ MIDDLEWARE = [
 ROOT_URLCONF = "claim.urls"
 ASGI_APPLICATION = "claim.asgi.application"
 WSGI_APPLICATION = None
+# HTTP under the ASGI server: Django's WSGI handler on a thread pool (default) or its ASGI handler
+# (claim/http.py, docs/performance.md). HTTP_THREADS: requests served at once per server process.
+HTTP_HANDLER = env_str("HTTP_HANDLER", "wsgi")
+if HTTP_HANDLER not in ("wsgi", "asgi"):
+    raise ValueError(f"HTTP_HANDLER must be 'wsgi' or 'asgi', got {HTTP_HANDLER!r}")
+HTTP_THREADS = env_int("HTTP_THREADS", 16)
 
 TEMPLATES = [
     {

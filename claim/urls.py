@@ -21,3 +21,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("claim.frontend_urls")),
 ]
+
+handler404 = "claim.api_errors.not_found"

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Mapping
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from claim.loops import process_loop
 
 logger = logging.getLogger(__name__)
 
@@ -94,24 +95,28 @@ async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
         await layer.group_send(group, message)
 
 
-def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The ASGI server's event loop when called from a request thread (Django runs sync views in a
-    thread started by asgiref's ``sync_to_async``, which records the loop), else None."""
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is None or loop.is_closed() or not loop.is_running():
-        return None
-    return loop
+def send_to_groups(messages: list[tuple[str, dict]], what: str) -> None:
+    """Send ``(group, message)`` pairs on the channel layer. Never raises: a failure is logged as a
+    warning naming ``what``. Where the process has an event loop for it (a request thread of the ASGI
+    server, a Celery worker: :mod:`claim.loops`), the sends are handed to it and the caller goes on
+    without waiting for Redis; elsewhere (management commands, tests) it sends and waits."""
 
-
-def _log_failure(game_id: int):
-    def done(future) -> None:
+    def log_failure(future) -> None:
         exc = None if future.cancelled() else future.exception()
         if exc is not None:
-            logger.warning("publish_game_update(%s) failed: %s: %s", game_id, type(exc).__name__, exc)
+            logger.warning("%s failed: %s: %s", what, type(exc).__name__, exc)
 
-    return done
+    try:
+        layer = get_channel_layer()
+        if layer is None or not messages:
+            return
+        loop = process_loop()
+        if loop is not None:
+            asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop).add_done_callback(log_failure)
+        else:
+            async_to_sync(_send_all)(layer, messages)
+    except Exception as exc:  # sending must never break what caused it
+        logger.warning("%s failed: %s: %s", what, type(exc).__name__, exc)
 
 
 def publish_game_update(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None,
@@ -120,23 +125,11 @@ def publish_game_update(game_id: int, *, game=None, seats=None, views: Mapping[i
 
     The optional arguments only save work (see :func:`build_messages`); pass them only with the
     state that was committed, e.g. from the ``on_commit`` hook of the transaction that changed it.
-
-    Called from a request thread of the ASGI server, the sends are handed to the server's event loop
-    and the request goes on without waiting for Redis (the views are built here, before returning);
-    elsewhere (Celery, management commands, tests) it sends and waits.
+    The views are built here, before returning; :func:`send_to_groups` sends them.
     """
     try:
-        layer = get_channel_layer()
-        if layer is None:
-            return
         messages = build_messages(game_id, game=game, seats=seats, views=views, parts=parts)
-        if not messages:
-            return
-        loop = _server_loop()
-        if loop is not None:
-            future = asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
-            future.add_done_callback(_log_failure(game_id))
-        else:
-            async_to_sync(_send_all)(layer, messages)
     except Exception as exc:  # publishing must never break the move
         logger.warning("publish_game_update(%s) failed: %s: %s", game_id, type(exc).__name__, exc)
+        return
+    send_to_groups(messages, f"publish_game_update({game_id})")

@@ -7,11 +7,13 @@ human seat is played by the test over HTTP. Nothing in the test process plays th
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,6 +58,7 @@ def test_celery_worker_plays_the_ai_seat_to_the_end(settings: Any, make_user: An
     settings.TASK_MODE = "celery"  # AI turns go through the broker to the worker, never run here
     worker, log = celery_worker_proc
     user = make_user("human")
+    pushed = _collect_pushes(f"user.{user.pk}")
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {ApiToken.issue(user, 'celery-test', PLAY_SCOPES)[1]}")
     created = client.post("/api/v1/games", {"kind": "claim", "opponents": [{"type": "ai", "level": 2}]},
@@ -100,3 +103,31 @@ def test_celery_worker_plays_the_ai_seat_to_the_end(settings: Any, make_user: An
             break
         time.sleep(0.1)
     assert len(played) == ai_moves, log.read_text()[-3000:]
+    # the worker pushed each AI move to the human's sockets (its one background loop: claim/loops.py)
+    ai_versions = set(Move.objects.filter(game=game, seat=1).values_list("version", flat=True))
+    for _ in range(50):
+        if ai_versions <= set(pushed):
+            break
+        time.sleep(0.1)
+    assert ai_versions <= set(pushed), sorted(ai_versions - set(pushed))
+
+
+def _collect_pushes(group: str) -> list[int]:
+    """Versions of the ``game.update`` messages sent to ``group``, collected on a loop of its own."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    inbox = asyncio.run_coroutine_threadsafe(layer.new_channel(), loop).result(5)
+    asyncio.run_coroutine_threadsafe(layer.group_add(group, inbox), loop).result(5)
+    versions: list[int] = []
+
+    async def collect() -> None:
+        while True:
+            message = await layer.receive(inbox)
+            if message.get("type") == "game.update":
+                versions.append(message["version"])
+
+    asyncio.run_coroutine_threadsafe(collect(), loop)
+    return versions

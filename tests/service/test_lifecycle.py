@@ -257,7 +257,10 @@ def test_payload_shape_for_a_seated_player(alice):
                                                                          "doppelganger"]
     assert body["seats"][0]["you"] is True and body["seats"][1]["you"] is False
     assert body["seats"][1]["ai_name"] == "King" and body["seats"][1]["rating"]["pool"] == "claim"
-    assert body["links"]["moves"] == f"/api/v1/games/{body['id']}/moves"
+    gid = body["id"]
+    assert body["links"] == {"self": f"/api/v1/games/{gid}", "moves": f"/api/v1/games/{gid}/moves",
+                             "history": f"/api/v1/games/{gid}/history", "record": f"/api/v1/games/{gid}/record",
+                             "replay": f"/api/v1/games/{gid}/replay"}
     assert body["view"]["seat"] == 0 and "seed" not in body
     assert body["legal_moves"] == body["view"]["legal_moves"]
 

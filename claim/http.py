@@ -1,0 +1,46 @@
+"""HTTP inside the ASGI server: Django's WSGI handler on a pool of threads (docs/performance.md).
+
+The API's views are all synchronous. Django's ASGI handler runs each request's synchronous part in a
+fresh thread (asgiref's ``ThreadSensitiveContext``) with several hand-offs between the event loop and
+that thread; its WSGI handler, run by :mod:`a2wsgi` on a fixed pool of ``HTTP_THREADS`` threads, does
+the same middleware, views and error handling with less work per request (measured in-process: less
+CPU and lower latency per move). ``HTTP_HANDLER=asgi`` switches back to Django's ASGI handler.
+
+The WebSocket side (Channels consumers) is untouched and shares the event loop; request threads hand
+socket pushes to it (:mod:`claim.loops`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from claim.loops import recorded_loop, use_loop
+
+
+class WsgiThreads:
+    """ASGI ``http`` app: runs a WSGI app on ``threads`` threads and records the server's loop."""
+
+    def __init__(self, wsgi_app: Any, threads: int) -> None:
+        from a2wsgi import WSGIMiddleware
+
+        self.inner = WSGIMiddleware(wsgi_app, workers=threads)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        loop = asyncio.get_running_loop()
+        if recorded_loop() is not loop:
+            use_loop(loop)
+        await self.inner(scope, receive, send)
+
+
+def http_application() -> Any:
+    """The ``http`` app of :mod:`claim.asgi`, chosen by ``HTTP_HANDLER`` (``wsgi``, the default, or ``asgi``)."""
+    from django.conf import settings
+
+    if settings.HTTP_HANDLER == "asgi":
+        from django.core.asgi import get_asgi_application
+
+        return get_asgi_application()
+    from django.core.wsgi import get_wsgi_application
+
+    return WsgiThreads(get_wsgi_application(), settings.HTTP_THREADS)
