@@ -175,9 +175,6 @@ class Game:
     pair: tuple[Player, Player]
     id: int = 0
     enqueued_version: int = -1  # the newest version a turn was queued for (dedupes HTTP vs socket)
-    sent_at: dict[int, float] = field(default_factory=dict)  # version → move request sent
-    answered_at: dict[int, float] = field(default_factory=dict)  # version → mover got the HTTP answer
-    waiting_for: dict[int, Player] = field(default_factory=dict)  # version → the opponent who must see it
 
 
 @dataclass
@@ -187,7 +184,10 @@ class Stats:
     move_ms: list[float] = field(default_factory=list)
     push_from_send_ms: list[float] = field(default_factory=list)
     push_from_answer_ms: list[float] = field(default_factory=list)
+    pushes_lost: int = 0
     games_finished: int = 0
+    # (game id, version, request sent, answer received) of every move made while measuring
+    measured: list[tuple[int, int, float, float]] = field(default_factory=list)
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -263,6 +263,8 @@ class Bench:
         self.rng = random.Random(args.seed)
         self.next_slot = 0.0  # --rate: when the next move may be sent
         self.client_cpu = 0.0
+        self.waiting: dict[tuple[int, int], Player] = {}  # (game id, version) → the opponent who must see it
+        self.pushed_at: dict[tuple[int, int], float] = {}  # (game id, version) → the opponent's socket had it
 
     def offer(self, game: Game, player: Player, view: dict) -> None:
         """A view of ``player`` arrived (HTTP answer or socket): queue their turn if it is new."""
@@ -278,18 +280,13 @@ class Bench:
             message = json.loads(raw)
             if message.get("type") != "game":
                 continue
+            key = (message["game_id"], message["version"])
+            if self.waiting.get(key) is player:
+                del self.waiting[key]
+                self.pushed_at[key] = now
             game = self.games.get(message["game_id"])
             if game is None:
                 continue
-            version = message["version"]
-            if game.waiting_for.get(version) is player:
-                del game.waiting_for[version]
-                if self.measuring and version in game.sent_at:
-                    self.stats.push_from_send_ms.append((now - game.sent_at[version]) * 1000)
-                    if version in game.answered_at:
-                        self.stats.push_from_answer_ms.append((now - game.answered_at[version]) * 1000)
-                    else:  # pushed before the mover even had its answer: record once the answer is in
-                        game.answered_at[-version] = now
             self.offer(game, player, message["view"])
 
     async def worker(self, http: httpx.AsyncClient) -> None:
@@ -307,9 +304,8 @@ class Bench:
             move = self.rng.choice(view["legal_moves"])
             version = view["version"]
             opponent = game.pair[1] if player is game.pair[0] else game.pair[0]
-            game.waiting_for[version + 1] = opponent
+            self.waiting[(game.id, version + 1)] = opponent
             sent = time.perf_counter()
-            game.sent_at[version + 1] = sent
             try:
                 r = await http.post(f"/api/v1/games/{game.id}/moves", headers=player.headers,
                                     json={"version": version, "move": move, "client_id": secrets.token_hex(8)})
@@ -325,11 +321,7 @@ class Bench:
             if self.measuring:
                 self.stats.moves += 1
                 self.stats.move_ms.append((answered - sent) * 1000)
-                pushed = game.answered_at.pop(-(version + 1), None)
-                if pushed is not None:
-                    self.stats.push_from_answer_ms.append((pushed - answered) * 1000)
-                else:
-                    game.answered_at[version + 1] = answered
+                self.stats.measured.append((game.id, version + 1, sent, answered))
             body = r.json()
             if body["status"] != "active":
                 self.stats.games_finished += 1
@@ -346,9 +338,6 @@ class Bench:
 
     async def restart(self, http: httpx.AsyncClient, game: Game) -> None:
         self.games.pop(game.id, None)
-        game.sent_at.clear()
-        game.answered_at.clear()
-        game.waiting_for.clear()
         views = await new_game(http, game, self.args.kind)
         self.games[game.id] = game
         for player, view in zip(game.pair[::-1], views, strict=True):  # join answer is b's, then a's view
@@ -396,12 +385,27 @@ class Bench:
                 self.server_cpu = process_tree_cpu(self.server_pid) - cpu0
             if worker:
                 self.worker_cpu = process_tree_cpu(worker.pid) - wcpu0
-            await asyncio.sleep(0.5)  # let the last pushes arrive
+            await self.collect_pushes()
             for task in readers:
                 task.cancel()
             for p in players:
                 await p.ws.close()
         self.report(elapsed)
+
+    async def collect_pushes(self, grace: float = 3.0) -> None:
+        """Push latency of every measured move, waiting up to ``grace`` seconds for the last pushes;
+        a push that has not arrived by then is counted as lost."""
+        s = self.stats
+        deadline = time.perf_counter() + grace
+        while time.perf_counter() < deadline and any((g, v) not in self.pushed_at for g, v, _, _ in s.measured):
+            await asyncio.sleep(0.05)
+        for game_id, version, sent, answered in s.measured:
+            at = self.pushed_at.get((game_id, version))
+            if at is None:
+                s.pushes_lost += 1
+                continue
+            s.push_from_send_ms.append((at - sent) * 1000)
+            s.push_from_answer_ms.append((at - answered) * 1000)
 
     def report(self, elapsed: float) -> None:
         s, a = self.stats, self.args
@@ -414,9 +418,8 @@ class Bench:
               f"p99 {percentile(s.push_from_send_ms, 99):.1f}  (n={len(s.push_from_send_ms)})")
         print(f"push latency ms (move accepted -> opponent socket): p50 {percentile(s.push_from_answer_ms, 50):.1f}"
               f"  p99 {percentile(s.push_from_answer_ms, 99):.1f}  (n={len(s.push_from_answer_ms)})")
-        lost = s.moves - len(s.push_from_send_ms)
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(s.errors.items())) or "none"
-        print(f"errors: {errors}; pushes not seen: {max(lost, 0)}")
+        print(f"errors: {errors}; pushes not seen within 3 s: {s.pushes_lost}")
         if s.move_ms:
             print(f"(mean move latency {statistics.fmean(s.move_ms):.1f} ms)")
         if self.server_pid and s.moves:
@@ -467,7 +470,8 @@ def main() -> None:
     url = args.url
     if not url:
         url, proc, log = start_server(args)
-        print(f"server: {url} (uvicorn --workers {args.workers} {args.uvicorn_flags}; tasks: {args.tasks}; "
+        print(f"server: {url} (uvicorn --workers {args.workers} {args.uvicorn_flags}; "
+              f"HTTP_HANDLER={os.environ.get('HTTP_HANDLER') or 'wsgi'}; tasks: {args.tasks}; "
               f"DB_CONN_MAX_AGE={args.conn_max_age}, "
               f"{args.database_url}, {args.redis_url}); pid {proc.pid}")
     print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

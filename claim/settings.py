@@ -130,12 +130,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, Celery, cache -------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+    # CHANNEL_LAYER=pubsub: Redis pub/sub, each message pushed to the subscribed servers as it is
+    # published; =lists: channels_redis' list-based layer (a BZPOPMIN round trip per message received,
+    # per-channel capacity and expiry). docs/performance.md compares them.
+    CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
+    if CHANNEL_LAYER == "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
         }
-    }
+    elif CHANNEL_LAYER == "lists":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            }
+        }
+    else:
+        raise ValueError(f"CHANNEL_LAYER must be 'pubsub' or 'lists', got {CHANNEL_LAYER!r}")
     CACHES = {"default": {"BACKEND": "claim.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

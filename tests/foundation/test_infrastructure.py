@@ -21,7 +21,7 @@ def test_ci_uses_postgresql_and_redis():
 
     assert settings.REDIS_URL, "CI must set REDIS_URL"
     assert redis.Redis.from_url(settings.REDIS_URL).ping() is True
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis.")
 
 
 @pytest.mark.django_db
@@ -77,13 +77,26 @@ def test_served_settings_refuse_to_start_without_secret_key():
     assert "SECRET_KEY must be set" in proc.stderr
 
 
-def test_redis_url_selects_redis_layer_and_celery():
+@pytest.mark.parametrize(("choice", "backend"), [(None, "channels_redis.pubsub.RedisPubSubChannelLayer"),
+                                                  ("lists", "channels_redis.core.RedisChannelLayer")])
+def test_redis_url_selects_redis_layer_and_celery(choice, backend):
     env = {"CLAIM_EMBEDDED": "1", "REDIS_URL": "redis://127.0.0.1:6379/5", "DJANGO_SETTINGS_MODULE": "claim.settings"}
+    if choice:
+        env["CHANNEL_LAYER"] = choice
     proc = _run_settings(
         env, "import django;django.setup();from django.conf import settings as s;"
         "print(s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL, s.TASK_MODE)"
     )
-    assert proc.stdout.split() == ["channels_redis.core.RedisChannelLayer", "redis://127.0.0.1:6379/5", "celery"]
+    assert proc.stdout.split() == [backend, "redis://127.0.0.1:6379/5", "celery"]
+
+
+@pytest.mark.parametrize(("name", "words"), [("CHANNEL_LAYER", "CHANNEL_LAYER must be 'pubsub' or 'lists'"),
+                                             ("HTTP_HANDLER", "HTTP_HANDLER must be 'wsgi' or 'asgi'")])
+def test_an_unknown_choice_of_layer_or_handler_is_refused(name, words):
+    env = {"CLAIM_EMBEDDED": "1", "REDIS_URL": "redis://127.0.0.1:6379/5", "DJANGO_SETTINGS_MODULE": "claim.settings",
+           name: "carrier-pigeon"}
+    proc = _run_settings(env, "import django;django.setup()")
+    assert proc.returncode != 0 and words in proc.stderr
 
 
 def test_embedded_settings_use_sqlite_memory_layer_and_thread_tasks(tmp_path):
