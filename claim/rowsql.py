@@ -129,6 +129,76 @@ def _chain(fns: list[Any], expression: Any, connection: Any):
     return run
 
 
+class ValuesSelect:
+    """``Model.objects.filter(…).values_list(*fields)`` with its SQL written once per database vendor.
+
+    ``fields``: the model's own fields, or ``relation__field`` through one forward foreign key (joined
+    as ``INNER JOIN``, aliased by the relation's name). ``where``: SQL over ``t0`` (the model) and those
+    aliases, with ``%s`` placeholders, and ``{in0}``, ``{in1}``… for lists of values (``IN ({in0})``),
+    written after every plain ``%s``; each is expanded to as many placeholders as its list has values
+    (one SQL text per list length, cached). Values are converted as the ORM converts them (booleans and
+    datetimes on SQLite).
+    """
+
+    def __init__(self, model: type[Model], fields: Sequence[str], where: str, order_by: str = "") -> None:
+        self.model = model
+        self.fields = list(fields)
+        self.where = where
+        self.order_by = order_by
+        self._compiled: dict[tuple[str, tuple[int, ...]], tuple[str, list[Any]]] = {}
+
+    def _compile(self, connection: Any, lengths: tuple[int, ...]) -> tuple[str, list[Any]]:
+        qn = connection.ops.quote_name
+        meta = self.model._meta
+        columns, converters, joins = [], [], {}
+        for i, name in enumerate(self.fields):
+            relation, _, attr = name.rpartition("__")
+            if relation:
+                fk = meta.get_field(relation)
+                related = fk.related_model
+                joins[relation] = (f"INNER JOIN {qn(related._meta.db_table)} {qn(relation)} ON "
+                                   f"(t0.{qn(fk.column)} = {qn(relation)}.{qn(fk.target_field.column)})")
+                model, alias = related, qn(relation)
+            else:
+                model, alias = self.model, "t0"
+            field = model._meta.get_field(attr)
+            columns.append(f"{alias}.{qn(field.column)}")
+            col = field.get_col(model._meta.db_table)
+            fns = connection.ops.get_db_converters(col)
+            if hasattr(field, "from_db_value"):
+                fns = [*fns, field.from_db_value]
+            if fns:
+                converters.append((i, _chain(fns, col, connection)))
+        where = self.where.format(**{f"in{k}": ", ".join(["%s"] * n) for k, n in enumerate(lengths)})
+        sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins.values())} WHERE {where}"
+        if self.order_by:
+            sql += f" ORDER BY {self.order_by}"
+        return sql, converters
+
+    def rows(self, params: Sequence[Any], in_lists: Sequence[Sequence[Any]] = (), using: str | None = None
+             ) -> list[tuple[Any, ...]]:
+        """The rows for ``params`` (the plain ``%s``, in order) and ``in_lists`` (``{in0}``, ``{in1}``…)."""
+        connection = connections[using or router.db_for_read(self.model)]
+        lengths = tuple(len(values) for values in in_lists)
+        key = (connection.vendor, lengths)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = self._compile(connection, lengths)
+        sql, converters = compiled
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, *(v for values in in_lists for v in values)])
+            rows = cursor.fetchall()
+        if not converters:
+            return [tuple(row) for row in rows]
+        out = []
+        for row in rows:
+            values = list(row)
+            for i, fn in converters:
+                values[i] = fn(values[i])
+            out.append(tuple(values))
+        return out
+
+
 # --- writes --------------------------------------------------------------------------------------
 
 _write_sql: dict[tuple[Any, ...], str] = {}

@@ -5,20 +5,26 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from claim.rowsql import ValuesSelect
+
+from .models import GameClock
+
 log = logging.getLogger("games.clock")
+
+# Read after every committed version of an active game: written once (claim/rowsql.py).
+_CLOCK = ValuesSelect(GameClock, ["control", "paused_at", "paused_version"], where="t0.game_id = %s")
 
 
 def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwargs: Any) -> None:
     if status != "active":
         return
-    from .models import GameClock
-
-    clock = GameClock.objects.filter(game_id=game_id).only("control", "paused_at", "paused_version").first()
-    if clock is None:
+    rows = _CLOCK.rows([game_id])
+    if not rows:
         return
-    if clock.paused_at is not None and clock.paused_version is not None and version > clock.paused_version:
+    control, paused_at, paused_version = rows[0]
+    if paused_at is not None and paused_version is not None and version > paused_version:
         _end_pause_by_move(game_id, version)
-    elif clock.control == GameClock.Control.BANK:
+    elif control == GameClock.Control.BANK:
         from games.service.clock import sync_bank_deadline
 
         sync_bank_deadline(game_id, version)
@@ -31,8 +37,6 @@ def _end_pause_by_move(game_id: int, version: int) -> None:
 
     from games.service._common import lock_game, seats_of
     from games.service.clock import end_pause, write_bank
-
-    from .models import GameClock
 
     with transaction.atomic():
         game = lock_game(game_id)

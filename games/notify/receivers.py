@@ -2,7 +2,7 @@
 
 Runs in the background task after every committed version, so it is kept cheap: the history entry (with
 the game's kind) and the seated humans are two queries; users looking at the game are dropped with one
-cache round trip before anything else is read; preferences come in one query for all seats and the
+cache round trip before anything else is read; their channels come in one query for all seats and the
 notifications in one INSERT (:func:`games.notify.service.notify_many`). A move watched by everyone it
 concerns costs two queries and sends nothing.
 """
@@ -12,27 +12,33 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from claim.rowsql import ValuesSelect
+from games.models import GameEvent, Seat
+
 log = logging.getLogger("games.notify")
+
+# The receiver's two SELECTs, written once (claim/rowsql.py): the version's history entry with the game's
+# kind, and the seated humans in seat order.
+_EVENT = ValuesSelect(GameEvent, ["type", "seat", "game__kind"], where="t0.game_id = %s AND t0.version = %s")
+_HUMAN_SEATS = ValuesSelect(Seat, ["index", "user_id", "joined_at", "to_act", "outcome", "rank"],
+                            where="t0.game_id = %s AND t0.user_id IS NOT NULL AND t0.ai_level IS NULL",
+                            order_by='t0."index"')
 
 #: Entries of an active game that may start someone's turn.
 TURN_EVENTS = ("move", "joined", "created", "timeout")
 
 
 def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwargs: Any) -> None:
-    from games.models import GameEvent, Seat
-
     from .service import notify_many
 
-    row = (GameEvent.objects.filter(game_id=game_id, version=version)
-           .values_list("type", "seat", "game__kind").first())
-    if row is None:
+    rows = _EVENT.rows([game_id, version])
+    if not rows:
         return
-    type_, actor, kind = row
+    type_, actor, kind = rows[0]
     challenge = type_ == "created" and status == "open"
     if not (challenge or status == "finished" or (status == "active" and type_ in TURN_EVENTS)):
         return
-    seats = list(Seat.objects.filter(game_id=game_id, user__isnull=False, ai_level__isnull=True)
-                 .values_list("index", "user_id", "joined_at", "to_act", "outcome", "rank"))
+    seats = _HUMAN_SEATS.rows([game_id])
     title = f"Game {game_id} ({kind})"
     if challenge:
         invited = [(uid, f"{_name(seats, actor)} challenges you", f"{title}: accept or decline.", None)

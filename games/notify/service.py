@@ -51,31 +51,52 @@ def present_users(user_ids: list[int], game_id: int | None) -> set[int]:
     return {keys[k] for k in cache.get_many(list(keys))}
 
 
-def preference(user_id: int, event: str) -> tuple[bool, bool, bool]:
-    return preferences([user_id], event)[user_id]
+_channels_sql: dict[tuple[str, int], str] = {}
 
 
-def preferences(user_ids: list[int], event: str) -> dict[int, tuple[bool, bool, bool]]:
-    """(in-app, push, e-mail) per user for ``event``: one query for all users."""
-    default = DEFAULTS.get(event, (True, False, False))
-    found = {u: (i, p, e) for u, i, p, e in Preference.objects.filter(user_id__in=user_ids, event=event)
-             .values_list("user_id", "inapp", "push", "email")}
-    return {u: found.get(u, default) for u in user_ids}
-
-
-def reachable(user_ids: list[int]) -> dict[int, tuple[bool, bool]]:
-    """(has a push subscription, takes per-event e-mail: an address and no daily digest) per user, in one
-    query: no delivery task is queued for a channel that cannot deliver."""
+def channels(user_ids: list[int], event: str) -> dict[int, tuple[bool, bool, bool]]:
+    """(in-app, push, e-mail) per user for ``event``, in one query for all users: the user's preference
+    (or the event's default), push only with a subscription to push to, e-mail only with an address and
+    no daily digest (no delivery task is queued for a channel that cannot deliver)."""
     if not user_ids:
         return {}
     from django.contrib.auth import get_user_model
-    from django.db.models import Exists, OuterRef
+    from django.db import connections, router
 
-    rows = (get_user_model().objects.filter(pk__in=user_ids)
-            .annotate(has_push=Exists(PushSubscription.objects.filter(user=OuterRef("pk"))),
-                      digest=Exists(NotifySettings.objects.filter(user=OuterRef("pk"), email_digest=True)))
-            .values_list("pk", "email", "has_push", "digest"))
-    return {pk: (has_push, bool(email) and not digest) for pk, email, has_push, digest in rows}
+    user_model = get_user_model()
+    connection = connections[router.db_for_read(Preference)]
+    key = (connection.vendor, len(user_ids))
+    sql = _channels_sql.get(key)
+    if sql is None:
+        qn = connection.ops.quote_name
+
+        def table(model: Any) -> str:
+            return qn(model._meta.db_table)
+
+        def col(alias: str, model: Any, name: str) -> str:
+            return f"{alias}.{qn(model._meta.get_field(name).column)}"
+
+        uid = col("u", user_model, user_model._meta.pk.name)
+        sql = _channels_sql[key] = (
+            f"SELECT {uid}, {col('u', user_model, 'email')}, {col('p', Preference, 'inapp')}, "
+            f"{col('p', Preference, 'push')}, {col('p', Preference, 'email')}, "
+            f"EXISTS (SELECT 1 FROM {table(PushSubscription)} s WHERE {col('s', PushSubscription, 'user')} = {uid}), "
+            f"EXISTS (SELECT 1 FROM {table(NotifySettings)} n WHERE {col('n', NotifySettings, 'user')} = {uid} "
+            f"AND {col('n', NotifySettings, 'email_digest')} = %s) "
+            f"FROM {table(user_model)} u LEFT JOIN {table(Preference)} p "
+            f"ON ({col('p', Preference, 'user')} = {uid} AND {col('p', Preference, 'event')} = %s) "
+            f"WHERE {uid} IN ({', '.join(['%s'] * len(user_ids))})"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [True, event, *user_ids])
+        rows = cursor.fetchall()
+    default = DEFAULTS.get(event, (True, False, False))
+    out = {u: (default[0], False, False) for u in user_ids}
+    for pk, address, inapp, push, email, has_push, digest in rows:
+        if inapp is None:  # no preference row for this event: the default
+            inapp, push, email = default
+        out[pk] = (bool(inapp), bool(push) and bool(has_push), bool(email) and bool(address) and not digest)
+    return out
 
 
 #: One notification to send: (user id, title, body, data).
@@ -91,8 +112,8 @@ def notify(user: Any, event: str, game_id: int | None, title: str, body: str = "
 
 def notify_many(event: str, game_id: int | None, items: list[Item]) -> list[Notification]:
     """Notify several users of one event of one game, cheaply: users looking at the game are dropped first
-    (one cache round trip, no query); then one query for the preferences of the others, one for the
-    digest setting only if someone wants this by e-mail, and one INSERT for all the notifications. Push and
+    (one cache round trip, no query); then one query for the channels of the others (:func:`channels`)
+    and one INSERT for all the notifications. Push and
     e-mail go to a background task on commit; in-app items are pushed to the user's sockets on commit."""
     if not items:
         return []
@@ -100,19 +121,16 @@ def notify_many(event: str, game_id: int | None, items: list[Item]) -> list[Noti
     items = [it for it in items if it[0] not in present]
     if not items:
         return []
-    prefs = preferences([u for u, *_ in items], event)
-    reach = reachable([u for u, (_, push, email) in prefs.items() if push or email])
+    wanted = channels([u for u, *_ in items], event)
     notes: list[Notification] = []
-    channels: list[tuple[bool, bool]] = []
+    delivery: list[tuple[bool, bool]] = []
     for user_id, title, body, data in items:
-        inapp, push, email = prefs[user_id]
-        can_push, can_email = reach.get(user_id, (False, False))
-        push, email = push and can_push, email and can_email
+        inapp, push, email = wanted[user_id]
         if not (inapp or push or email):
             continue
         notes.append(Notification(user_id=user_id, event=event, game_id=game_id, title=title, body=body,
                                   data=data or {}, inbox=inapp))
-        channels.append((push, email))
+        delivery.append((push, email))
     if not notes:
         return []
     Notification.objects.bulk_create(notes)
@@ -120,7 +138,7 @@ def notify_many(event: str, game_id: int | None, items: list[Item]) -> list[Noti
 
     from .tasks import deliver_task
 
-    for note, (push, email) in zip(notes, channels, strict=True):
+    for note, (push, email) in zip(notes, delivery, strict=True):
         if push or email:
             transaction.on_commit(lambda n=note.pk, p=push, e=email: enqueue(deliver_task, n, p, e), robust=True)
     live = [(note.user_id, note_payload(note)) for note in notes if note.inbox]

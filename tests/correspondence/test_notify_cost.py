@@ -45,7 +45,7 @@ def test_a_move_both_players_watch_costs_two_queries_and_sends_nothing(
     assert hooks == [], "no delivery task and no socket push for users who watch the game"
 
 
-def test_a_move_with_one_player_away_costs_five_queries(
+def test_a_move_with_one_player_away_costs_four_queries(
         make_user, play, django_assert_max_num_queries, django_capture_on_commit_callbacks):
     game, mover, waiting = _started(make_user, play)
     version = _move_without_followers(game, mover)
@@ -53,8 +53,8 @@ def test_a_move_with_one_player_away_costs_five_queries(
     mark_absent(waiting.pk, game.pk)
     PushSubscription.objects.create(user=waiting, endpoint="https://push.example/w", p256dh="k", auth="a")
     seen = set(Notification.objects.values_list("pk", flat=True))
-    # history entry + seats, the away player's preferences, their push/e-mail reach, one INSERT
-    with django_capture_on_commit_callbacks(execute=False) as hooks, django_assert_max_num_queries(5):
+    # history entry + seats, the away player's channels (preference, push subscription, address), one INSERT
+    with django_capture_on_commit_callbacks(execute=False) as hooks, django_assert_max_num_queries(4):
         receivers.on_game_changed(None, game_id=game.pk, version=version, status="active")
     (note,) = Notification.objects.exclude(pk__in=seen)
     assert (note.user_id, note.event, note.game_id) == (waiting.pk, "your_turn", game.pk)
@@ -83,6 +83,7 @@ def test_game_over_reads_preferences_of_all_seats_in_one_query(
     Preference.objects.create(user=waiting, event="game_over", inapp=False, push=False, email=False)
     service.resign(mover, game.pk)
     game.refresh_from_db()
+    # history entry + seats, the channels of both, one INSERT
     with django_capture_on_commit_callbacks(execute=False), django_assert_max_num_queries(4):
         receivers.on_game_changed(None, game_id=game.pk, version=game.version, status="finished")
     over = Notification.objects.filter(game=game, event="game_over")
