@@ -111,16 +111,23 @@ class JoinedSelect:
             convert = []
             for i, attname in enumerate(attnames):
                 field = next(f for f in model._meta.concrete_fields if f.attname == attname)
-                fns = connection.ops.get_db_converters(field.get_col(model._meta.db_table))
-                if hasattr(field, "from_db_value"):
-                    fns = [*fns, field.from_db_value]
-                if fns:
-                    convert.append((i, _chain(fns, field.get_col(model._meta.db_table), connection)))
+                fn = _converter(connection, model, field)
+                if fn is not None:
+                    convert.append((i, fn))
             out.append(convert)
         return out
 
 
-def _chain(fns: list[Any], expression: Any, connection: Any):
+def _converter(connection: Any, model: type[Model], field: Any) -> Any:
+    """The conversion the ORM applies to ``field``'s database value (the backend's converters, then
+    ``from_db_value``), or None when the value is used as it comes."""
+    expression = field.get_col(model._meta.db_table)
+    fns = connection.ops.get_db_converters(expression)
+    if hasattr(field, "from_db_value"):
+        fns = [*fns, field.from_db_value]
+    if not fns:
+        return None
+
     def run(value: Any) -> Any:
         for fn in fns:
             value = fn(value, expression, connection)
@@ -163,12 +170,9 @@ class ValuesSelect:
                 model, alias = self.model, "t0"
             field = model._meta.get_field(attr)
             columns.append(f"{alias}.{qn(field.column)}")
-            col = field.get_col(model._meta.db_table)
-            fns = connection.ops.get_db_converters(col)
-            if hasattr(field, "from_db_value"):
-                fns = [*fns, field.from_db_value]
-            if fns:
-                converters.append((i, _chain(fns, col, connection)))
+            fn = _converter(connection, model, field)
+            if fn is not None:
+                converters.append((i, fn))
         where = self.where.format(**{f"in{k}": ", ".join(["%s"] * n) for k, n in enumerate(lengths)})
         sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins.values())} WHERE {where}"
         if self.order_by:
