@@ -141,9 +141,7 @@ class ValuesSelect:
 
     ``fields``: the model's own fields, or ``relation__field`` through one forward foreign key (joined
     as ``INNER JOIN``, aliased by the relation's name). ``where``: SQL over ``t0`` (the model) and those
-    aliases, with ``%s`` placeholders, and ``{in0}``, ``{in1}``… for lists of values (``IN ({in0})``),
-    written after every plain ``%s``; each is expanded to as many placeholders as its list has values
-    (one SQL text per list length, cached). Values are converted as the ORM converts them (booleans and
+    aliases, with ``%s`` placeholders. Values are converted as the ORM converts them (booleans and
     datetimes on SQLite).
     """
 
@@ -152,9 +150,9 @@ class ValuesSelect:
         self.fields = list(fields)
         self.where = where
         self.order_by = order_by
-        self._compiled: dict[tuple[str, tuple[int, ...]], tuple[str, list[Any]]] = {}
+        self._compiled: dict[str, tuple[str, list[Any]]] = {}
 
-    def _compile(self, connection: Any, lengths: tuple[int, ...]) -> tuple[str, list[Any]]:
+    def _compile(self, connection: Any) -> tuple[str, list[Any]]:
         qn = connection.ops.quote_name
         meta = self.model._meta
         columns, converters, joins = [], [], {}
@@ -173,24 +171,21 @@ class ValuesSelect:
             fn = _converter(connection, model, field)
             if fn is not None:
                 converters.append((i, fn))
-        where = self.where.format(**{f"in{k}": ", ".join(["%s"] * n) for k, n in enumerate(lengths)})
-        sql = f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins.values())} WHERE {where}"
+        sql = (f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins.values())} "
+               f"WHERE {self.where}")
         if self.order_by:
             sql += f" ORDER BY {self.order_by}"
         return sql, converters
 
-    def rows(self, params: Sequence[Any], in_lists: Sequence[Sequence[Any]] = (), using: str | None = None
-             ) -> list[tuple[Any, ...]]:
-        """The rows for ``params`` (the plain ``%s``, in order) and ``in_lists`` (``{in0}``, ``{in1}``…)."""
+    def rows(self, params: Sequence[Any], using: str | None = None) -> list[tuple[Any, ...]]:
+        """The rows for ``params`` (the ``%s`` of ``where``, in order)."""
         connection = connections[using or router.db_for_read(self.model)]
-        lengths = tuple(len(values) for values in in_lists)
-        key = (connection.vendor, lengths)
-        compiled = self._compiled.get(key)
+        compiled = self._compiled.get(connection.vendor)
         if compiled is None:
-            compiled = self._compiled[key] = self._compile(connection, lengths)
+            compiled = self._compiled[connection.vendor] = self._compile(connection)
         sql, converters = compiled
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*params, *(v for values in in_lists for v in values)])
+            cursor.execute(sql, list(params))
             rows = cursor.fetchall()
         if not converters:
             return [tuple(row) for row in rows]

@@ -30,13 +30,6 @@ def test_rows_equal_values_list_with_a_join_and_conversions(alice, bob):
     assert clock.rows([gid]) == list(GameClock.objects.filter(game_id=gid).values_list("control", "paused_at"))
 
 
-def test_in_lists_expand_to_their_length(alice, bob, stranger):
-    by_id = ValuesSelect(Seat.user.field.related_model, ["username"], where="t0.id IN ({in0})", order_by="t0.id")
-    users = sorted([alice.user, bob.user, stranger.user], key=lambda u: u.pk)
-    assert by_id.rows([], in_lists=[[u.pk for u in users]]) == [(u.username,) for u in users]
-    assert by_id.rows([], in_lists=[[bob.user.pk]]) == [(bob.user.username,)]
-
-
 def test_channels_follow_preferences_subscriptions_address_and_digest(make_user):
     from games.notify.models import NotifySettings, Preference, PushSubscription
 
