@@ -102,7 +102,10 @@ def play_card(page, first: bool) -> None:
     cards = page.locator("#hand button.card")
     ids = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
     legal = [i for i in range(cards.count()) if "legal" in (cards.nth(i).get_attribute("class") or "")]
-    target = random.choice(legal)
+    # The Seer choice (T3.5) needs a trick won with a Seer: play the highest legal Seer when there is one,
+    # so that a game without the choice is rare (it depends on the deal); any legal card otherwise.
+    seers = [i for i in legal if ids[i].startswith("seer-")]
+    target = max(seers, key=lambda i: int(ids[i].rsplit("-", 1)[1])) if seers else random.choice(legal)
     here = page.evaluate("() => [...document.querySelectorAll('#hand button.card')].indexOf(document.activeElement)")
     for _ in range(abs(target - here)):
         press(page, "ArrowRight" if target > here else "ArrowLeft")
