@@ -18,6 +18,12 @@ What it does:
 5. Prints moves/s, HTTP move latency (p50/p95/p99) and the push latency to the opponent's socket,
    each on one line, and the CPU per move of the server, the Celery worker and this client.
 
+The client shares the machine with the server, so it is kept cheap: game requests (moves, new games,
+resyncs) go through a minimal HTTP/1.1 client over keep-alive asyncio streams (``KeepAliveHTTP``; one
+request per connection at a time, idle connections reused) and JSON is parsed with ``orjson``. Only
+registration and the started server's health check use ``httpx``, whose CPU per request was larger
+than all the rest of the client's work per move.
+
 Without ``--rate`` the clients send as fast as answers come back: that measures capacity, and the
 latency it prints is then mostly time spent queued behind the other clients' moves (Little's law).
 ``--rate R`` paces the clients to R moves/s in all: the latency of moves at that offered load.
@@ -46,11 +52,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import secrets
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -61,7 +67,9 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosedOK
 
 ROOT = Path(__file__).resolve().parents[1]
 UNLIMITED = "100000000/min"
@@ -157,6 +165,127 @@ def _stop_worker(args) -> None:
             worker.kill()
 
 
+# --- a minimal HTTP/1.1 client -------------------------------------------------------------------
+
+class ProtocolError(Exception):
+    """The server's answer is not HTTP/1.1 as this client understands it."""
+
+
+# What a request can fail with: connection errors and timeouts (OSError), a connection closed
+# mid-answer (IncompleteReadError is an EOFError), an over-long header, a malformed answer.
+HTTP_ERRORS = (OSError, EOFError, asyncio.LimitOverrunError, ProtocolError)
+
+
+class KeepAliveHTTP:
+    """HTTP/1.1 over keep-alive connections, as little Python as possible per request.
+
+    A pool of idle connections: a request takes the most recently used one that the server has not
+    closed (or opens one), sends the request, reads the answer (``Content-Length``, chunked, or up to
+    the end of the connection) and puts the connection back unless either side said
+    ``Connection: close``. A connection is used by one request at a time, like httpx's pool.
+    """
+
+    def __init__(self, base: str, timeout: float = 30.0) -> None:
+        url = urlparse(base)
+        self.host = url.hostname or "127.0.0.1"
+        self.port = url.port or (443 if url.scheme == "https" else 80)
+        self.ssl = ssl.create_default_context() if url.scheme == "https" else None
+        self.prefix = url.path.rstrip("/").encode()
+        self.host_header = url.netloc.encode()
+        self.timeout = timeout
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def request(self, method: bytes, path: str, auth: bytes, body: bytes | None = None) -> tuple[int, bytes]:
+        """``(status, body)`` of one request; ``auth`` is the ``Authorization`` header's value."""
+        head = b"%s %s%s HTTP/1.1\r\nHost: %s\r\nUser-Agent: claim-bench\r\nAccept: */*\r\nAuthorization: %s\r\n" % (
+            method, self.prefix, path.encode(), self.host_header, auth)
+        if body is None:
+            message = head + b"\r\n"
+        else:
+            message = head + b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        async with asyncio.timeout(self.timeout):
+            reader, writer = await self._connection()
+            try:
+                writer.write(message)
+                status, keep, data = await self._answer(reader, method == b"HEAD")
+            except BaseException:
+                writer.close()
+                raise
+        if keep:
+            self.idle.append((reader, writer))
+        else:
+            writer.close()
+        return status, data
+
+    async def _connection(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        while self.idle:
+            reader, writer = self.idle.pop()
+            if not (reader.at_eof() or writer.is_closing()):
+                return reader, writer
+            writer.close()  # the server closed it while it was idle (keep-alive timeout)
+        return await asyncio.open_connection(self.host, self.port, ssl=self.ssl)
+
+    @staticmethod
+    async def _answer(reader: asyncio.StreamReader, head_only: bool) -> tuple[int, bool, bytes]:
+        while True:
+            lines = (await reader.readuntil(b"\r\n\r\n"))[:-4].split(b"\r\n")
+            parts = lines[0].split(b" ", 2)
+            if len(parts) < 2 or not parts[0].startswith(b"HTTP/") or not parts[1].isdigit():
+                raise ProtocolError(f"bad status line {lines[0][:100]!r}")
+            status = int(parts[1])
+            if not 100 <= status < 200:
+                break  # (a 1xx interim answer is followed by the real one)
+        keep = parts[0] == b"HTTP/1.1"
+        length = None
+        chunked = False
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                if not value.strip().isdigit():
+                    raise ProtocolError(f"bad Content-Length {value[:50]!r}")
+                length = int(value)
+            elif name == b"transfer-encoding":
+                chunked = b"chunked" in value.lower()
+            elif name == b"connection":
+                value = value.strip().lower()
+                if value == b"close":
+                    keep = False
+                elif value == b"keep-alive":
+                    keep = True
+        if head_only or status in (204, 304):
+            return status, keep, b""
+        if chunked:
+            return status, keep, await KeepAliveHTTP._chunked(reader)
+        if length is not None:
+            return status, keep, await reader.readexactly(length)
+        return status, False, await reader.read()  # delimited by the end of the connection
+
+    @staticmethod
+    async def _chunked(reader: asyncio.StreamReader) -> bytes:
+        chunks = []
+        while True:
+            size_line = (await reader.readuntil(b"\r\n")).split(b";", 1)[0].strip()
+            try:
+                size = int(size_line, 16)
+            except ValueError:
+                raise ProtocolError(f"bad chunk size {size_line[:50]!r}") from None
+            if size == 0:
+                while await reader.readuntil(b"\r\n") != b"\r\n":
+                    pass  # trailers
+                return b"".join(chunks)
+            chunks.append((await reader.readexactly(size + 2))[:-2])
+
+    def close(self) -> None:
+        for _, writer in self.idle:
+            writer.close()
+        self.idle.clear()
+
+
+def _text(body: bytes) -> str:
+    return body[:300].decode(errors="replace")
+
+
 # --- players and games --------------------------------------------------------------------------
 
 @dataclass
@@ -164,10 +293,10 @@ class Player:
     username: str
     token: str = ""
     ws: object = None
+    auth: bytes = field(init=False, repr=False)  # the Authorization header's value
 
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
+    def __post_init__(self) -> None:
+        self.auth = f"Bearer {self.token}".encode()
 
 
 @dataclass
@@ -193,7 +322,7 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-async def register(http: httpx.AsyncClient, base: str, username: str) -> Player:
+async def register(base: str, username: str) -> Player:
     password = "bench-" + secrets.token_urlsafe(12)
     async with httpx.AsyncClient(base_url=base, timeout=30) as session:  # own cookie jar
         csrf = (await session.get("/api/v1/accounts/csrf")).json()["csrf_token"]
@@ -210,18 +339,26 @@ async def register(http: httpx.AsyncClient, base: str, username: str) -> Player:
         return Player(username, r.json()["token"])
 
 
-async def new_game(http: httpx.AsyncClient, game: Game, kind: str) -> list[dict]:
+async def new_game(http: KeepAliveHTTP, game: Game, kind: str) -> list[dict]:
     a, b = game.pair
-    r = await http.post("/api/v1/games", headers=a.headers,
-                        json={"kind": kind, "opponents": [{"type": "user", "username": b.username}]})
-    if r.status_code != 201:
-        raise RuntimeError(f"create game: {r.status_code} {r.text[:300]}")
-    game.id = r.json()["id"]
+    status, body = await http.request(
+        b"POST", "/api/v1/games", a.auth,
+        orjson.dumps({"kind": kind, "opponents": [{"type": "user", "username": b.username}]}))
+    if status != 201:
+        raise RuntimeError(f"create game: {status} {_text(body)}")
+    game.id = orjson.loads(body)["id"]
     game.enqueued_version = -1
-    r = await http.post(f"/api/v1/games/{game.id}/join", headers=b.headers, json={})
-    if r.status_code != 201:
-        raise RuntimeError(f"join game: {r.status_code} {r.text[:300]}")
-    return [r.json(), (await http.get(f"/api/v1/games/{game.id}", headers=a.headers)).json()]
+    status, body = await http.request(b"POST", f"/api/v1/games/{game.id}/join", b.auth, b"{}")
+    if status != 201:
+        raise RuntimeError(f"join game: {status} {_text(body)}")
+    return [orjson.loads(body), orjson.loads((await http.request(b"GET", f"/api/v1/games/{game.id}", a.auth))[1])]
+
+
+def _error_code(body: bytes) -> str:
+    """The ``error.code`` of an error answer, if it is one of the API's JSON errors."""
+    with contextlib.suppress(ValueError, AttributeError):
+        return str(orjson.loads(body).get("error", {}).get("code", ""))
+    return ""
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -275,9 +412,14 @@ class Bench:
             self.queue.put_nowait((game, player, view))
 
     async def socket_reader(self, player: Player) -> None:
-        async for raw in player.ws:
+        recv = player.ws.recv
+        while True:
+            try:
+                raw = await recv(decode=False)  # bytes: orjson parses them without a UTF-8 decode first
+            except ConnectionClosedOK:
+                return
             now = time.perf_counter()
-            message = json.loads(raw)
+            message = orjson.loads(raw)
             if message.get("type") != "game":
                 continue
             key = (message["game_id"], message["version"])
@@ -289,12 +431,17 @@ class Bench:
                 continue
             self.offer(game, player, message["view"])
 
-    async def worker(self, http: httpx.AsyncClient) -> None:
+    async def worker(self, http: KeepAliveHTTP) -> None:
+        queue = self.queue
         while time.perf_counter() < self.stop_at:
             try:
-                game, player, view = await asyncio.wait_for(self.queue.get(), timeout=0.5)
-            except TimeoutError:
-                continue
+                game, player, view = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                try:
+                    async with asyncio.timeout(0.5):  # (no task per wait, unlike asyncio.wait_for)
+                        game, player, view = await queue.get()
+                except TimeoutError:
+                    continue
             if view.get("id") != game.id:
                 continue  # a turn of a game that has been replaced
             if self.args.rate:  # paced (open loop): one move every 1/rate seconds across all clients
@@ -307,36 +454,38 @@ class Bench:
             self.waiting[(game.id, version + 1)] = opponent
             sent = time.perf_counter()
             try:
-                r = await http.post(f"/api/v1/games/{game.id}/moves", headers=player.headers,
-                                    json={"version": version, "move": move, "client_id": secrets.token_hex(8)})
-            except httpx.HTTPError as exc:
+                status, raw = await http.request(
+                    b"POST", f"/api/v1/games/{game.id}/moves", player.auth,
+                    orjson.dumps({"version": version, "move": move, "client_id": secrets.token_hex(8)}))
+            except HTTP_ERRORS as exc:
                 self.stats.error(type(exc).__name__)
                 await self.resync(http, game)
                 continue
             answered = time.perf_counter()
-            if r.status_code != 201:
-                self.stats.error(f"HTTP {r.status_code} {r.json().get('error', {}).get('code', '')}".strip())
+            if status != 201:
+                self.stats.error(f"HTTP {status} {_error_code(raw)}".strip())
                 await self.resync(http, game)
                 continue
             if self.measuring:
                 self.stats.moves += 1
                 self.stats.move_ms.append((answered - sent) * 1000)
                 self.stats.measured.append((game.id, version + 1, sent, answered))
-            body = r.json()
+            body = orjson.loads(raw)
             if body["status"] != "active":
                 self.stats.games_finished += 1
                 await self.restart(http, game)
             else:
                 self.offer(game, player, body)
 
-    async def resync(self, http: httpx.AsyncClient, game: Game) -> None:
+    async def resync(self, http: KeepAliveHTTP, game: Game) -> None:
         for player in game.pair:
-            r = await http.get(f"/api/v1/games/{game.id}", headers=player.headers)
-            if r.status_code == 200:
-                game.enqueued_version = min(game.enqueued_version, r.json()["version"] - 1)
-                self.offer(game, player, r.json())
+            status, raw = await http.request(b"GET", f"/api/v1/games/{game.id}", player.auth)
+            if status == 200:
+                view = orjson.loads(raw)
+                game.enqueued_version = min(game.enqueued_version, view["version"] - 1)
+                self.offer(game, player, view)
 
-    async def restart(self, http: httpx.AsyncClient, game: Game) -> None:
+    async def restart(self, http: KeepAliveHTTP, game: Game) -> None:
         self.games.pop(game.id, None)
         views = await new_game(http, game, self.args.kind)
         self.games[game.id] = game
@@ -345,23 +494,23 @@ class Bench:
 
     async def run(self) -> None:
         args = self.args
-        limits = httpx.Limits(max_connections=args.clients + 8, max_keepalive_connections=args.clients + 8)
-        async with httpx.AsyncClient(base_url=self.base, timeout=30, limits=limits) as http:
+        http = KeepAliveHTTP(self.base, timeout=30)
+        try:
             tag = secrets.token_hex(3)
             t0 = time.perf_counter()
             sem = asyncio.Semaphore(16)
 
             async def reg(i: int) -> Player:
                 async with sem:
-                    return await register(http, self.base, f"bench{tag}-{i}")
+                    return await register(self.base, f"bench{tag}-{i}")
 
             players = await asyncio.gather(*(reg(i) for i in range(2 * args.games)))
             print(f"setup: registered {len(players)} users with tokens in {time.perf_counter() - t0:.1f} s")
             ws_base = self.base.replace("http", "ws", 1) + "/ws/"
             for p in players:
                 p.ws = await ws_connect(f"{ws_base}?token={p.token}", origin=self.base, max_size=2**22)
-                await p.ws.send(json.dumps({"type": "subscribe", "games": "all"}))
-                ack = json.loads(await p.ws.recv())
+                await p.ws.send(orjson.dumps({"type": "subscribe", "games": "all"}).decode())
+                ack = orjson.loads(await p.ws.recv())
                 assert ack["type"] == "subscribed", ack
             readers = [asyncio.create_task(self.socket_reader(p)) for p in players]
             pairs = [Game((players[2 * i], players[2 * i + 1])) for i in range(args.games)]
@@ -390,6 +539,8 @@ class Bench:
                 task.cancel()
             for p in players:
                 await p.ws.close()
+        finally:
+            http.close()
         self.report(elapsed)
 
     async def collect_pushes(self, grace: float = 3.0) -> None:

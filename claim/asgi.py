@@ -10,8 +10,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 django.setup(set_prefix=False)
 
 from claim.http import http_application  # noqa: E402
+from games.fastmoves import FastMoves  # noqa: E402
 
-http_app = http_application()
+http_app = FastMoves(http_application())  # the move endpoint's plain case on the loop (games/fastmoves.py)
 
 if os.environ.get("CLAIM_EMBEDDED_BEAT") == "1":  # set by `make run`: no Celery beat there
     from claim.tasks import start_embedded_beat

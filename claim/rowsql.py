@@ -75,16 +75,30 @@ class JoinedSelect:
             sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
         return sql, parts, self._converters(connection, parts)
 
-    def fetch(self, params: Sequence[Any], using: str | None = None) -> list[Model]:
-        db = using or router.db_for_read(self.model)
-        connection = connections[db]
+    def compiled(self, connection: Any) -> tuple[str, list[tuple[type[Model], list[str], Any]], list[list[Any]]]:
+        """``(sql, parts, converters)`` for ``connection``'s vendor, compiled on first use."""
         compiled = self._compiled.get(connection.vendor)
         if compiled is None:
             compiled = self._compiled[connection.vendor] = self._compile(connection)
-        sql, parts, converters = compiled
+        return compiled
+
+    def sql(self, connection: Any) -> str:
+        """The SELECT (``%s`` placeholders), e.g. to run it on another connection (games.fastmoves)."""
+        return self.compiled(connection)[0]
+
+    def fetch(self, params: Sequence[Any], using: str | None = None) -> list[Model]:
+        db = using or router.db_for_read(self.model)
+        connection = connections[db]
+        sql = self.sql(connection)
         with connection.cursor() as cursor:
             cursor.execute(sql, list(params))
             rows = cursor.fetchall()
+        return self.build(rows, db)
+
+    def build(self, rows: Sequence[Sequence[Any]], db: str | None = None) -> list[Model]:
+        """The model instances of ``rows`` (as returned by :meth:`sql`), as ``select_related`` builds them."""
+        db = db or router.db_for_read(self.model)
+        _, parts, converters = self.compiled(connections[db])
         pk_at = [attnames.index(model._meta.pk.attname) for model, attnames, _ in parts]
         out = []
         for row in rows:
@@ -207,12 +221,12 @@ def _db_for_write(obj: Model) -> str:
     return obj._state.db or router.db_for_write(type(obj), instance=obj)
 
 
-def update_row(obj: Model, fields: Sequence[str]) -> None:
-    """``obj.save(update_fields=fields)`` for a row known to exist, with SQL compiled once per field
-    list: the same column values (``pre_save`` + ``get_db_prep_save``), no save signals (nothing in
-    this code base listens to them)."""
-    db = _db_for_write(obj)
-    connection = connections[db]
+#: One write: SQL with ``%s`` placeholders and its parameters, ready for any DB-API cursor of the vendor.
+Statement = tuple[str, list[Any]]
+
+
+def update_statement(obj: Model, fields: Sequence[str], connection: Any) -> Statement:
+    """The UPDATE of :func:`update_row` (SQL compiled once per field list)."""
     meta = obj._meta
     key = ("update", connection.vendor, type(obj), tuple(fields))
     sql = _write_sql.get(key)
@@ -225,8 +239,64 @@ def update_row(obj: Model, fields: Sequence[str]) -> None:
         field = meta.get_field(name)
         params.append(field.get_db_prep_save(field.pre_save(obj, add=False), connection))
     params.append(obj.pk)
+    return sql, params
+
+
+def update_row(obj: Model, fields: Sequence[str]) -> None:
+    """``obj.save(update_fields=fields)`` for a row known to exist, with SQL compiled once per field
+    list: the same column values (``pre_save`` + ``get_db_prep_save``), no save signals (nothing in
+    this code base listens to them)."""
+    db = _db_for_write(obj)
+    connection = connections[db]
+    sql, params = update_statement(obj, fields, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+    obj._state.db = db
+
+
+def insert_statement(obj: Model, connection: Any, expressions: dict[str, str] | None = None,
+                     source: str | None = None, on_conflict_nothing: bool = False) -> Statement:
+    """The INSERT of :func:`insert_row` (with ``RETURNING`` the primary key where the vendor can).
+
+    For parts of a ``WITH`` statement (:func:`with_statement`): ``expressions`` is SQL written in place
+    of some fields' values (by field name), e.g. a column of an earlier part; with ``source`` (e.g.
+    ``"g"``) the row is ``SELECT``ed ``FROM`` it, so nothing is inserted when it has no row (the values
+    are then cast to their columns' types, which a ``SELECT`` list does not infer);
+    ``on_conflict_nothing`` skips a row that would break a unique constraint."""
+    meta = obj._meta
+    expressions = expressions or {}
+    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+    key = ("insert", connection.vendor, type(obj), tuple(sorted(expressions.items())), source, on_conflict_nothing)
+    sql = _write_sql.get(key)
+    if sql is None:
+        qn = connection.ops.quote_name
+        columns = ", ".join(qn(f.column) for f in fields)
+        if source is None:
+            values = [expressions.get(f.name, "%s") for f in fields]
+            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES ({', '.join(values)})"
+        else:
+            values = [expressions.get(f.name) or f"%s::{f.cast_db_type(connection)}" for f in fields]
+            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) SELECT {', '.join(values)} FROM {source}"
+        if on_conflict_nothing:
+            sql += " ON CONFLICT DO NOTHING"
+        if connection.features.can_return_columns_from_insert:
+            sql += f" RETURNING {qn(meta.pk.column)}"
+        _write_sql[key] = sql
+    return sql, [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields
+                 if f.name not in expressions]
+
+
+def with_statement(parts: Sequence[tuple[str, Statement]], select: str) -> Statement:
+    """``WITH name AS (statement), … select``: several writes in one round trip (PostgreSQL's
+    data-modifying ``WITH``; each part runs once, to completion, whether or not ``select`` reads it)."""
+    sql = "WITH " + ", ".join(f"{name} AS ({part})" for name, (part, _) in parts) + " " + select
+    return sql, [p for _, (_, params) in parts for p in params]
+
+
+def inserted(obj: Model, pk: Any, db: str) -> None:
+    """Mark ``obj`` as saved with primary key ``pk`` (after its :func:`insert_statement` ran)."""
+    obj.pk = pk
+    obj._state.adding = False
     obj._state.db = db
 
 
@@ -236,42 +306,39 @@ def insert_row(obj: Model) -> None:
     db = _db_for_write(obj)
     connection = connections[db]
     meta = obj._meta
-    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
-    returning = connection.features.can_return_columns_from_insert
-    key = ("insert", connection.vendor, type(obj))
-    sql = _write_sql.get(key)
-    if sql is None:
-        qn = connection.ops.quote_name
-        sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-               f"VALUES ({', '.join(['%s'] * len(fields))})")
-        if returning:
-            sql += f" RETURNING {qn(meta.pk.column)}"
-        _write_sql[key] = sql
-    params = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+    sql, params = insert_statement(obj, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        pk = cursor.fetchone()[0] if returning else connection.ops.last_insert_id(cursor, meta.db_table,
-                                                                                  meta.pk.column)
-    obj.pk = pk
-    obj._state.adding = False
-    obj._state.db = db
+        if connection.features.can_return_columns_from_insert:
+            pk = cursor.fetchone()[0]
+        else:
+            pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
+    inserted(obj, pk, db)
+
+
+def flags_statement(model: type[Model], field: str, on: Sequence[Any], off: Sequence[Any],
+                    connection: Any) -> Statement | None:
+    """The UPDATE of :func:`set_flags`, or None when there is nothing to set."""
+    ids = [*on, *off]
+    if not ids:
+        return None
+    qn = connection.ops.quote_name
+    meta = model._meta
+    pk, column = qn(meta.pk.column), qn(meta.get_field(field).column)
+    if on and off:  # a comparison, not CASE … THEN %s: its type needs no parameter type (asyncpg)
+        value = f"({pk} IN ({', '.join(['%s'] * len(on))}))"
+        params = [*on]
+    else:
+        value, params = "%s", [bool(on)]
+    sql = f"UPDATE {qn(meta.db_table)} SET {column} = {value} WHERE {pk} IN ({', '.join(['%s'] * len(ids))})"
+    return sql, [*params, *ids]
 
 
 def set_flags(model: type[Model], field: str, on: Sequence[Any], off: Sequence[Any], using: str | None = None) -> None:
     """One UPDATE setting boolean ``field`` to true for primary keys ``on`` and false for ``off``."""
-    ids = [*on, *off]
-    if not ids:
+    connection = connections[using or router.db_for_write(model)]
+    statement = flags_statement(model, field, on, off, connection)
+    if statement is None:
         return
-    db = using or router.db_for_write(model)
-    connection = connections[db]
-    qn = connection.ops.quote_name
-    meta = model._meta
-    pk, column = qn(meta.pk.column), qn(meta.get_field(field).column)
-    if on and off:
-        value = f"CASE WHEN {pk} IN ({', '.join(['%s'] * len(on))}) THEN %s ELSE %s END"
-        params = [*on, True, False]
-    else:
-        value, params = "%s", [bool(on)]
-    sql = f"UPDATE {qn(meta.db_table)} SET {column} = {value} WHERE {pk} IN ({', '.join(['%s'] * len(ids))})"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *ids])
+        cursor.execute(*statement)

@@ -85,6 +85,11 @@ HTTP_HANDLER = env_str("HTTP_HANDLER", "wsgi")
 if HTTP_HANDLER not in ("wsgi", "asgi"):
     raise ValueError(f"HTTP_HANDLER must be 'wsgi' or 'asgi', got {HTTP_HANDLER!r}")
 HTTP_THREADS = env_int("HTTP_THREADS", 16)
+# FAST_MOVES: token clients' moves played on the event loop (games/fastmoves.py; PostgreSQL + Redis only),
+# with their own asyncio connection pool of DB_ASYNC_POOL_MIN..DB_ASYNC_POOL_MAX connections per process.
+FAST_MOVES = env_bool("FAST_MOVES", True)
+DB_ASYNC_POOL_MIN = env_int("DB_ASYNC_POOL_MIN", 2)
+DB_ASYNC_POOL_MAX = env_int("DB_ASYNC_POOL_MAX", 10)
 
 TEMPLATES = [
     {

@@ -115,3 +115,87 @@ class ScopedRateThrottle(RedisLogMixin, throttling.ScopedRateThrottle):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
         return super().allow_request(request, view)
+
+
+# --- the asynchronous move path (games.fastmoves) --------------------------------------------------
+
+# KEYS: the logs of the view's throttles, in DRF's order; ARGV[1] now, ARGV[2] a unique member, then a
+# window (s) and a limit per key. DRF's order and rule: the throttles are checked one after the other and
+# the first that refuses stops the check (the ones before it have recorded the request). Returns 0 when
+# all allowed, else the 1-based index of the one that refused.
+_SCRIPT_ALL = """
+local now = tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  local window = tonumber(ARGV[1 + 2 * i])
+  local limit = tonumber(ARGV[2 + 2 * i])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  if redis.call('ZCARD', key) >= limit then
+    return i
+  end
+  redis.call('ZADD', key, now, ARGV[2])
+  redis.call('EXPIRE', key, math.ceil(window))
+end
+return 0
+"""
+
+
+def user_throttle_logs(view_class: type, user_pk: int) -> list[tuple[str, int, int]]:
+    """``(Redis key, limit, window seconds)`` of each throttle of ``view_class`` for an authenticated user,
+    in order: the keys, limits and windows :class:`RedisLogMixin` uses for the same request."""
+    out = []
+    for throttle_class in view_class.throttle_classes:
+        throttle = throttle_class.__new__(throttle_class)  # DRF's __init__ reads the rate of a fixed scope
+        if isinstance(throttle, throttling.ScopedRateThrottle):
+            throttle.scope = getattr(view_class, throttle.scope_attr, None)
+            if not throttle.scope:
+                continue
+        elif not isinstance(throttle, throttling.UserRateThrottle):
+            raise TypeError(f"{throttle_class.__name__}: only user and scoped throttles have an async check")
+        rate = throttle.get_rate()
+        if rate is None:
+            continue
+        limit, window = throttle.parse_rate(rate)
+        key = throttle.cache_format % {"scope": throttle.scope, "ident": user_pk}
+        out.append((throttle.cache.make_key(key) + ":log", limit, window))
+    return out
+
+
+class AsyncThrottles:
+    """The Redis-log throttles of a view, checked in one round trip from the event loop.
+
+    ``check`` records the request in every log when all allow (True); when one refuses it takes back
+    what it recorded and returns False, so the caller can hand the request to DRF, which then counts
+    and refuses it exactly as it always does (``Retry-After`` included).
+    """
+
+    def __init__(self, redis_url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.client = aioredis.Redis.from_url(redis_url)
+        self.script = self.client.register_script(_SCRIPT_ALL)
+
+    async def check(self, logs: list[tuple[str, int, int]]) -> str | None:
+        """The member recorded in every log (to :meth:`undo` it), or None when a throttle refused."""
+        if not logs:
+            return ""
+        import time
+
+        now = time.time()  # DRF's SimpleRateThrottle.timer
+        member = f"{now!r}:{secrets.token_hex(4)}"
+        args: list = [repr(now), member]
+        for _, limit, window in logs:
+            args += [window, limit]
+        refused = int(await self.script(keys=[key for key, _, _ in logs], args=args))
+        if refused:
+            await self.undo(logs[:refused - 1], member)
+            return None
+        return member
+
+    async def undo(self, logs: list[tuple[str, int, int]], member: str) -> None:
+        """Take a recorded request back out of ``logs`` (it is handed to DRF, which records it itself)."""
+        if not logs or not member:
+            return
+        async with self.client.pipeline(transaction=False) as pipe:
+            for key, _, _ in logs:
+                pipe.zrem(key, member)
+            await pipe.execute()

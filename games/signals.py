@@ -9,11 +9,26 @@ queries to the request that made the move. Receivers may therefore
 see versions out of order or twice (a redelivered task): they must check the game's current
 version/status in the database and be idempotent. A failing receiver is logged and never
 affects the others.
+
+**Batches.** The task hands its whole batch to :func:`dispatch_game_changes`. A receiver connected
+the usual way (``game_changed.connect``) gets one call per change, in the batch's order. A receiver
+that also declares a batch handler (:func:`batched`) gets the batch's changes in one call instead
+(at most :data:`CHUNK` at a time), so it can read what they all need with one query, not one per
+change; the handler must do exactly what calling the receiver on each change in turn would (the
+changes may hold a version twice, or an older version after a newer one: it handles each like the
+per-change receiver would). Receivers run one after the other, each over the whole batch.
+If a batch handler raises, the failure is logged and that receiver's changes are run again one by one
+through the receiver itself (each failure logged per change, as ``send_robust`` would); so a batch
+handler must raise only before it has written anything it would not want repeated (the notification
+handler writes in one INSERT at its very end; the clock handler catches and logs the failure of each
+change's own write itself).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from django.dispatch import Signal
 
@@ -21,6 +36,13 @@ log = logging.getLogger(__name__)
 
 game_changed = Signal()
 
+#: One change: (game id, version, status).
+Change = tuple[int, int, str]
+
+#: A batch handler gets at most this many changes per call (bounds its IN lists and SQL variants).
+CHUNK = 100
+
+_BATCH_ATTR = "game_changes_handler"
 
 _batcher = None
 
@@ -36,11 +58,65 @@ def send_game_changed(game_id: int, version: int, status: str) -> None:
     _batcher.add([game_id, version, status])
 
 
+def batched(handler: Callable[[list[Change]], None]) -> Callable[[Any], Any]:
+    """Decorator for a ``game_changed`` receiver: ``handler(changes)`` handles a list of changes as
+    calling the receiver on each of them, in order, would (see the module's docstring)."""
+
+    def mark(receiver: Any) -> Any:
+        setattr(receiver, _BATCH_ATTR, handler)
+        return receiver
+
+    return mark
+
+
 def dispatch_game_changed(game_id: int, version: int, status: str) -> None:
-    """Run every receiver now (inside the background task)."""
+    """Run every receiver now for one change (``dispatch_game_changes`` of one change does the same)."""
     from games.models import Game
 
     for receiver, response in game_changed.send_robust(sender=Game, game_id=game_id, version=version,
                                                        status=status):
         if isinstance(response, Exception):
             log.error("game_changed receiver %r failed for game %s v%s: %r", receiver, game_id, version, response)
+
+
+def dispatch_game_changes(changes: Iterable[Sequence[Any]]) -> None:
+    """Run every receiver now for a batch of ``(game_id, version, status)`` changes (inside the
+    background task): batch handlers once per :data:`CHUNK` changes, other receivers once per change."""
+    from games.models import Game
+
+    batch: list[Change] = [(int(g), int(v), str(s)) for g, v, s in changes]
+    if not batch or not game_changed.has_listeners(Game):
+        return
+    sync_receivers, async_receivers = game_changed._live_receivers(Game)
+    for receiver in sync_receivers:
+        handler = getattr(receiver, _BATCH_ATTR, None)
+        if handler is None:
+            _one_by_one(receiver, batch, Game)
+            continue
+        for start in range(0, len(batch), CHUNK):
+            chunk = batch[start:start + CHUNK]
+            try:
+                handler(chunk)
+            except Exception:
+                log.exception("game_changed batch handler of %r failed for %d changes (%s); running them one by one",
+                              receiver, len(chunk), _describe(chunk))
+                _one_by_one(receiver, chunk, Game)
+    if async_receivers:
+        from asgiref.sync import async_to_sync
+
+        for receiver in async_receivers:
+            _one_by_one(async_to_sync(receiver), batch, Game)
+
+
+def _one_by_one(receiver: Any, changes: list[Change], sender: Any) -> None:
+    for game_id, version, status in changes:
+        try:
+            receiver(signal=game_changed, sender=sender, game_id=game_id, version=version, status=status)
+        except Exception as exc:
+            log.error("game_changed receiver %r failed for game %s v%s: %r", receiver, game_id, version, exc,
+                      exc_info=True)
+
+
+def _describe(changes: list[Change]) -> str:
+    shown = ", ".join(f"game {g} v{v}" for g, v, _ in changes[:5])
+    return shown + (", ..." if len(changes) > 5 else "")

@@ -27,8 +27,8 @@ def resume_ai_turns_task(idle_seconds: float = 120.0) -> int:
 @shared_task(acks_late=True, name="games.game_changed")
 def game_changed_task(changes: list[list]) -> None:
     """Run the ``games.signals.game_changed`` receivers (ratings, clocks, notifications) off the
-    request path, for a batch of ``[game_id, version, status]`` changes (``games.signals``)."""
-    from games.signals import dispatch_game_changed
+    request path, for a batch of ``[game_id, version, status]`` changes: receivers with a batch
+    handler get the whole batch in one call, the others one call per change (``games.signals``)."""
+    from games.signals import dispatch_game_changes
 
-    for game_id, version, status in changes:
-        dispatch_game_changed(game_id, version, status)
+    dispatch_game_changes(changes)

@@ -1,4 +1,10 @@
-"""Follows games: bank deadlines after every change, a move ends a pause."""
+"""Follows games: bank deadlines after every change, a move ends a pause.
+
+The background task hands the receiver its whole batch of changes (:func:`on_game_changes`): the clocks
+of all the batch's active games are read in one query, then each change is followed as
+:func:`on_game_changed` would follow it alone (ending a pause or writing the bank deadline, each in
+its own locked, version-checked transaction).
+"""
 
 from __future__ import annotations
 
@@ -6,28 +12,72 @@ import logging
 from typing import Any
 
 from claim.rowsql import ValuesSelect
+from games.signals import Change, batched
 
 from .models import GameClock
 
 log = logging.getLogger("games.clock")
 
-# Read after every committed version of an active game: written once (claim/rowsql.py).
-_CLOCK = ValuesSelect(GameClock, ["control", "paused_at", "paused_version"], where="t0.game_id = %s")
+# Read after every committed version of an active game: written once (claim/rowsql.py), and once per
+# number of games for a batch.
+_FIELDS = ["control", "paused_at", "paused_version"]
+_CLOCK = ValuesSelect(GameClock, _FIELDS, where="t0.game_id = %s")
+_CLOCKS: dict[int, ValuesSelect] = {}
 
 
+def _clocks(game_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    select = _CLOCKS.get(len(game_ids))
+    if select is None:
+        select = _CLOCKS[len(game_ids)] = ValuesSelect(
+            GameClock, ["game", *_FIELDS], where=f"t0.game_id IN ({', '.join(['%s'] * len(game_ids))})")
+    return {game_id: tuple(row) for game_id, *row in select.rows(game_ids)}
+
+
+def on_game_changes(changes: list[Change]) -> None:
+    """:func:`on_game_changed` for each change in turn, with one query for the clocks of all of them.
+    A clock whose pause one of the changes ended (or whose change failed) is read again before the next
+    change of its game; a failing change is logged and the others go on."""
+    active = [(game_id, version) for game_id, version, status in changes if status == "active"]
+    if not active:
+        return
+    clocks: dict[int, tuple[Any, ...] | None] = dict(_clocks(list(dict.fromkeys(g for g, _ in active))))
+    stale: set[int] = set()
+    for game_id, version in active:
+        if game_id in stale:
+            rows = _CLOCK.rows([game_id])
+            clocks[game_id] = rows[0] if rows else None
+            stale.discard(game_id)
+        row = clocks.get(game_id)
+        if row is None:
+            continue
+        try:
+            if _follow(game_id, version, *row):
+                stale.add(game_id)
+        except Exception:
+            log.exception("clock receiver failed for game %s v%s", game_id, version)
+            stale.add(game_id)
+
+
+@batched(on_game_changes)
 def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwargs: Any) -> None:
     if status != "active":
         return
     rows = _CLOCK.rows([game_id])
-    if not rows:
-        return
-    control, paused_at, paused_version = rows[0]
+    if rows:
+        _follow(game_id, version, *rows[0])
+
+
+def _follow(game_id: int, version: int, control: str, paused_at: Any, paused_version: int | None) -> bool:
+    """Act on one change of an active game given its clock row; True if the row may have changed (a
+    pause was ended; writing the bank deadline leaves these three fields as they are)."""
     if paused_at is not None and paused_version is not None and version > paused_version:
         _end_pause_by_move(game_id, version)
-    elif control == GameClock.Control.BANK:
+        return True
+    if control == GameClock.Control.BANK:
         from games.service.clock import sync_bank_deadline
 
         sync_bank_deadline(game_id, version)
+    return False
 
 
 def _end_pause_by_move(game_id: int, version: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -45,27 +46,43 @@ def is_present(user_id: int, game_id: int | None) -> bool:
 
 def present_users(user_ids: list[int], game_id: int | None) -> set[int]:
     """Who of ``user_ids`` has game ``game_id`` open right now: one cache round trip for all."""
-    if game_id is None or not user_ids:
+    if game_id is None:
         return set()
-    keys = {presence_key(u, game_id): u for u in user_ids}
+    return {u for u, _ in present_pairs([(u, game_id) for u in user_ids])}
+
+
+def present_pairs(pairs: Iterable[tuple[int, int | None]]) -> set[tuple[int, int]]:
+    """Which ``(user id, game id)`` pairs are "the user has the game open right now": one cache round
+    trip for all (pairs without a game are never present)."""
+    keys = {presence_key(u, g): (u, g) for u, g in pairs if g is not None}
+    if not keys:
+        return set()
     return {keys[k] for k in cache.get_many(list(keys))}
 
 
-_channels_sql: dict[tuple[str, int], str] = {}
+_channels_sql: dict[tuple[str, int, int], str] = {}
 
 
 def channels(user_ids: list[int], event: str) -> dict[int, tuple[bool, bool, bool]]:
     """(in-app, push, e-mail) per user for ``event``, in one query for all users: the user's preference
     (or the event's default), push only with a subscription to push to, e-mail only with an address and
     no daily digest (no delivery task is queued for a channel that cannot deliver)."""
-    if not user_ids:
+    got = channels_for(user_ids, [event])
+    return {u: got[(u, event)] for u in user_ids}
+
+
+def channels_for(user_ids: Iterable[int], events: Iterable[str]) -> dict[tuple[int, str], tuple[bool, bool, bool]]:
+    """:func:`channels` for several events at once: ``{(user id, event): (in-app, push, e-mail)}`` for
+    every user and event given, in one query."""
+    user_ids, events = list(dict.fromkeys(user_ids)), list(dict.fromkeys(events))
+    if not user_ids or not events:
         return {}
     from django.contrib.auth import get_user_model
     from django.db import connections, router
 
     user_model = get_user_model()
     connection = connections[router.db_for_read(Preference)]
-    key = (connection.vendor, len(user_ids))
+    key = (connection.vendor, len(user_ids), len(events))
     sql = _channels_sql.get(key)
     if sql is None:
         qn = connection.ops.quote_name
@@ -77,25 +94,37 @@ def channels(user_ids: list[int], event: str) -> dict[int, tuple[bool, bool, boo
             return f"{alias}.{qn(model._meta.get_field(name).column)}"
 
         uid = col("u", user_model, user_model._meta.pk.name)
+        event = col("p", Preference, "event")
+        match = f"{event} = %s" if len(events) == 1 else f"{event} IN ({', '.join(['%s'] * len(events))})"
         sql = _channels_sql[key] = (
-            f"SELECT {uid}, {col('u', user_model, 'email')}, {col('p', Preference, 'inapp')}, "
+            f"SELECT {uid}, {col('u', user_model, 'email')}, {event}, {col('p', Preference, 'inapp')}, "
             f"{col('p', Preference, 'push')}, {col('p', Preference, 'email')}, "
             f"EXISTS (SELECT 1 FROM {table(PushSubscription)} s WHERE {col('s', PushSubscription, 'user')} = {uid}), "
             f"EXISTS (SELECT 1 FROM {table(NotifySettings)} n WHERE {col('n', NotifySettings, 'user')} = {uid} "
             f"AND {col('n', NotifySettings, 'email_digest')} = %s) "
             f"FROM {table(user_model)} u LEFT JOIN {table(Preference)} p "
-            f"ON ({col('p', Preference, 'user')} = {uid} AND {col('p', Preference, 'event')} = %s) "
+            f"ON ({col('p', Preference, 'user')} = {uid} AND {match}) "
             f"WHERE {uid} IN ({', '.join(['%s'] * len(user_ids))})"
         )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [True, event, *user_ids])
+        cursor.execute(sql, [True, *events, *user_ids])
         rows = cursor.fetchall()
-    default = DEFAULTS.get(event, (True, False, False))
-    out = {u: (default[0], False, False) for u in user_ids}
-    for pk, address, inapp, push, email, has_push, digest in rows:
-        if inapp is None:  # no preference row for this event: the default
-            inapp, push, email = default
-        out[pk] = (bool(inapp), bool(push) and bool(has_push), bool(email) and bool(address) and not digest)
+    reach: dict[int, tuple[bool, bool]] = {}  # user: (can push, can e-mail)
+    chosen: dict[tuple[int, str], tuple[Any, Any, Any]] = {}  # the user's preference rows
+    for pk, address, pref_event, inapp, push, email, has_push, digest in rows:
+        reach[pk] = (bool(has_push), bool(address) and not digest)
+        if pref_event is not None:
+            chosen[(pk, pref_event)] = (inapp, push, email)
+    out: dict[tuple[int, str], tuple[bool, bool, bool]] = {}
+    for event_name in events:
+        default = DEFAULTS.get(event_name, (True, False, False))
+        for u in user_ids:
+            if u not in reach:  # no such user: in-app by default, nowhere to deliver
+                out[(u, event_name)] = (default[0], False, False)
+                continue
+            can_push, can_mail = reach[u]
+            inapp, push, email = chosen.get((u, event_name), default)  # no preference row: the default
+            out[(u, event_name)] = (bool(inapp), bool(push) and can_push, bool(email) and can_mail)
     return out
 
 
@@ -115,25 +144,43 @@ def notify_many(event: str, game_id: int | None, items: list[Item]) -> list[Noti
     (one cache round trip, no query); then one query for the channels of the others (:func:`channels`)
     and one INSERT for all the notifications. Push and
     e-mail go to a background task on commit; in-app items are pushed to the user's sockets on commit."""
-    if not items:
+    return notify_groups([(event, game_id, items)])
+
+
+#: One :func:`notify_many` call: (event, game id, items).
+Group = tuple[str, "int | None", list[Item]]
+
+
+def notify_groups(groups: list[Group]) -> list[Notification]:
+    """:func:`notify_many` for several ``(event, game_id, items)`` at once, with the same outcome as one
+    call per group in that order (the same notifications, created in the same order), but one cache
+    round trip for the presence of every (user, game), one query for the channels of every (user,
+    event), one INSERT for all notifications and one live push for all in-app items. Nothing is written
+    before that INSERT, so a failure leaves nothing behind; what follows it runs on commit and is robust."""
+    groups = [(event, game_id, items) for event, game_id, items in groups if items]
+    if not groups:
         return []
-    present = present_users([u for u, *_ in items], game_id)
-    items = [it for it in items if it[0] not in present]
-    if not items:
-        return []
-    wanted = channels([u for u, *_ in items], event)
+    present = present_pairs({(u, game_id) for _, game_id, items in groups for u, *_ in items})
+    if present:
+        groups = [(event, game_id, [it for it in items if (it[0], game_id) not in present])
+                  for event, game_id, items in groups]
+        groups = [group for group in groups if group[2]]
+        if not groups:
+            return []
+    wanted = channels_for([u for _, _, items in groups for u, *_ in items], [event for event, _, _ in groups])
     notes: list[Notification] = []
     delivery: list[tuple[bool, bool]] = []
-    for user_id, title, body, data in items:
-        inapp, push, email = wanted[user_id]
-        if not (inapp or push or email):
-            continue
-        notes.append(Notification(user_id=user_id, event=event, game_id=game_id, title=title, body=body,
-                                  data=data or {}, inbox=inapp))
-        delivery.append((push, email))
+    for event, game_id, items in groups:
+        for user_id, title, body, data in items:
+            inapp, push, email = wanted[(user_id, event)]
+            if not (inapp or push or email):
+                continue
+            notes.append(Notification(user_id=user_id, event=event, game_id=game_id, title=title, body=body,
+                                      data=data or {}, inbox=inapp))
+            delivery.append((push, email))
     if not notes:
         return []
-    Notification.objects.bulk_create(notes)
+    _insert(notes)
     from claim.tasks import enqueue
 
     from .tasks import deliver_task
@@ -147,6 +194,40 @@ def notify_many(event: str, game_id: int | None, items: list[Item]) -> list[Noti
 
         transaction.on_commit(lambda: push_to_sockets(live), robust=True)
     return notes
+
+
+_insert_sql: dict[tuple[str, int], str] = {}
+
+
+def _insert(notes: list[Notification]) -> None:
+    """``Notification.objects.bulk_create(notes)`` as one ``INSERT ... RETURNING`` statement compiled
+    once per vendor and row count (no transaction around it: a single statement is atomic); the same
+    column values (``pre_save`` + ``get_db_prep_save``) and primary keys set in order, like
+    ``bulk_create``. Databases that cannot return the rows' keys use ``bulk_create``."""
+    from django.db import connections, router
+
+    db = router.db_for_write(Notification)
+    connection = connections[db]
+    if not connection.features.can_return_rows_from_bulk_insert:
+        Notification.objects.bulk_create(notes)
+        return
+    meta = Notification._meta
+    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+    key = (connection.vendor, len(notes))
+    sql = _insert_sql.get(key)
+    if sql is None:
+        qn = connection.ops.quote_name
+        row = f"({', '.join(['%s'] * len(fields))})"
+        sql = _insert_sql[key] = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+                                  f"VALUES {', '.join([row] * len(notes))} RETURNING {qn(meta.pk.column)}")
+    params = [f.get_db_prep_save(f.pre_save(note, add=True), connection) for note in notes for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        pks = [pk for pk, in cursor.fetchall()]
+    for note, pk in zip(notes, pks, strict=True):
+        note.pk = pk
+        note._state.adding = False
+        note._state.db = db
 
 
 def _iso(dt: datetime | None) -> str | None:

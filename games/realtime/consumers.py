@@ -27,7 +27,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games.notify.service import mark_absent, mark_present
 
 from . import queries
-from .publish import user_group
+from .publish import client_frame, user_group
 
 logger = logging.getLogger(__name__)
 
@@ -218,6 +218,19 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
 
     # --- channel layer → client ----------------------------------------------------------------
 
+    #: Channel-layer messages whose handlers use no database connection.
+    NO_DATABASE = frozenset({"game.update", "notification.new"})
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels closes stale database connections in a worker thread before every handler; the
+        pushes forwarded here use none, and that thread hop was a tenth of the server's CPU per move
+        (docs/performance.md, sixth round)."""
+        if message.get("type") in self.NO_DATABASE:
+            await getattr(self, message["type"].replace(".", "_"))(message)
+            return
+        await super().dispatch(message)
+
+
     async def game_update(self, event: dict) -> None:
         """A view published for this user (``type: game.update``); forward it if followed and new."""
         game_id = event["game_id"]
@@ -227,7 +240,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if version <= self.sent_versions.get(game_id, 0):
             return  # an older (or repeated) version arrived late: the client already has a newer view
         self.sent_versions[game_id] = version
-        await self.send_json({"type": "game", "game_id": game_id, "version": version, "view": event["view"]})
+        text = event.get("text")  # written once by the publisher (publish._slim)
+        await self.send(text_data=text if text is not None else client_frame(game_id, version, event["view"]))
 
     async def notification_new(self, event: dict) -> None:
         """A new in-app notification for this user (``type: notification.new``, from

@@ -91,8 +91,92 @@ def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, d
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    publisher = _pubsub_publisher(layer)
+    if publisher is not None:
+        publisher.put(messages)
+        return
     for group, message in messages:
         await layer.group_send(group, message)
+
+
+class _PubSubPublisher:
+    """``group_send`` for channels_redis' pub/sub layer, pipelined (docs/performance.md, sixth round).
+
+    The layer publishes one message per round trip under a lock it shares with its subscriptions, so at
+    load the pushes of a process queue behind each other, one round trip each. This sends the same
+    PUBLISH commands (the layer's channel names and serializer) from one task per event loop: whatever
+    is queued goes out in one pipelined round trip, in the order it was queued. A failed round trip is
+    logged and its messages are lost, like any push the layer fails to send (clients resync on a gap).
+    """
+
+    def __init__(self, layer, host) -> None:
+        from channels_redis.utils import create_pool
+        from redis import asyncio as aioredis
+
+        self.layer = layer
+        self.loop_layer = layer._get_layer()
+        self.client = aioredis.Redis(connection_pool=create_pool(host))
+        self.queue: list[tuple[str, bytes]] = []
+        self.wake = asyncio.Event()
+        self.task = asyncio.ensure_future(self._run())
+
+    def put(self, messages: list[tuple[str, dict]]) -> None:
+        for group, message in messages:
+            self.queue.append((self.loop_layer._get_group_channel_name(group), self.layer.serialize(_slim(message))))
+        self.wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            items, self.queue = self.queue, []
+            if not items:
+                continue
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, data in items:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception as exc:
+                logger.warning("publishing %d socket messages failed: %s: %s", len(items), type(exc).__name__, exc)
+
+
+def _slim(message: dict) -> dict:
+    """A ``game.update`` with the client's JSON text already written (``text``, the exact frame the
+    consumer forwards) instead of the view: encoded once here, not per socket, and cheaper through the
+    layer's serializer than the nested view."""
+    if message.get("type") != MESSAGE_TYPE or "view" not in message:
+        return message
+    text = client_frame(message["game_id"], message["version"], message["view"])
+    return {"type": MESSAGE_TYPE, "game_id": message["game_id"], "version": message["version"], "text": text}
+
+
+def client_frame(game_id: int, version: int, view: dict) -> str:
+    """The socket frame of a game view (docs/realtime.md): ``{"type": "game", "game_id", "version", "view"}``."""
+    import orjson
+
+    return orjson.dumps({"type": "game", "game_id": game_id, "version": version, "view": view}).decode()
+
+
+_publishers: dict[int, tuple[asyncio.AbstractEventLoop, _PubSubPublisher]] = {}
+
+
+def _pubsub_publisher(layer) -> _PubSubPublisher | None:
+    """The pipelined publisher of the running loop for a one-host pub/sub layer, else None."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
+    hosts = layer._kwargs.get("hosts") or (layer._args[0] if layer._args else None)
+    if not hosts or len(hosts) != 1:
+        return None
+    loop = asyncio.get_running_loop()
+    found = _publishers.get(id(layer))
+    if found is None or found[0] is not loop or found[1].task.done():
+        from channels_redis.utils import decode_hosts
+
+        found = _publishers[id(layer)] = (loop, _PubSubPublisher(layer, decode_hosts(hosts)[0]))
+    return found[1]
 
 
 def send_to_groups(messages: list[tuple[str, dict]], what: str) -> None:

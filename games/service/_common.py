@@ -57,6 +57,9 @@ def seats_of(game: Game) -> list[Seat]:
 # ``Game.objects.select_for_update(of=("self",)).select_related("clock").get(pk=…)`` and
 # ``Seat.objects.filter(game=…).select_related("user").order_by("index")``.
 _LOCKED_GAME = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s", for_update_of_base=True)
+#: The game and its clock without a lock: the asynchronous move path (games.fastmoves) writes with a
+#: version check instead (CommitPlan.guarded_statement).
+GAME_WITH_CLOCK = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s")
 _SEATS_WITH_USERS = JoinedSelect(Seat, [Join("user", outer=True)], where="t0.game_id = %s", order_by='t0."index"')
 
 
@@ -147,22 +150,32 @@ def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
     return game.status == Game.Status.ACTIVE and any(s.is_ai and s.to_act for s in seats)
 
 
-def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> None:
-    """On commit: push the new version to the seated users, and start the AI if one must act.
+def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
+                 parts: Any = None) -> list[tuple[Any, bool]]:
+    """What runs once a change is committed, in order, as ``(callable, robust)``: push the new version to
+    the seated users, tell the ``game_changed`` receivers, and start the AI if one must act.
 
     With ``views`` (``{user_id: payload}`` already built, e.g. the mover's answer) or ``parts`` (the
     :class:`~games.service.payload.GameParts` of this version), ``game`` and ``seats`` must be exactly
-    what this transaction committed: the publisher then builds the other views from them (no reload).
+    what the transaction committed: the publisher then builds the other views from them (no reload).
     Without, the publisher loads the committed game itself.
     """
     game_id, version, status = game.pk, game.version, game.status
     prepared = {"game": game, "seats": seats, "views": views, "parts": parts} if (views or parts) else {}
-    transaction.on_commit(lambda: publish(game_id, **prepared), robust=True)
-    transaction.on_commit(lambda: send_game_changed(game_id, version, status), robust=True)
+    hooks: list[tuple[Any, bool]] = [
+        (lambda: publish(game_id, **prepared), True),
+        (lambda: send_game_changed(game_id, version, status), True),
+    ]
     if ai_seat_to_act(game, seats):
-        transaction.on_commit(lambda: schedule_ai_turn(game_id, version),
-                              robust=settings.TASK_MODE != "eager")
+        hooks.append((lambda: schedule_ai_turn(game_id, version), settings.TASK_MODE != "eager"))
+    return hooks
+
+
+def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
+                 parts: Any = None) -> None:
+    """Run :func:`commit_hooks` when the current transaction commits."""
+    for hook, robust in commit_hooks(game, seats, views=views, parts=parts):
+        transaction.on_commit(hook, robust=robust)
 
 
 def send_game_changed(game_id: int, version: int, status: str) -> None:

@@ -9,7 +9,15 @@ from typing import Any
 
 from django.db import connections, transaction
 
-from claim.rowsql import insert_row, update_row
+from claim.rowsql import (
+    Statement,
+    flags_statement,
+    insert_row,
+    insert_statement,
+    update_row,
+    update_statement,
+    with_statement,
+)
 from games.ai import choose_move
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import NotYourTurn, Rules, RulesError, replay
@@ -35,8 +43,23 @@ from .payload import GameParts, game_view_payload
 _MALFORMED = "This move is malformed for this game: send one of your legal_moves."
 
 
-def _insert_move(game: Game, number: int, seat: int, move: Mapping[str, Any], client_id: str | None, version: int,
-                 now: Any, response: dict[str, Any] | None) -> int | None:
+def move_insert_statement(game: Game, seat: int, move: Mapping[str, Any], client_id: str | None, now: Any,
+                          response: dict[str, Any] | None, connection: Any) -> Statement:
+    """The INSERT of the move row, ``ON CONFLICT DO NOTHING RETURNING id``: no row back if the seat already
+    used ``client_id`` in this game (PostgreSQL and SQLite)."""
+    field = Move._meta.get_field
+    names = ["game", "number", "seat", "move", "client_id", "version", "created_at", "response"]
+    values = [game.pk, game.move_count, seat, dict(move), client_id, game.version, now, response]
+    columns = ", ".join(connection.ops.quote_name(field(n).column) for n in names)
+    params = [field(n).get_db_prep_save(v, connection) for n, v in zip(names, values, strict=True)]
+    table = connection.ops.quote_name(Move._meta.db_table)
+    pk = connection.ops.quote_name(Move._meta.pk.column)
+    return (f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))}) "
+            f"ON CONFLICT DO NOTHING RETURNING {pk}", params)
+
+
+def _insert_move(game: Game, seat: int, move: Mapping[str, Any], client_id: str | None, now: Any,
+                 response: dict[str, Any] | None) -> int | None:
     """INSERT the move row; ``None`` (nothing written) if the seat already used ``client_id`` in this game.
 
     One statement (``ON CONFLICT DO NOTHING``) instead of a lookup before every move: a repeated
@@ -44,34 +67,67 @@ def _insert_move(game: Game, number: int, seat: int, move: Mapping[str, Any], cl
     """
     conn = connections[Move.objects.db]
     if not client_id or conn.vendor not in ("postgresql", "sqlite"):
-        return Move.objects.create(game=game, number=number, seat=seat, move=dict(move), client_id=client_id,
-                                   version=version, created_at=now, response=response).pk
-    field = Move._meta.get_field
-    names = ["game", "number", "seat", "move", "client_id", "version", "created_at", "response"]
-    values = [game.pk, number, seat, dict(move), client_id, version, now, response]
-    columns = ", ".join(conn.ops.quote_name(field(n).column) for n in names)
-    params = [field(n).get_db_prep_save(v, conn) for n, v in zip(names, values, strict=True)]
-    table = conn.ops.quote_name(Move._meta.db_table)
-    pk = conn.ops.quote_name(Move._meta.pk.column)
+        return Move.objects.create(game=game, number=game.move_count, seat=seat, move=dict(move),
+                                   client_id=client_id, version=game.version, created_at=now, response=response).pk
     with conn.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))}) "
-                       f"ON CONFLICT DO NOTHING RETURNING {pk}", params)
+        cursor.execute(*move_insert_statement(game, seat, move, client_id, now, response, conn))
         row = cursor.fetchone()
     return row[0] if row else None
 
 
-def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapping[str, Any], new_state: Any,
-                 events: list[dict[str, Any]], client_id: str | None, respond_to: Any = None
-                 ) -> tuple[int | None, dict[str, Any] | None, GameParts]:
-    """Append the move to the log, store the new snapshot, bump the version (caller holds the row lock).
+@dataclass
+class CommitPlan:
+    """One move, computed in memory (no query): the new snapshot, version, seats' flags, history entry
+    and, with ``respond_to``, the mover's answer. :func:`_commit_move` writes it; so does the
+    asynchronous move path (:mod:`games.fastmoves`), with the statements below."""
 
-    Everything is computed in memory first; then four writes: the move row (with ``respond_to``'s
-    answer, built once and reused by the publisher), the seats whose ``to_act`` changed (one UPDATE),
-    the history entry, the game row. Returns ``(move id, answer, parts)``; the move id is ``None`` when
-    ``client_id`` was already used by this seat (then nothing was written).
-    """
+    game: Game
+    seats: list[Seat]
+    seat: int
+    move: Mapping[str, Any]
+    client_id: str | None
+    now: Any
+    entry: GameEvent
+    parts: GameParts
+    payload: dict[str, Any] | None
+    finished: bool
+    changed: list[Seat]
+
+    def game_fields(self) -> list[str]:
+        fields = ["move_count", "state", "version", "updated_at", "deadline"]
+        if self.finished:
+            fields += ["status", "result", "ended_reason", "finished_at"]
+        return fields
+
+    def guarded_statement(self, expected_version: int, connection: Any) -> Statement:
+        """All writes of an unfinished game's move as one PostgreSQL statement, for the asynchronous path,
+        which reads the game without a lock: the game row is updated only if it is still at
+        ``expected_version`` (its row lock is the statement's first step, as ``lock_game`` is the
+        service's), the move row (``ON CONFLICT DO NOTHING``: a used ``client_id`` or move number), the
+        seats' flags and the history entry only after it. It returns ``(move id, history entry id)``; when
+        the game moved on or the move row could not be written, its last column divides by zero, so the
+        statement fails and writes nothing."""
+        assert not self.finished, "a finishing move is written by _commit_move only"
+        qn = connection.ops.quote_name
+        update_sql, update_params = update_statement(self.game, self.game_fields(), connection)
+        guard = f"{update_sql} AND {qn(Game._meta.get_field('version').column)} = %s RETURNING {qn('id')}"
+        row = Move(game=self.game, number=self.game.move_count, seat=self.seat, move=dict(self.move),
+                   client_id=self.client_id, version=self.game.version, created_at=self.now, response=self.payload)
+        parts = [("g", (guard, [*update_params, expected_version])),
+                 ("m", insert_statement(row, connection, source="g", on_conflict_nothing=True))]
+        flags = flags_statement(Seat, "to_act", on=[s.pk for s in self.changed if s.to_act],
+                                off=[s.pk for s in self.changed if not s.to_act], connection=connection)
+        if flags is not None:
+            parts.append(("s", (f"{flags[0]} AND EXISTS (SELECT 1 FROM g)", flags[1])))
+        parts.append(("h", insert_statement(self.entry, connection, expressions={"move": "m.id"}, source="m")))
+        return with_statement(parts, "SELECT (SELECT id FROM m), (SELECT id FROM h), 1 / (SELECT count(*) FROM m)")
+
+
+def plan_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapping[str, Any], new_state: Any,
+              events: list[dict[str, Any]], client_id: str | None, respond_to: Any = None) -> CommitPlan:
+    """Apply the move to ``game`` and ``seats`` in memory: move count, snapshot, result or ``to_act``,
+    version, deadline, the history entry, and the answer for ``respond_to`` (caller holds the row lock)."""
     game.move_count += 1
-    number = game.move_count
     game.state = rules.to_json(new_state)
     finished = rules.is_over(new_state)
     if finished:
@@ -86,29 +142,72 @@ def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: M
     parts = GameParts(game, seats, rules=rules, state=new_state, last_event=entry,
                       human_moved=True if not mover.is_ai else None)
     payload = game_view_payload(game, respond_to, parts=parts) if respond_to is not None else None
-    move_id = _insert_move(game, number, seat, move, client_id, game.version, now, payload)
+    return CommitPlan(game, seats, seat, move, client_id, now, entry, parts, payload, finished, changed)
+
+
+def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapping[str, Any], new_state: Any,
+                 events: list[dict[str, Any]], client_id: str | None, respond_to: Any = None
+                 ) -> tuple[int | None, dict[str, Any] | None, GameParts]:
+    """Append the move to the log, store the new snapshot, bump the version (caller holds the row lock).
+
+    Everything is computed in memory first (:func:`plan_move`); then four writes: the move row (with
+    ``respond_to``'s answer, built once and reused by the publisher), the seats whose ``to_act`` changed
+    (one UPDATE), the history entry, the game row. Returns ``(move id, answer, parts)``; the move id is
+    ``None`` when ``client_id`` was already used by this seat (then nothing was written).
+    """
+    plan = plan_move(game, seats, rules, seat, move, new_state, events, client_id, respond_to)
+    move_id = _insert_move(game, seat, move, client_id, plan.now, plan.payload)
     if move_id is None:
-        return None, None, parts
-    if finished:
+        return None, None, plan.parts
+    if plan.finished:
         save_result(seats)
     else:
-        save_to_act(changed)
-    entry.move_id = move_id
-    insert_row(entry)
-    fields = ["move_count", "state", "version", "updated_at", "deadline"]
-    if finished:
-        fields += ["status", "result", "ended_reason", "finished_at"]
-    update_row(game, fields)
-    return move_id, payload, parts
+        save_to_act(plan.changed)
+    plan.entry.move_id = move_id
+    insert_row(plan.entry)
+    update_row(game, plan.game_fields())
+    return move_id, plan.payload, plan.parts
+
+
+def checked_apply(game: Game, seats: list[Seat], user: Any, version: int, move: Mapping[str, Any]
+                  ) -> tuple[Seat, Rules, Any, list[dict[str, Any]]]:
+    """The refusals of a move, in the documented order, then the engine's ``apply``.
+
+    Returns ``(the user's seat, rules, new state, events)``. Raises 404 invisible game, 403 not
+    seated/joined, 409 ``not_active`` / ``stale_version`` (with the current view) / ``not_your_turn``,
+    400 ``illegal_move`` with the engine's message. No query: ``game`` and ``seats`` are loaded.
+    """
+    mine = require_joined_seat(game, seats, user)
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict(f"This game is not in play (status: {game.status}).", code="not_active",
+                       payload={"view": game_view_payload(game, user, seats=seats)})
+    if version != game.version:
+        raise Conflict(f"Your move was made against version {version}, but the game is at version "
+                       f"{game.version}: look at the current view and try again.", code="stale_version",
+                       payload={"view": game_view_payload(game, user, seats=seats)})
+    rules = rules_of(game)
+    state = load_state(game, rules)
+    to_act = rules.to_act(state)
+    if mine.index not in to_act:
+        waiting = ", ".join(str(i) for i in sorted(to_act))
+        raise Conflict(f"It is not your turn: waiting for seat {waiting}.", code="not_your_turn")
+    try:
+        new_state, events = rules.apply(state, mine.index, move)
+    except NotYourTurn as exc:
+        raise Conflict(str(exc), code="not_your_turn") from None
+    except RulesError as exc:
+        raise IllegalMoveError(str(exc), payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
+    except (TypeError, KeyError, AttributeError, IndexError):
+        raise IllegalMoveError(_MALFORMED, payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
+    return mine, rules, new_state, events
 
 
 def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
               client_id: str | None = None) -> tuple[dict[str, Any], bool]:
     """Play ``move`` for the user's seat against ``version``. Returns (payload, applied now).
 
-    A repeated ``client_id`` returns the stored first answer and applies nothing. Errors: 404 invisible
-    game, 403 not seated/joined, 409 ``not_active`` / ``stale_version`` (with the current view) /
-    ``not_your_turn``, 400 ``illegal_move`` with the engine's message.
+    A repeated ``client_id`` returns the stored first answer and applies nothing. Errors: those of
+    :func:`checked_apply`.
     """
     with transaction.atomic():
         game = lock_game(game_id)
@@ -130,30 +229,8 @@ def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
             answer = prior()
             if answer is not None:
                 return answer
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict(f"This game is not in play (status: {game.status}).", code="not_active",
-                           payload={"view": game_view_payload(game, user, seats=seats)})
-        if version != game.version:
-            raise Conflict(f"Your move was made against version {version}, but the game is at version "
-                           f"{game.version}: look at the current view and try again.", code="stale_version",
-                           payload={"view": game_view_payload(game, user, seats=seats)})
-        rules = rules_of(game)
-        state = load_state(game, rules)
-        to_act = rules.to_act(state)
         try:
-            if mine.index not in to_act:
-                waiting = ", ".join(str(i) for i in sorted(to_act))
-                raise Conflict(f"It is not your turn: waiting for seat {waiting}.", code="not_your_turn")
-            try:
-                new_state, events = rules.apply(state, mine.index, move)
-            except NotYourTurn as exc:
-                raise Conflict(str(exc), code="not_your_turn") from None
-            except RulesError as exc:
-                raise IllegalMoveError(str(exc),
-                                       payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
-            except (TypeError, KeyError, AttributeError, IndexError):
-                raise IllegalMoveError(_MALFORMED,
-                                       payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
+            _, rules, new_state, events = checked_apply(game, seats, user, version, move)
         except (Conflict, IllegalMoveError):
             answer = prior()
             if answer is not None:
