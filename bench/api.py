@@ -96,6 +96,28 @@ def _ensure_database(database_url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def _analyze(database_url: str) -> None:
+    """``ANALYZE`` the bench database. The server's move path runs prepared statements, planned once for
+    the table statistics of that moment; PostgreSQL's autovacuum keeps them current, but it is off on
+    this machine, and a database that grew since its last ``ANALYZE`` got plans several times slower."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("ANALYZE")
+
+
+def _checkpoints(database_url: str) -> int | None:
+    """PostgreSQL's checkpoint count so far (None if it cannot be read, e.g. another database server)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(database_url, autocommit=True, connect_timeout=3) as conn:
+            row = conn.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").fetchone()
+            return int(row[0])
+    except psycopg.Error:
+        return None
+
+
 def _purge_queue(redis_url: str) -> None:
     """Drop Celery tasks left in the bench's broker database by an earlier run (or by anything that
     enqueued there without a worker): a worker working off that backlog would be measured as the
@@ -516,6 +538,8 @@ class Bench:
             pairs = [Game((players[2 * i], players[2 * i + 1])) for i in range(args.games)]
             await asyncio.gather(*(self.restart(http, g) for g in pairs))
             print(f"setup: {args.games} games and {len(players)} sockets ready")
+            if self.server_pid:  # our own server: its database's statistics as autovacuum would keep them
+                await asyncio.to_thread(_analyze, args.database_url)
 
             self.stop_at = time.perf_counter() + args.warmup + args.duration
             workers = [asyncio.create_task(self.worker(http)) for _ in range(args.clients)]
@@ -523,12 +547,15 @@ class Bench:
             self.measuring = True
             started = time.perf_counter()
             cpu0 = process_tree_cpu(self.server_pid) if self.server_pid else 0.0
+            checkpoints0 = await asyncio.to_thread(_checkpoints, args.database_url)
             worker = getattr(args, "worker_proc", None)
             wcpu0 = process_tree_cpu(worker.pid) if worker else 0.0
             ccpu0 = time.process_time()
             await asyncio.gather(*workers)
             elapsed = time.perf_counter() - started
             self.client_cpu = time.process_time() - ccpu0
+            checkpoints1 = await asyncio.to_thread(_checkpoints, args.database_url)
+            self.checkpoints = None if None in (checkpoints0, checkpoints1) else checkpoints1 - checkpoints0
             self.measuring = False
             if self.server_pid:
                 self.server_cpu = process_tree_cpu(self.server_pid) - cpu0
@@ -560,6 +587,10 @@ class Bench:
 
     def report(self, elapsed: float) -> None:
         s, a = self.stats, self.args
+        if a.dump:  # one line per measured move: sent (s, perf_counter), HTTP latency (ms), game, version
+            with open(a.dump, "w") as out:
+                for game_id, version, sent, answered in s.measured:
+                    out.write(f"{sent:.4f} {(answered - sent) * 1000:.1f} {game_id} {version}\n")
         print(f"moves/s: {s.moves / elapsed:.1f} ({s.moves} moves in {elapsed:.1f} s; {a.clients} clients, "
               f"{a.games} games, {s.games_finished} games finished)")
         print(f"move latency ms (HTTP POST /moves): p50 {percentile(s.move_ms, 50):.1f}  "
@@ -571,6 +602,9 @@ class Bench:
               f"  p99 {percentile(s.push_from_answer_ms, 99):.1f}  (n={len(s.push_from_answer_ms)})")
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(s.errors.items())) or "none"
         print(f"errors: {errors}; pushes not seen within 3 s: {s.pushes_lost}")
+        if getattr(self, "checkpoints", None) is not None:
+            print(f"PostgreSQL checkpoints during the run: {self.checkpoints} (their writes stall commits for a "
+                  "moment: the latency tail)")
         if s.move_ms:
             print(f"(mean move latency {statistics.fmean(s.move_ms):.1f} ms)")
         if self.server_pid and s.moves:
@@ -615,6 +649,8 @@ def main() -> None:
                         help="background tasks of the started server: a Celery worker (default, as deployed) or "
                              "the server's in-process thread pool")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dump", metavar="FILE",
+                        help="write one line per measured move (send time, HTTP latency ms, game, version) to FILE")
     args = parser.parse_args()
 
     proc = log = None

@@ -10,7 +10,10 @@ into ``$n`` here), its parameters are those Django's fields prepare (a ``Jsonb``
 its JSON text), and rows come back as Django's psycopg connection reads them (``json``/``jsonb`` as
 text for the fields to parse, ``timestamptz`` as aware datetimes), so :meth:`JoinedSelect.build
 <claim.rowsql.JoinedSelect.build>` turns them into the same model instances. Statements are prepared
-once per connection (asyncpg's statement cache).
+once per connection (asyncpg's statement cache), so PostgreSQL plans them once: that needs current
+table statistics (autovacuum, on by default; ``bench/api.py`` runs ``ANALYZE`` itself, since this
+machine's PostgreSQL has autovacuum off). Planning each execution instead, as Django's client-side
+binding does, cost 130 to 260 µs more per query here.
 
 One pool per event loop (a server process has one; tests may run several loops one after the other):
 ``DB_ASYNC_POOL_MIN``/``DB_ASYNC_POOL_MAX`` connections (default 2/10).

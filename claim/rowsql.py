@@ -28,6 +28,9 @@ class Join:
 
     field: str
     outer: bool = False
+    #: The ``field`` of an earlier join this relation starts from (``select_related("game__clock")`` is
+    #: ``Join("game"), Join("clock", via="game")``); None: from the base model.
+    via: str | None = None
 
 
 class JoinedSelect:
@@ -53,21 +56,24 @@ class JoinedSelect:
 
         parts.append((self.model, take("t0", self.model), None))
         sql_from = f"{qn(base.db_table)} t0"
+        names = [join.field for join in self.joins]
         for n, join in enumerate(self.joins, start=1):
             alias = f"t{n}"
-            field = base.get_field(join.field)
-            if field.is_relation and field.concrete:  # forward FK / one-to-one: base.fk = related.pk
+            parent = 0 if join.via is None else names.index(join.via) + 1
+            parent_alias, parent_model = f"t{parent}", parts[parent][0]
+            field = parent_model._meta.get_field(join.field)
+            if field.is_relation and field.concrete:  # forward FK / one-to-one: parent.fk = related.pk
                 related = field.related_model
-                on = f"t0.{qn(field.column)} = {alias}.{qn(field.target_field.column)}"
-                attach = field  # field.set_cached_value(base_obj, obj)
-            else:  # reverse one-to-one: related.fk = base.pk
+                on = f"{parent_alias}.{qn(field.column)} = {alias}.{qn(field.target_field.column)}"
+                attach = field  # field.set_cached_value(parent_obj, obj)
+            else:  # reverse one-to-one: related.fk = parent.pk
                 remote = field.field
                 related = field.related_model
-                on = f"{alias}.{qn(remote.column)} = t0.{qn(remote.target_field.column)}"
-                attach = remote.remote_field  # remote.remote_field.set_cached_value(base_obj, obj)
+                on = f"{alias}.{qn(remote.column)} = {parent_alias}.{qn(remote.target_field.column)}"
+                attach = remote.remote_field  # remote.remote_field.set_cached_value(parent_obj, obj)
             kind = "LEFT OUTER JOIN" if join.outer else "INNER JOIN"
             sql_from += f" {kind} {qn(related._meta.db_table)} {alias} ON ({on})"
-            parts.append((related, take(alias, related), attach))
+            parts.append((related, take(alias, related), (attach, parent)))
         sql = f"SELECT {', '.join(columns)} FROM {sql_from} WHERE {self.where}"
         if self.order_by:
             sql += f" ORDER BY {self.order_by}"
@@ -110,10 +116,10 @@ class JoinedSelect:
                 for i, fn in convert:
                     values[i] = fn(values[i])
                 objs.append(None if values[pk_index] is None else model.from_db(db, attnames, values))
-            base_obj = objs[0]
-            for (_, _, attach), obj in zip(parts[1:], objs[1:], strict=True):
-                attach.set_cached_value(base_obj, obj)
-            out.append(base_obj)
+            for (_, _, (attach, parent)), obj in zip(parts[1:], objs[1:], strict=True):
+                if objs[parent] is not None:
+                    attach.set_cached_value(objs[parent], obj)
+            out.append(objs[0])
         return out
 
     @staticmethod

@@ -14,9 +14,9 @@ Django's HTTP app, plays the plain case itself, asynchronously on the server's l
 
 It answers only a request it is sure to answer exactly as Django would: a ``Bearer`` token that is
 valid, active, used within the last minute and allowed to play; throttles that allow it; a JSON body
-that the serializer would take as it is; the caller's turn at the current version; a legal move that
-does not end the game; a ``client_id`` not used before. **Everything else is handed, untouched, to
-Django** (body replayed): refusals, retries, a game's last move, session (cookie) requests, anything
+that the serializer would take as it is; the caller's turn at the current version; a legal move; a
+``client_id`` not used before. **Everything else is handed, untouched, to
+Django** (body replayed): refusals, retries, session (cookie) requests, anything
 unexpected before the commit. Nothing is kept from a handed-over request: its transaction is rolled
 back and its throttle records are taken back, so DRF counts and answers it as it always has.
 
@@ -208,7 +208,7 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
     from claim.throttling import user_throttle_logs
     from games.api.views import GameMovesView
     from games.models import Game
-    from games.service._common import _SEATS_WITH_USERS, GAME_WITH_CLOCK
+    from games.service._common import SEATS_GAME_CLOCK, game_and_seats
     from games.service.errors import ServiceError
     from games.service.moves import checked_apply, plan_move
 
@@ -231,19 +231,16 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
         try:
             # Read without a lock; the write below checks the version (optimistic: no transaction is held
             # open across round trips, and a race loses with nothing written).
-            games = GAME_WITH_CLOCK.build(await asyncdb.fetch(conn, GAME_WITH_CLOCK.sql(django_conn), [game_id]))
-            if not games:
+            game, seats = game_and_seats(
+                SEATS_GAME_CLOCK.build(await asyncdb.fetch(conn, SEATS_GAME_CLOCK.sql(django_conn), [game_id])))
+            if game is None:
                 raise Delegate("no game")
-            game = games[0]
             if game.status != Game.Status.ACTIVE or game.version != version:
                 raise Delegate("not active or stale")
-            seats = _SEATS_WITH_USERS.build(await asyncdb.fetch(conn, _SEATS_WITH_USERS.sql(django_conn), [game.pk]))
             try:
                 mine, rules, new_state, events = checked_apply(game, seats, user, version, move)
             except ServiceError as exc:
                 raise Delegate(exc.code) from None
-            if rules.is_over(new_state):  # the end: results, ratings, rematch links are Django's
-                raise Delegate("last move")
             plan = plan_move(game, seats, rules, mine.index, move, new_state, events, client_id, respond_to=user)
             try:
                 move_id, entry_id, _ = await asyncdb.fetchrow(conn, *plan.guarded_statement(version, django_conn))

@@ -57,9 +57,21 @@ def seats_of(game: Game) -> list[Seat]:
 # ``Game.objects.select_for_update(of=("self",)).select_related("clock").get(pk=…)`` and
 # ``Seat.objects.filter(game=…).select_related("user").order_by("index")``.
 _LOCKED_GAME = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s", for_update_of_base=True)
-#: The game and its clock without a lock: the asynchronous move path (games.fastmoves) writes with a
-#: version check instead (CommitPlan.guarded_statement).
-GAME_WITH_CLOCK = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s")
+#: The asynchronous move path (games.fastmoves) reads the seats, their users, the game and its clock in one
+#: SELECT without a lock (it writes with a version check instead: CommitPlan.guarded_statement), as
+#: ``Seat.objects.filter(game=…).select_related("user", "game", "game__clock").order_by("index")``.
+SEATS_GAME_CLOCK = JoinedSelect(Seat, [Join("user", outer=True), Join("game"), Join("clock", outer=True, via="game")],
+                                where="t0.game_id = %s", order_by='t0."index"')
+
+
+def game_and_seats(rows_of_seats: list[Seat]) -> tuple[Game | None, list[Seat]]:
+    """``(game, seats)`` of :data:`SEATS_GAME_CLOCK`'s instances: one game instance for all seats."""
+    if not rows_of_seats:
+        return None, []
+    game = rows_of_seats[0].game
+    for seat in rows_of_seats:
+        seat.game = game
+    return game, rows_of_seats
 _SEATS_WITH_USERS = JoinedSelect(Seat, [Join("user", outer=True)], where="t0.game_id = %s", order_by='t0."index"')
 
 

@@ -100,14 +100,13 @@ class CommitPlan:
         return fields
 
     def guarded_statement(self, expected_version: int, connection: Any) -> Statement:
-        """All writes of an unfinished game's move as one PostgreSQL statement, for the asynchronous path,
-        which reads the game without a lock: the game row is updated only if it is still at
-        ``expected_version`` (its row lock is the statement's first step, as ``lock_game`` is the
-        service's), the move row (``ON CONFLICT DO NOTHING``: a used ``client_id`` or move number), the
-        seats' flags and the history entry only after it. It returns ``(move id, history entry id)``; when
-        the game moved on or the move row could not be written, its last column divides by zero, so the
-        statement fails and writes nothing."""
-        assert not self.finished, "a finishing move is written by _commit_move only"
+        """All writes of the move as one PostgreSQL statement, for the asynchronous path, which reads the
+        game without a lock. The game row is updated only if it is still at ``expected_version`` (taking its
+        row lock first, as ``lock_game`` does in the service); the move row (``ON CONFLICT DO NOTHING``: a
+        used ``client_id`` or move number), the seats' flags (at the end: outcomes and ranks) and the history
+        entry are written only after it. Returns ``(move id, history entry id)``; when the game moved on or
+        the move row could not be written, its last column divides by zero, so the statement fails and
+        writes nothing."""
         qn = connection.ops.quote_name
         update_sql, update_params = update_statement(self.game, self.game_fields(), connection)
         guard = f"{update_sql} AND {qn(Game._meta.get_field('version').column)} = %s RETURNING {qn('id')}"
@@ -115,10 +114,13 @@ class CommitPlan:
                    client_id=self.client_id, version=self.game.version, created_at=self.now, response=self.payload)
         parts = [("g", (guard, [*update_params, expected_version])),
                  ("m", insert_statement(row, connection, source="g", on_conflict_nothing=True))]
-        flags = flags_statement(Seat, "to_act", on=[s.pk for s in self.changed if s.to_act],
-                                off=[s.pk for s in self.changed if not s.to_act], connection=connection)
-        if flags is not None:
-            parts.append(("s", (f"{flags[0]} AND EXISTS (SELECT 1 FROM g)", flags[1])))
+        if self.finished:
+            seat_writes = [update_statement(seat, ["outcome", "rank", "to_act"], connection) for seat in self.seats]
+        else:
+            seat_writes = [flags_statement(Seat, "to_act", on=[s.pk for s in self.changed if s.to_act],
+                                           off=[s.pk for s in self.changed if not s.to_act], connection=connection)]
+        for n, (sql, params) in enumerate(w for w in seat_writes if w is not None):
+            parts.append((f"s{n}", (f"{sql} AND EXISTS (SELECT 1 FROM g)", params)))
         parts.append(("h", insert_statement(self.entry, connection, expressions={"move": "m.id"}, source="m")))
         return with_statement(parts, "SELECT (SELECT id FROM m), (SELECT id FROM h), 1 / (SELECT count(*) FROM m)")
 
@@ -139,8 +141,9 @@ def plan_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapp
     entry = GameEvent(game=game, version=game.version, type="move", seat=seat, events=events, created_at=now)
     # Right after a move, a human has moved unless this was an AI move (then ask the log, as before).
     mover = next(s for s in seats if s.index == seat)
+    # A game that ends now has no rematch yet (one is made from a finished game only).
     parts = GameParts(game, seats, rules=rules, state=new_state, last_event=entry,
-                      human_moved=True if not mover.is_ai else None)
+                      human_moved=True if not mover.is_ai else None, **({"rematch": None} if finished else {}))
     payload = game_view_payload(game, respond_to, parts=parts) if respond_to is not None else None
     return CommitPlan(game, seats, seat, move, client_id, now, entry, parts, payload, finished, changed)
 

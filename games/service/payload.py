@@ -141,7 +141,8 @@ class GameParts:
     """
 
     def __init__(self, game: Game, seats: list[Seat], *, rules: Any = None, state: Any = _UNSET,
-                 last_event: GameEvent | Any | None = _UNSET, human_moved: bool | None = None) -> None:
+                 last_event: GameEvent | Any | None = _UNSET, human_moved: bool | None = None,
+                 rematch: int | Any | None = _UNSET) -> None:
         # ``last_event``: the history entry at the game's version (unsaved is fine: its fields are read).
         self.game = game
         self.seats = seats
@@ -153,7 +154,7 @@ class GameParts:
         self._last_events: Any = _UNSET
         self._human_moved = human_moved
         self._can_abort: bool | None = None
-        self._rematch: Any = _UNSET
+        self._rematch: Any = rematch
         self._seats: list[dict[str, Any]] | None = None
         self._links: dict[str, str] | None = None
         self._clock: dict[str, Any] | None = None

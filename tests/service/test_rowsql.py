@@ -112,3 +112,24 @@ def test_writes_compiled_once_store_what_the_orm_stores(alice, bob):
     assert list(Seat.objects.filter(game=game).order_by("index").values_list("to_act", flat=True)) == [True, True]
     set_flags(Seat, "to_act", on=[], off=[seats[0].pk])
     assert list(Seat.objects.filter(game=game).order_by("index").values_list("to_act", flat=True)) == [False, True]
+
+
+def test_seats_with_their_game_and_clock_in_one_select_match_the_orm(alice, bob, django_assert_num_queries):
+    """The asynchronous move path's one read (games.service._common.SEATS_GAME_CLOCK): a join through a join."""
+    from games.clock.models import GameClock
+    from games.service._common import SEATS_GAME_CLOCK, game_and_seats
+
+    game = _started_game(alice, bob)
+    GameClock.objects.get_or_create(game_id=game.pk)
+    orm = list(Seat.objects.filter(game=game).select_related("user", "game", "game__clock").order_by("index"))
+    fast_game, fast = game_and_seats(SEATS_GAME_CLOCK.fetch([game.pk]))
+    with django_assert_num_queries(0):
+        assert [_fields(s) for s in fast] == [_fields(s) for s in orm]
+        assert [_fields(s.user) for s in fast] == [_fields(s.user) for s in orm]
+        assert _fields(fast_game) == _fields(orm[0].game) and all(s.game is fast_game for s in fast)
+        assert _fields(fast_game.clock) == _fields(orm[0].game.clock)
+    GameClock.objects.filter(game_id=game.pk).delete()
+    fast_game, _ = game_and_seats(SEATS_GAME_CLOCK.fetch([game.pk]))
+    with django_assert_num_queries(0), pytest.raises(ObjectDoesNotExist):
+        fast_game.clock  # noqa: B018 - the access is the test
+    assert game_and_seats(SEATS_GAME_CLOCK.fetch([987654321])) == (None, [])
