@@ -26,11 +26,11 @@ On when ``FAST_MOVES`` is on (the default), the database is PostgreSQL and the c
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
 from collections import Counter
-from http.cookies import SimpleCookie
 from typing import Any
 
 from django.conf import settings
@@ -95,22 +95,26 @@ class _Request:
 
     def language(self) -> str:
         """The language ``LocaleMiddleware`` activates (cookie, then ``Accept-Language``)."""
-        from django.http import HttpRequest
-        from django.utils import translation
+        from django.http.cookie import parse_cookie
 
-        request = HttpRequest()
-        accept = self.header("accept-language")
-        if accept is not None:
-            request.META["HTTP_ACCEPT_LANGUAGE"] = accept
         cookie = self.header("cookie")
-        if cookie:
-            parsed = SimpleCookie()
-            try:
-                parsed.load(cookie)
-            except Exception:  # Django parses leniently; let it
-                raise Delegate("cookie") from None
-            request.COOKIES = {k: m.value for k, m in parsed.items()}
-        return translation.get_language_from_request(request)
+        chosen = parse_cookie(cookie).get(settings.LANGUAGE_COOKIE_NAME) if cookie else None
+        return _language(self.header("accept-language"), chosen, settings.LANGUAGE_CODE)
+
+
+@functools.lru_cache(maxsize=512)
+def _language(accept: str | None, cookie: str | None, _default: str) -> str:
+    """``translation.get_language_from_request`` for a request with this ``Accept-Language`` header and
+    language cookie (``_default``: the setting it falls back to, part of the cache key)."""
+    from django.http import HttpRequest
+    from django.utils import translation
+
+    request = HttpRequest()
+    if accept is not None:
+        request.META["HTTP_ACCEPT_LANGUAGE"] = accept
+    if cookie is not None:
+        request.COOKIES = {settings.LANGUAGE_COOKIE_NAME: cookie}
+    return translation.get_language_from_request(request)
 
 
 def _host_allowed(request: _Request) -> bool:

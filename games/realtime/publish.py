@@ -38,20 +38,11 @@ def user_group(user_id: int) -> str:
 
 
 def load_game_and_seats(game_id: int):
-    """``(game, seats)`` in one query (seats ordered by index, with their users), or ``(None, [])``.
+    """``(game, seats)`` in one query (seats ordered by index, with their users, the game and its clock),
+    or ``(None, [])``. Every seat row carries the same ``Game`` instance, so ``seat.game`` costs nothing."""
+    from games.service._common import SEATS_GAME_CLOCK, game_and_seats
 
-    Every seat row carries the same ``Game`` instance, so ``seat.game`` costs nothing more.
-    """
-    from games.models import Seat
-
-    seats = list(Seat.objects.select_related("game", "game__clock", "user").filter(game_id=game_id)
-                 .order_by("index"))
-    if not seats:
-        return None, []
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game
-    return game, seats
+    return game_and_seats(SEATS_GAME_CLOCK.fetch([game_id]))
 
 
 def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None,

@@ -349,3 +349,38 @@ def test_the_answer_is_written_byte_for_byte_as_drf_writes_it(alice, bob):
     payloads = [game_view_payload(game, alice.user), {"text": "line\u2028para\u2029 é \"/\\", "n": [1, None, True]}]
     for payload in payloads:
         assert fastmoves._render(payload) == JSONRenderer().render(payload, "application/json")
+
+
+def test_malformed_moves_and_tokens_get_djangos_answers(alice, bob):
+    """The hardening suite's malformed bodies and tokens (tests/hardening/test_bad_input.py), through the ASGI
+    app with and without the fast path: the same status, error code and message, and the game unchanged."""
+    from tests.hardening.test_bad_input import MALFORMED_MOVES
+
+    game_id = _started_game(alice, bob)
+    headers = ["Bearer clm_deadbeef_notthesecret", "Bearer clm_short_x", "Bearer " + "a" * 5000,
+               "Bearer clm_deadbeef_x extra", "Bearer"]
+
+    async def scenario():
+        async with _client(fast=True) as fast, _client(fast=False) as plain:
+            api, view = await _mover(fast, (alice, bob), game_id)
+            pairs = []
+            for name, body in MALFORMED_MOVES.items():
+                if isinstance(body, dict) and body.get("version") == 0:
+                    body = {**body, "version": view["version"]}
+                answers = [await http.post(f"/api/v1/games/{game_id}/moves", json=body,
+                                           headers={"Authorization": _token(api)}) for http in (fast, plain)]
+                pairs.append((name, *answers))
+            for header in headers:
+                answers = [await http.post(f"/api/v1/games/{game_id}/moves", headers={"Authorization": header},
+                                           json={"version": view["version"], "move": view["legal_moves"][0]})
+                           for http in (fast, plain)]
+                pairs.append((header[:20], *answers))
+            return pairs, view["version"], (await _view(plain, api, game_id))["version"]
+
+    pairs, before, after = _run(scenario)
+    for name, fast, plain in pairs:
+        assert fast.status_code == plain.status_code, name
+        assert 400 <= fast.status_code < 500, (name, fast.status_code)
+        assert _stable(fast.json()) == _stable(plain.json()), name
+    assert after == before
+    assert fastmoves.stats["fast"] == 0
