@@ -122,6 +122,10 @@ class JoinedSelect:
             out.append(objs[0])
         return out
 
+    def width(self, connection: Any) -> int:
+        """The number of columns of :meth:`sql`."""
+        return sum(len(attnames) for _, attnames, _ in self.compiled(connection)[1])
+
     @staticmethod
     def _converters(connection: Any, parts: list[tuple[type[Model], list[str], Any]]) -> list[list[Any]]:
         """Per model, ``(index, fn)`` for fields whose database value needs converting (JSON on SQLite,
@@ -216,6 +220,14 @@ class ValuesSelect:
                 values[i] = fn(values[i])
             out.append(tuple(values))
         return out
+
+
+def side_by_side(first: JoinedSelect, second: JoinedSelect, connection: Any) -> str:
+    """One SELECT of ``first``'s rows, each followed by the columns of ``second``'s first row (NULLs when it
+    has none): two independent reads in one round trip. Parameters: ``first``'s, then ``second``'s. Split a
+    row at ``first.width(connection)``; the rows come in no particular order."""
+    return (f"SELECT * FROM ({first.sql(connection)}) a "
+            f"LEFT JOIN LATERAL ({second.sql(connection)} LIMIT 1) b ON true")
 
 
 # --- writes --------------------------------------------------------------------------------------

@@ -208,7 +208,7 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
     from accounts.authentication import _TOKEN_WITH_USER
     from accounts.models import ApiToken
     from claim import asyncdb
-    from claim.rowsql import inserted
+    from claim.rowsql import inserted, side_by_side
     from claim.throttling import user_throttle_logs
     from games.api.views import GameMovesView
     from games.models import Game
@@ -222,7 +222,15 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
     django_conn = connections["default"]
     pool = await asyncdb.pool()
     async with pool.acquire() as conn:
-        tokens = _TOKEN_WITH_USER.build(await asyncdb.fetch(conn, _TOKEN_WITH_USER.sql(django_conn), [prefix]))
+        # The caller's token and the game (its seats, their users, its clock) in one read; nothing of the
+        # game is used before the token is checked. Read without a lock: the write below checks the version
+        # (optimistic: no transaction is held open across round trips; a race loses with nothing written).
+        rows = await asyncdb.fetch(conn, side_by_side(SEATS_GAME_CLOCK, _TOKEN_WITH_USER, django_conn),
+                                   [game_id, prefix])
+        if not rows:
+            raise Delegate("no game")
+        width = SEATS_GAME_CLOCK.width(django_conn)
+        tokens = _TOKEN_WITH_USER.build([rows[0][width:]]) if rows[0][width] is not None else []
         token = tokens[0] if tokens else None
         if not _usable_token(token, plain):
             raise Delegate("token")
@@ -233,12 +241,8 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
         if member is None:
             raise Delegate("throttled")
         try:
-            # Read without a lock; the write below checks the version (optimistic: no transaction is held
-            # open across round trips, and a race loses with nothing written).
-            game, seats = game_and_seats(
-                SEATS_GAME_CLOCK.build(await asyncdb.fetch(conn, SEATS_GAME_CLOCK.sql(django_conn), [game_id])))
-            if game is None:
-                raise Delegate("no game")
+            game, seats = game_and_seats(sorted(SEATS_GAME_CLOCK.build([row[:width] for row in rows]),
+                                                key=lambda seat: seat.index))
             if game.status != Game.Status.ACTIVE or game.version != version:
                 raise Delegate("not active or stale")
             try:
