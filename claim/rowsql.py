@@ -102,20 +102,30 @@ class JoinedSelect:
         return self.build(rows, db)
 
     def build(self, rows: Sequence[Sequence[Any]], db: str | None = None) -> list[Model]:
-        """The model instances of ``rows`` (as returned by :meth:`sql`), as ``select_related`` builds them."""
+        """The model instances of ``rows`` (as returned by :meth:`sql`), as ``select_related`` builds them,
+        except that a related row met again (the game of every seat) is one instance, converted once."""
         db = db or router.db_for_read(self.model)
         _, parts, converters = self.compiled(connections[db])
         pk_at = [attnames.index(model._meta.pk.attname) for model, attnames, _ in parts]
         out = []
+        seen: dict[tuple[int, Any], Model] = {}
         for row in rows:
             start = 0
             objs = []
-            for (model, attnames, _), convert, pk_index in zip(parts, converters, pk_at, strict=True):
-                values = list(row[start:start + len(attnames)])
+            for n, ((model, attnames, _), convert, pk_index) in enumerate(zip(parts, converters, pk_at, strict=True)):
+                pk = row[start + pk_index]
+                if pk is None:
+                    objs.append(None)
+                elif n and (n, pk) in seen:
+                    objs.append(seen[(n, pk)])
+                else:
+                    values = list(row[start:start + len(attnames)])
+                    for i, fn in convert:
+                        values[i] = fn(values[i])
+                    objs.append(model.from_db(db, attnames, values))
+                    if n:
+                        seen[(n, pk)] = objs[-1]
                 start += len(attnames)
-                for i, fn in convert:
-                    values[i] = fn(values[i])
-                objs.append(None if values[pk_index] is None else model.from_db(db, attnames, values))
             for (_, _, (attach, parent)), obj in zip(parts[1:], objs[1:], strict=True):
                 if objs[parent] is not None:
                     attach.set_cached_value(objs[parent], obj)

@@ -84,7 +84,9 @@ WSGI_APPLICATION = None
 HTTP_HANDLER = env_str("HTTP_HANDLER", "wsgi")
 if HTTP_HANDLER not in ("wsgi", "asgi"):
     raise ValueError(f"HTTP_HANDLER must be 'wsgi' or 'asgi', got {HTTP_HANDLER!r}")
-HTTP_THREADS = env_int("HTTP_THREADS", 16)
+# 4, not more: the event loop (sockets, fast moves) shares the GIL with these threads, and a burst of Django
+# requests on 16 threads starved it (docs/performance.md, sixth round: paced p99 297-521 ms -> 44 ms).
+HTTP_THREADS = env_int("HTTP_THREADS", 4)
 # FAST_MOVES: token clients' moves played on the event loop (games/fastmoves.py; PostgreSQL + Redis only),
 # with their own asyncio connection pool of DB_ASYNC_POOL_MIN..DB_ASYNC_POOL_MAX connections per process.
 FAST_MOVES = env_bool("FAST_MOVES", True)
