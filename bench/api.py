@@ -79,6 +79,16 @@ UVICORN_FLAGS = "--http httptools --loop uvloop --ws-per-message-deflate false -
 
 # --- the server ---------------------------------------------------------------------------------
 
+def _speed() -> float:
+    """CPU seconds of a fixed pure-Python loop: the same figure on the same machine unless its host is busy,
+    so runs of different days (or hours) can be compared."""
+    start = time.process_time()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return time.process_time() - start
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -96,14 +106,17 @@ def _ensure_database(database_url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def _analyze(database_url: str) -> None:
-    """``ANALYZE`` the bench database. The server's move path runs prepared statements, planned once for
-    the table statistics of that moment; PostgreSQL's autovacuum keeps them current, but it is off on
-    this machine, and a database that grew since its last ``ANALYZE`` got plans several times slower."""
+def _vacuum(database_url: str) -> None:
+    """``VACUUM (ANALYZE)`` the bench database: what autovacuum would have done since the last run. It is
+    off on this machine, and without it every run measured a slower database than the one before: each
+    move updates its game and seat rows, whose dead versions piled up (280,000 dead rows of 6,300 games
+    after a few dozen runs: the capacity fell from 250 to 145 moves/s), and the move path's prepared
+    statements are planned for the table statistics of their first use (stale ones gave plans several
+    times slower)."""
     import psycopg
 
     with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute("ANALYZE")
+        conn.execute("VACUUM (ANALYZE)")
 
 
 def _checkpoints(database_url: str) -> int | None:
@@ -538,8 +551,10 @@ class Bench:
             pairs = [Game((players[2 * i], players[2 * i + 1])) for i in range(args.games)]
             await asyncio.gather(*(self.restart(http, g) for g in pairs))
             print(f"setup: {args.games} games and {len(players)} sockets ready")
-            if self.server_pid:  # our own server: its database's statistics as autovacuum would keep them
-                await asyncio.to_thread(_analyze, args.database_url)
+            if self.server_pid:  # our own server: its database as autovacuum would keep it
+                t0 = time.perf_counter()
+                await asyncio.to_thread(_vacuum, args.database_url)
+                print(f"setup: VACUUM (ANALYZE) of the bench database in {time.perf_counter() - t0:.1f} s")
 
             self.stop_at = time.perf_counter() + args.warmup + args.duration
             workers = [asyncio.create_task(self.worker(http)) for _ in range(args.clients)]
@@ -661,7 +676,8 @@ def main() -> None:
               f"HTTP_HANDLER={os.environ.get('HTTP_HANDLER') or 'wsgi'}; tasks: {args.tasks}; "
               f"DB_CONN_MAX_AGE={args.conn_max_age}, "
               f"{args.database_url}, {args.redis_url}); pid {proc.pid}")
-    print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
+          f"speed: {_speed():.2f} s CPU for a 10M-step Python loop (this machine's host load varies it)")
     try:
         asyncio.run(Bench(url.rstrip("/"), args, proc.pid if proc else None).run())
     finally:

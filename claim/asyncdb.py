@@ -11,7 +11,7 @@ its JSON text), and rows come back as Django's psycopg connection reads them (``
 text for the fields to parse, ``timestamptz`` as aware datetimes), so :meth:`JoinedSelect.build
 <claim.rowsql.JoinedSelect.build>` turns them into the same model instances. Statements are prepared
 once per connection (asyncpg's statement cache), so PostgreSQL plans them once: that needs current
-table statistics (autovacuum, on by default; ``bench/api.py`` runs ``ANALYZE`` itself, since this
+table statistics (autovacuum, on by default; ``bench/api.py`` runs ``VACUUM (ANALYZE)`` itself, since this
 machine's PostgreSQL has autovacuum off). Planning each execution instead, as Django's client-side
 binding does, cost 130 to 260 µs more per query here.
 
