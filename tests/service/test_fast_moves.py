@@ -384,3 +384,64 @@ def test_malformed_moves_and_tokens_get_djangos_answers(alice, bob):
         assert _stable(fast.json()) == _stable(plain.json()), name
     assert after == before
     assert fastmoves.stats["fast"] == 0
+
+
+@pytest.mark.parametrize("kind, seats, options", [
+    ("claim2", 2, None), ("claim-mix", 2, {"factions": ["knight", "goblin", "dragon", "troll", "seer"]}),
+    ("inheritors", 2, None), ("inheritors", 4, None),
+    ("claim-mix", 3, {"factions": ["knight", "goblin", "undead", "dwarf", "doppelganger", "troll", "seer"]})])
+def test_every_kind_and_seat_count_plays_to_the_end_on_the_fast_path(make_api, kind, seats, options):
+    """The fast path knows no game: every kind and seat count the service plays goes through it, and each answer
+    is the mover's view as Django reads it back; the log replays to the stored state."""
+    players = [make_api(f"p{n}") for n in range(seats)]
+    body: dict[str, Any] = {"kind": kind, "opponents": [{"type": "user", "username": p.user.username}
+                                                         for p in players[1:]]}
+    if seats > 2:
+        body["seats"] = seats
+    if options:
+        body["options"] = options
+    game_id = players[0].create(**body)["id"]
+    for p in players[1:]:
+        assert p.post(f"/api/v1/games/{game_id}/join").status_code == 201
+
+    async def scenario():
+        moves = 0
+        async with _client(fast=True) as http, _client(fast=False) as plain:
+            while moves < 2000:
+                api, view = await _mover(http, players, game_id)
+                r = await _move(http, api, game_id, view["version"], view["legal_moves"][-1], client_id=f"m{moves}")
+                assert r.status_code == 201, r.text
+                moves += 1
+                if moves % 7 == 0 or r.json()["status"] != "active":
+                    assert r.json() == await _view(plain, api, game_id)
+                if r.json()["status"] != "active":
+                    return moves
+        raise AssertionError("no end")
+
+    moves = _run(scenario)
+    assert dict(fastmoves.stats) == {"fast": moves}
+    assert Game.objects.get(pk=game_id).status == "finished"
+    check = replay_log(game_id)
+    assert check.ok, check.message
+
+
+def test_a_move_against_the_ai_starts_its_turn(alice):
+    """After a fast move the service's commit hooks run: here the AI's turn (inline in eager task mode), so the
+    human's next view is the AI's answer to it."""
+    game_id = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])["id"]
+
+    async def scenario():
+        async with _client(fast=True) as http:
+            versions = []
+            for _ in range(6):
+                view = await _view(http, alice, game_id)
+                assert view["my_turn"], view["to_act"]  # the AI has always answered already
+                r = await _move(http, alice, game_id, view["version"], view["legal_moves"][0])
+                assert r.status_code == 201, r.text
+                versions.append((view["version"], r.json()["version"]))
+            return versions
+
+    versions = _run(scenario)
+    assert all(after == before + 1 for before, after in versions)
+    assert fastmoves.stats["fast"] == 6
+    assert Game.objects.get(pk=game_id).move_count >= 11  # 6 human moves and the AI's answers
