@@ -6,8 +6,10 @@ trips made from a thread that must win the GIL back after each one. This ASGI la
 Django's HTTP app, plays the plain case itself, asynchronously on the server's loop (PostgreSQL through
 :mod:`claim.asyncdb`, Redis through :mod:`redis.asyncio`), with the service's own pure functions:
 
-* the same SQL (``claim.rowsql`` statements of the token, the locked game and the seats; the writes of
-  :class:`games.service.moves.CommitPlan`), so the same rows, snapshot, history and answer;
+* the same SQL (``claim.rowsql``): one read of the seats, their users, the game, its clock and the
+  caller's token (``side_by_side``), and one write (:meth:`games.service.moves.CommitPlan.guarded_statement`:
+  the service's rows, written only if the game is still at the version read, so no transaction or lock
+  is held across round trips and a lost race writes nothing);
 * the same checks (:func:`games.service.moves.checked_apply`) and the same views
   (:func:`games.service.payload.game_view_payload`), the same commit hooks (push, ``game_changed``,
   the AI's turn) and the same response headers as the middleware would add.
@@ -15,10 +17,10 @@ Django's HTTP app, plays the plain case itself, asynchronously on the server's l
 It answers only a request it is sure to answer exactly as Django would: a ``Bearer`` token that is
 valid, active, used within the last minute and allowed to play; throttles that allow it; a JSON body
 that the serializer would take as it is; the caller's turn at the current version; a legal move; a
-``client_id`` not used before. **Everything else is handed, untouched, to
-Django** (body replayed): refusals, retries, session (cookie) requests, anything
-unexpected before the commit. Nothing is kept from a handed-over request: its transaction is rolled
-back and its throttle records are taken back, so DRF counts and answers it as it always has.
+``client_id`` not used before. **Everything else is handed, untouched, to Django** (body replayed):
+refusals, retries, session (cookie) requests, anything unexpected before the write. Nothing is kept
+from a handed-over request: nothing was written, and its throttle records are taken back, so DRF
+counts and answers it as it always has.
 
 On when ``FAST_MOVES`` is on (the default), the database is PostgreSQL and the cache is Redis.
 """
