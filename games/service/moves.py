@@ -43,19 +43,11 @@ from .payload import GameParts, game_view_payload
 _MALFORMED = "This move is malformed for this game: send one of your legal_moves."
 
 
-def move_insert_statement(game: Game, seat: int, move: Mapping[str, Any], client_id: str | None, now: Any,
-                          response: dict[str, Any] | None, connection: Any) -> Statement:
-    """The INSERT of the move row, ``ON CONFLICT DO NOTHING RETURNING id``: no row back if the seat already
-    used ``client_id`` in this game (PostgreSQL and SQLite)."""
-    field = Move._meta.get_field
-    names = ["game", "number", "seat", "move", "client_id", "version", "created_at", "response"]
-    values = [game.pk, game.move_count, seat, dict(move), client_id, game.version, now, response]
-    columns = ", ".join(connection.ops.quote_name(field(n).column) for n in names)
-    params = [field(n).get_db_prep_save(v, connection) for n, v in zip(names, values, strict=True)]
-    table = connection.ops.quote_name(Move._meta.db_table)
-    pk = connection.ops.quote_name(Move._meta.pk.column)
-    return (f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))}) "
-            f"ON CONFLICT DO NOTHING RETURNING {pk}", params)
+def _move_row(game: Game, seat: int, move: Mapping[str, Any], client_id: str | None, now: Any,
+              response: dict[str, Any] | None) -> Move:
+    """The (unsaved) log row of the move that brought ``game`` to its current move count and version."""
+    return Move(game=game, number=game.move_count, seat=seat, move=dict(move), client_id=client_id,
+                version=game.version, created_at=now, response=response)
 
 
 def _insert_move(game: Game, seat: int, move: Mapping[str, Any], client_id: str | None, now: Any,
@@ -65,14 +57,15 @@ def _insert_move(game: Game, seat: int, move: Mapping[str, Any], client_id: str 
     One statement (``ON CONFLICT DO NOTHING``) instead of a lookup before every move: a repeated
     ``client_id`` is the rare case, handled by the caller.
     """
+    row = _move_row(game, seat, move, client_id, now, response)
     conn = connections[Move.objects.db]
     if not client_id or conn.vendor not in ("postgresql", "sqlite"):
-        return Move.objects.create(game=game, number=game.move_count, seat=seat, move=dict(move),
-                                   client_id=client_id, version=game.version, created_at=now, response=response).pk
+        row.save(force_insert=True)
+        return row.pk
     with conn.cursor() as cursor:
-        cursor.execute(*move_insert_statement(game, seat, move, client_id, now, response, conn))
-        row = cursor.fetchone()
-    return row[0] if row else None
+        cursor.execute(*insert_statement(row, conn, on_conflict_nothing=True))
+        found = cursor.fetchone()
+    return found[0] if found else None
 
 
 @dataclass
@@ -110,8 +103,7 @@ class CommitPlan:
         qn = connection.ops.quote_name
         update_sql, update_params = update_statement(self.game, self.game_fields(), connection)
         guard = f"{update_sql} AND {qn(Game._meta.get_field('version').column)} = %s RETURNING {qn('id')}"
-        row = Move(game=self.game, number=self.game.move_count, seat=self.seat, move=dict(self.move),
-                   client_id=self.client_id, version=self.game.version, created_at=self.now, response=self.payload)
+        row = _move_row(self.game, self.seat, self.move, self.client_id, self.now, self.payload)
         parts = [("g", (guard, [*update_params, expected_version])),
                  ("m", insert_statement(row, connection, source="g", on_conflict_nothing=True))]
         if self.finished:
