@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 from rest_framework import authentication, exceptions, permissions
 
@@ -13,6 +15,22 @@ from .models import ApiToken, User
 _TOKEN_WITH_USER = JoinedSelect(ApiToken, [Join("user")], where="t0.prefix = %s", order_by="t0.id")
 
 
+def token_refusal(token: ApiToken | None, plain: str) -> str | None:
+    """Why ``token`` (the row found for ``plain``'s prefix, with its user) does not authenticate, or None."""
+    if token is None or not token.matches(plain):
+        return "Invalid token."
+    if not token.is_active:
+        return "This token has been revoked; create a new one."
+    if not token.user.is_active:
+        return "This account is disabled."
+    return None
+
+
+def last_use_is_stale(token: ApiToken, now: Any) -> bool:
+    """``last_used_at`` is written at most once a minute, not on every request."""
+    return token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60
+
+
 def authenticate_token(plain: str) -> tuple[User, ApiToken]:
     """Resolve a token string; raises AuthenticationFailed with a message a person can act on."""
     prefix = ApiToken.parse_prefix(plain)
@@ -20,14 +38,11 @@ def authenticate_token(plain: str) -> tuple[User, ApiToken]:
         raise exceptions.AuthenticationFailed("Malformed token: expected 'clm_<id>_<secret>'.")
     found = _TOKEN_WITH_USER.fetch([prefix])
     token = found[0] if found else None
-    if token is None or not token.matches(plain):
-        raise exceptions.AuthenticationFailed("Invalid token.")
-    if not token.is_active:
-        raise exceptions.AuthenticationFailed("This token has been revoked; create a new one.")
-    if not token.user.is_active:
-        raise exceptions.AuthenticationFailed("This account is disabled.")
+    refusal = token_refusal(token, plain)
+    if refusal is not None:
+        raise exceptions.AuthenticationFailed(refusal)
     now = timezone.now()
-    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+    if last_use_is_stale(token, now):
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     return token.user, token
 

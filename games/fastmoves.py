@@ -190,14 +190,11 @@ def _usable_token(token: Any, plain: str) -> bool:
     the ``last_used_at`` write (a token unused for a minute is handed to Django, which writes it)."""
     from django.utils import timezone
 
-    from games.api.permissions import BOT, PLAY
+    from accounts.authentication import last_use_is_stale, token_refusal
+    from games.api.permissions import scope_refusal
 
-    if token is None or not token.matches(plain) or not token.is_active or not token.user.is_active:
-        return False
-    if token.last_used_at is None or (timezone.now() - token.last_used_at).total_seconds() > 60:
-        return False
-    scopes = set(token.scopes or [])
-    return PLAY in scopes or (bool(token.user.is_bot) and BOT in scopes)
+    return (token_refusal(token, plain) is None and not last_use_is_stale(token, timezone.now())
+            and scope_refusal(token.scopes, bool(token.user.is_bot), reading=False) is None)
 
 
 async def play(game_id: int, plain: str, version: int, move: dict[str, Any], client_id: str | None

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import permissions
 
 from accounts.models import ApiToken
@@ -25,17 +27,21 @@ class GameScopes(permissions.BasePermission):
         token = request.auth
         if not isinstance(token, ApiToken):
             return True
-        scopes = set(token.scopes)
-        is_bot = bool(getattr(request.user, "is_bot", False))
-        if request.method in permissions.SAFE_METHODS:
-            if READ in scopes or (is_bot and BOT in scopes):
-                return True
-            self.message = f"This token lacks the scope: {READ}."
-            return False
-        if PLAY in scopes or (is_bot and BOT in scopes):
+        refusal = scope_refusal(token.scopes, bool(getattr(request.user, "is_bot", False)),
+                                reading=request.method in permissions.SAFE_METHODS)
+        if refusal is None:
             return True
-        if BOT in scopes and not is_bot:
-            self.message = f"The scope {BOT} is only valid for bot accounts; this token needs {PLAY}."
-        else:
-            self.message = f"This token lacks the scope: {PLAY} (or {BOT} for a bot account)."
+        self.message = refusal
         return False
+
+
+def scope_refusal(scopes: Any, is_bot: bool, reading: bool) -> str | None:
+    """Why a token with ``scopes`` may not read (GET) or play (POST) games, or None when it may."""
+    scopes = set(scopes or [])
+    if reading:
+        return None if READ in scopes or (is_bot and BOT in scopes) else f"This token lacks the scope: {READ}."
+    if PLAY in scopes or (is_bot and BOT in scopes):
+        return None
+    if BOT in scopes and not is_bot:
+        return f"The scope {BOT} is only valid for bot accounts; this token needs {PLAY}."
+    return f"This token lacks the scope: {PLAY} (or {BOT} for a bot account)."
