@@ -286,13 +286,13 @@ async def _after_commit(plan: Any, user: Any) -> None:
             log.exception("after the move in game %s: a commit hook failed", plan.game.pk)
 
     if settings.TASK_MODE == "eager":
-        await asyncio.to_thread(lambda: [run(hook) for hook, _ in hooks])
+        await asyncio.to_thread(lambda: [run(hook) for hook, _, _ in hooks])
         return
-    for n, (hook, _) in enumerate(hooks):
-        if n < 2:  # publish, game_changed: hand-offs that do not wait
-            run(hook)
-        else:
+    for hook, _, waits in hooks:
+        if waits:
             loop.run_in_executor(None, run, hook)
+        else:
+            run(hook)
 
 
 # --- ASGI ----------------------------------------------------------------------------------------

@@ -163,9 +163,10 @@ def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
 
 
 def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> list[tuple[Any, bool]]:
-    """What runs once a change is committed, in order, as ``(callable, robust)``: push the new version to
-    the seated users, tell the ``game_changed`` receivers, and start the AI if one must act.
+                 parts: Any = None) -> list[tuple[Any, bool, bool]]:
+    """What runs once a change is committed, in order, as ``(callable, robust, waits)``: push the new version
+    to the seated users, tell the ``game_changed`` receivers (both only hand the work on), and start the AI
+    if one must act (``waits``: it may wait for the broker).
 
     With ``views`` (``{user_id: payload}`` already built, e.g. the mover's answer) or ``parts`` (the
     :class:`~games.service.payload.GameParts` of this version), ``game`` and ``seats`` must be exactly
@@ -174,19 +175,19 @@ def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, An
     """
     game_id, version, status = game.pk, game.version, game.status
     prepared = {"game": game, "seats": seats, "views": views, "parts": parts} if (views or parts) else {}
-    hooks: list[tuple[Any, bool]] = [
-        (lambda: publish(game_id, **prepared), True),
-        (lambda: send_game_changed(game_id, version, status), True),
+    hooks: list[tuple[Any, bool, bool]] = [
+        (lambda: publish(game_id, **prepared), True, False),
+        (lambda: send_game_changed(game_id, version, status), True, False),
     ]
     if ai_seat_to_act(game, seats):
-        hooks.append((lambda: schedule_ai_turn(game_id, version), settings.TASK_MODE != "eager"))
+        hooks.append((lambda: schedule_ai_turn(game_id, version), settings.TASK_MODE != "eager", True))
     return hooks
 
 
 def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
                  parts: Any = None) -> None:
     """Run :func:`commit_hooks` when the current transaction commits."""
-    for hook, robust in commit_hooks(game, seats, views=views, parts=parts):
+    for hook, robust, _ in commit_hooks(game, seats, views=views, parts=parts):
         transaction.on_commit(hook, robust=robust)
 
 
