@@ -163,9 +163,9 @@ def user_throttle_logs(view_class: type, user_pk: int) -> list[tuple[str, int, i
 class AsyncThrottles:
     """The Redis-log throttles of a view, checked in one round trip from the event loop.
 
-    ``check`` records the request in every log when all allow (True); when one refuses it takes back
-    what it recorded and returns False, so the caller can hand the request to DRF, which then counts
-    and refuses it exactly as it always does (``Retry-After`` included).
+    ``check`` records the request in every log when all allow (and returns the recorded member); when one
+    refuses it takes back what it recorded and returns None, so the caller can hand the request to DRF,
+    which then counts and refuses it exactly as it always does (``Retry-After`` included).
     """
 
     def __init__(self, redis_url: str) -> None:

@@ -230,7 +230,6 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             return
         await super().dispatch(message)
 
-
     async def game_update(self, event: dict) -> None:
         """A view published for this user (``type: game.update``); forward it if followed and new."""
         game_id = event["game_id"]

@@ -65,13 +65,9 @@ SEATS_GAME_CLOCK = JoinedSelect(Seat, [Join("user", outer=True), Join("game"), J
 
 
 def game_and_seats(rows_of_seats: list[Seat]) -> tuple[Game | None, list[Seat]]:
-    """``(game, seats)`` of :data:`SEATS_GAME_CLOCK`'s instances: one game instance for all seats."""
-    if not rows_of_seats:
-        return None, []
-    game = rows_of_seats[0].game
-    for seat in rows_of_seats:
-        seat.game = game
-    return game, rows_of_seats
+    """``(game, seats)`` of :data:`SEATS_GAME_CLOCK`'s instances (``JoinedSelect.build`` gives all seats the
+    same game instance)."""
+    return (rows_of_seats[0].game if rows_of_seats else None), rows_of_seats
 _SEATS_WITH_USERS = JoinedSelect(Seat, [Join("user", outer=True)], where="t0.game_id = %s", order_by='t0."index"')
 
 
