@@ -282,6 +282,36 @@ def update_row(obj: Model, fields: Sequence[str]) -> None:
     obj._state.db = db
 
 
+def _insert_sql(model: type[Model], connection: Any, expressions: dict[str, str], source: str | None,
+                on_conflict_nothing: bool, rows: int = 1) -> str:
+    """The INSERT of :func:`insert_statement` (``rows`` value lists without ``source``), compiled once."""
+    key = ("insert", connection.vendor, model, tuple(sorted(expressions.items())), source, on_conflict_nothing, rows)
+    sql = _write_sql.get(key)
+    if sql is None:
+        meta = model._meta
+        qn = connection.ops.quote_name
+        fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
+        columns = ", ".join(qn(f.column) for f in fields)
+        if source is None:
+            values = f"({', '.join(expressions.get(f.name, '%s') for f in fields)})"
+            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([values] * rows)}"
+        else:
+            values = ", ".join(expressions.get(f.name) or f"%s::{f.cast_db_type(connection)}" for f in fields)
+            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) SELECT {values} FROM {source}"
+        if on_conflict_nothing:
+            sql += " ON CONFLICT DO NOTHING"
+        if connection.features.can_return_columns_from_insert:
+            sql += f" RETURNING {qn(meta.pk.column)}"
+        _write_sql[key] = sql
+    return sql
+
+
+def _insert_params(obj: Model, connection: Any, expressions: dict[str, str]) -> list[Any]:
+    meta = obj._meta
+    return [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in meta.concrete_fields
+            if f is not meta.auto_field and f.name not in expressions]
+
+
 def insert_statement(obj: Model, connection: Any, expressions: dict[str, str] | None = None,
                      source: str | None = None, on_conflict_nothing: bool = False) -> Statement:
     """The INSERT of :func:`insert_row` (with ``RETURNING`` the primary key where the vendor can).
@@ -291,27 +321,9 @@ def insert_statement(obj: Model, connection: Any, expressions: dict[str, str] | 
     ``"g"``) the row is ``SELECT``ed ``FROM`` it, so nothing is inserted when it has no row (the values
     are then cast to their columns' types, which a ``SELECT`` list does not infer);
     ``on_conflict_nothing`` skips a row that would break a unique constraint."""
-    meta = obj._meta
     expressions = expressions or {}
-    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
-    key = ("insert", connection.vendor, type(obj), tuple(sorted(expressions.items())), source, on_conflict_nothing)
-    sql = _write_sql.get(key)
-    if sql is None:
-        qn = connection.ops.quote_name
-        columns = ", ".join(qn(f.column) for f in fields)
-        if source is None:
-            values = [expressions.get(f.name, "%s") for f in fields]
-            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES ({', '.join(values)})"
-        else:
-            values = [expressions.get(f.name) or f"%s::{f.cast_db_type(connection)}" for f in fields]
-            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) SELECT {', '.join(values)} FROM {source}"
-        if on_conflict_nothing:
-            sql += " ON CONFLICT DO NOTHING"
-        if connection.features.can_return_columns_from_insert:
-            sql += f" RETURNING {qn(meta.pk.column)}"
-        _write_sql[key] = sql
-    return sql, [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields
-                 if f.name not in expressions]
+    sql = _insert_sql(type(obj), connection, expressions, source, on_conflict_nothing)
+    return sql, _insert_params(obj, connection, expressions)
 
 
 def with_statement(parts: Sequence[tuple[str, Statement]], select: str) -> Statement:
@@ -342,6 +354,27 @@ def insert_row(obj: Model) -> None:
         else:
             pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
     inserted(obj, pk, db)
+
+
+def insert_rows(objs: Sequence[Model]) -> None:
+    """``bulk_create(objs)`` (one model, auto primary keys) as one ``INSERT … RETURNING`` compiled once per
+    vendor and row count, with no transaction around it (a single statement is atomic): the same column
+    values and primary keys set in order. Databases that cannot return the rows' keys use ``bulk_create``."""
+    if not objs:
+        return
+    model = type(objs[0])
+    db = _db_for_write(objs[0])
+    connection = connections[db]
+    if not connection.features.can_return_rows_from_bulk_insert:
+        model.objects.bulk_create(objs)
+        return
+    sql = _insert_sql(model, connection, {}, None, False, rows=len(objs))
+    params = [p for obj in objs for p in _insert_params(obj, connection, {})]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        pks = [pk for pk, in cursor.fetchall()]
+    for obj, pk in zip(objs, pks, strict=True):
+        inserted(obj, pk, db)
 
 
 def flags_statement(model: type[Model], field: str, on: Sequence[Any], off: Sequence[Any],

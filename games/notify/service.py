@@ -21,6 +21,8 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
+from claim.rowsql import insert_rows
+
 from .models import DEFAULTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
 
 log = logging.getLogger("games.notify")
@@ -180,7 +182,7 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
             delivery.append((push, email))
     if not notes:
         return []
-    _insert(notes)
+    insert_rows(notes)
     from claim.tasks import enqueue
 
     from .tasks import deliver_task
@@ -194,40 +196,6 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
 
         transaction.on_commit(lambda: push_to_sockets(live), robust=True)
     return notes
-
-
-_insert_sql: dict[tuple[str, int], str] = {}
-
-
-def _insert(notes: list[Notification]) -> None:
-    """``Notification.objects.bulk_create(notes)`` as one ``INSERT ... RETURNING`` statement compiled
-    once per vendor and row count (no transaction around it: a single statement is atomic); the same
-    column values (``pre_save`` + ``get_db_prep_save``) and primary keys set in order, like
-    ``bulk_create``. Databases that cannot return the rows' keys use ``bulk_create``."""
-    from django.db import connections, router
-
-    db = router.db_for_write(Notification)
-    connection = connections[db]
-    if not connection.features.can_return_rows_from_bulk_insert:
-        Notification.objects.bulk_create(notes)
-        return
-    meta = Notification._meta
-    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
-    key = (connection.vendor, len(notes))
-    sql = _insert_sql.get(key)
-    if sql is None:
-        qn = connection.ops.quote_name
-        row = f"({', '.join(['%s'] * len(fields))})"
-        sql = _insert_sql[key] = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-                                  f"VALUES {', '.join([row] * len(notes))} RETURNING {qn(meta.pk.column)}")
-    params = [f.get_db_prep_save(f.pre_save(note, add=True), connection) for note in notes for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        pks = [pk for pk, in cursor.fetchall()]
-    for note, pk in zip(notes, pks, strict=True):
-        note.pk = pk
-        note._state.adding = False
-        note._state.db = db
 
 
 def _iso(dt: datetime | None) -> str | None:

@@ -324,7 +324,7 @@ def test_channels_of_several_events_in_one_query(make_user, django_assert_num_qu
 
 
 def test_notifications_are_written_as_bulk_create_writes_them(make_user, play, clock):
-    from games.notify.service import _insert
+    from claim.rowsql import insert_rows as _insert
 
     u, v = make_user("u"), make_user("v")
     game = play.game(u, v)
