@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 
@@ -21,3 +21,16 @@ def _background_loop(**_: object) -> None:
     from claim.loops import start_background_loop
 
     start_background_loop()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(sender: object = None, **_: object) -> None:
+    """Around each task, what Django does around each request: close connections past ``CONN_MAX_AGE``
+    or left unusable by an error, keep the rest (``CELERY_DB_REUSE_MAX`` stops the fixup closing them
+    all). Eager tasks run inside their caller's request or test, so they are left alone."""
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -174,6 +174,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's Django fixup closes every database connection before and after each task unless this is
+# set (a new PostgreSQL backend per task: 5 connections/s at 200 moves/s, docs/performance.md seventh
+# round). With it the fixup leaves them open and claim.celery applies Django's own per-request policy
+# (close_old_connections: CONN_MAX_AGE, unusable connections) around each task instead.
+CELERY_DB_REUSE_MAX = 2**62
 # Redis broker: a task taken by a worker that dies before acknowledging it (acks_late) goes back to the queue
 # once it has been unacknowledged this long. Production keeps kombu's default, 1 hour (longer than any
 # countdown we use, so no task runs twice for waiting); a worker looks for such tasks every 100 s (kombu:

@@ -36,6 +36,8 @@ from collections import Counter
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 log = logging.getLogger("games.fastmoves")
 
@@ -173,16 +175,23 @@ _throttles: dict[str, Any] = {}
 
 
 def _async_throttles() -> Any:
+    """The running loop's :class:`~claim.throttling.AsyncThrottles` on the default cache's Redis (made once
+    per loop; a change of ``CACHES`` drops it, see :func:`_settings_changed`)."""
     from django.core.cache import caches
 
     from claim.throttling import AsyncThrottles
 
     loop = asyncio.get_running_loop()
-    url = _redis_url(caches["default"])
-    found = _throttles.get(url)
+    found = _throttles.get("current")
     if found is None or found[0] is not loop:
-        found = _throttles[url] = (loop, AsyncThrottles(url))
+        found = _throttles["current"] = (loop, AsyncThrottles(_redis_url(caches["default"])))
     return found[1]
+
+
+@receiver(setting_changed)
+def _settings_changed(setting: str, **_: Any) -> None:
+    if setting == "CACHES":
+        _throttles.clear()
 
 
 def _usable_token(token: Any, plain: str) -> bool:
@@ -229,7 +238,7 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
         if not rows:
             raise Delegate("no game")
         width = SEATS_GAME_CLOCK.width(django_conn)
-        tokens = _TOKEN_WITH_USER.build([rows[0][width:]]) if rows[0][width] is not None else []
+        tokens = _TOKEN_WITH_USER.build([rows[0][width:]], connection=django_conn) if rows[0][width] is not None else []
         token = tokens[0] if tokens else None
         if not _usable_token(token, plain):
             raise Delegate("token")
@@ -240,8 +249,8 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
         if member is None:
             raise Delegate("throttled")
         try:
-            game, seats = game_and_seats(sorted(SEATS_GAME_CLOCK.build([row[:width] for row in rows]),
-                                                key=lambda seat: seat.index))
+            built = SEATS_GAME_CLOCK.build([row[:width] for row in rows], connection=django_conn)
+            game, seats = game_and_seats(sorted(built, key=lambda seat: seat.index))
             if game.status != Game.Status.ACTIVE or game.version != version:
                 raise Delegate("not active or stale")
             try:
