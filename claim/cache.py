@@ -13,13 +13,35 @@ import threading
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from django.core.cache.backends.redis import RedisCacheClient
 from django.utils.functional import cached_property
 
 _clients: dict[tuple[Any, ...], Any] = {}
 _lock = threading.Lock()
 
 
+class SharedClients(RedisCacheClient):
+    """Django's Redis cache client, but one ``redis.Redis`` per connection pool instead of a new one per cache
+    operation (its constructor was ≈ 5 % of a Celery worker's CPU per move). A ``Redis`` object keeps no
+    connection of its own: each command takes one from the (thread-safe, fork-aware) pool."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._redis_of_pool: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)  # kept for the client's life in self._pools: its id is stable
+        client = self._redis_of_pool.get(id(pool))
+        if client is None:
+            client = self._redis_of_pool.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
 class RedisCache(DjangoRedisCache):
+    def __init__(self, server: Any, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = SharedClients
+
     @cached_property
     def _cache(self):
         key = (tuple(self._servers), repr(sorted(self._options.items())))
