@@ -18,6 +18,7 @@ from ._common import after_commit, apply_result, bump, lock_game, rules_of, seat
 from .access import require_joined_seat, require_visible
 from .clock import TimeControl, clock_row, parse_time_control, time_control_of
 from .errors import Conflict, GameNotFound, InvalidRequest
+from .payload import committed_parts
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
 
@@ -160,9 +161,9 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
         if rematch_of is not None:
             events[0]["rematch_of"] = rematch_of.pk
         _start_if_full(game, seat_rows, events)
-        bump(game, "created", seat, events)
+        entry = bump(game, "created", seat, events)
         game.save()
-        after_commit(game, seat_rows)
+        after_commit(game, seat_rows, parts=committed_parts(game, seat_rows, entry))
     return game
 
 
@@ -200,9 +201,9 @@ def join_game(user: Any, game_id: int | None = None, code: str | None = None) ->
         taken = _take_seat(game, seats, user, mine)
         events: list[dict[str, Any]] = [{"type": "joined", "seat": taken.index}]
         _start_if_full(game, seats, events)
-        bump(game, "joined", taken.index, events)
+        entry = bump(game, "joined", taken.index, events)
         game.save()
-        after_commit(game, seats)
+        after_commit(game, seats, parts=committed_parts(game, seats, entry))
     return game, True
 
 

@@ -225,14 +225,31 @@ class GameParts:
         return self._seats
 
 
+def committed_parts(game: Game, seats: list[Seat], last_event: GameEvent) -> GameParts:
+    """The :class:`GameParts` of the version a service call has just written (``seats`` and ``last_event``
+    as committed), for its commit hooks; remembered on ``game``, so the caller's answer built from the same
+    instance at the same version (:func:`game_view_payload` without ``seats``) reads nothing again."""
+    parts = GameParts(game, seats, last_event=last_event)
+    game._committed_parts = (game.version, parts)  # type: ignore[attr-defined]
+    return parts
+
+
+def _remembered_parts(game: Game) -> GameParts | None:
+    found = getattr(game, "_committed_parts", None)
+    return found[1] if found is not None and found[0] == game.version else None
+
+
 def game_view_payload(game: Game, user: Any, *, seats: list[Seat] | None = None,
                       parts: GameParts | None = None) -> dict[str, Any]:
     """The full view of ``game`` for ``user`` (a seated user sees their seat's view; others the spectator view).
 
     Visibility is the caller's job (the API answers 404 for private games); this function only ever
     exposes what the engine's ``view`` shows for the user's seat. ``parts``: the per-game parts of this
-    version (:class:`GameParts`), shared by the views of several users.
+    version (:class:`GameParts`), shared by the views of several users; without it or ``seats``, those a
+    service call remembered for this version of this instance (:func:`committed_parts`), else built here.
     """
+    if parts is None and seats is None:
+        parts = _remembered_parts(game)
     if parts is None:
         parts = GameParts(game, seats if seats is not None else seats_of(game))
     seats = parts.seats
