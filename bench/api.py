@@ -356,7 +356,7 @@ class Stats:
 
 
 async def register(base: str, username: str) -> Player:
-    password = "bench-" + secrets.token_urlsafe(12)
+    password = secrets.token_urlsafe(18)  # nothing like the username (a "bench-" prefix was sometimes refused)
     async with httpx.AsyncClient(base_url=base, timeout=30) as session:  # own cookie jar
         csrf = (await session.get("/api/v1/accounts/csrf")).json()["csrf_token"]
         r = await session.post("/api/v1/accounts/register", json={"username": username, "password": password},
