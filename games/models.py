@@ -78,10 +78,13 @@ class Seat(models.Model):
         LOSS = "loss", "Loss"
         DRAW = "draw", "Draw"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No single-column indexes on game and user: seat_unique_index (game, index) and seat_inbox (user, to_act)
+    # lead with them and serve the same lookups; each extra index cost an insert on every seat update.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="game_seats"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="game_seats",
+        db_index=False,
     )
     ai_level = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
@@ -116,7 +119,8 @@ class Seat(models.Model):
 class Move(models.Model):
     """The move log (the truth). ``response`` is the mover's first answer, replayed on retries."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves",
+                             db_index=False)  # move_unique_number (game, number) leads with it
     number = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()
@@ -142,7 +146,8 @@ class Move(models.Model):
 class GameEvent(models.Model):
     """What happened at one version of a game: public events only (engine events or service events)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events",
+                             db_index=False)  # event_unique_version (game, version) leads with it
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=16)  # created|joined|move|resigned|abort|...
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
