@@ -16,7 +16,7 @@ What it does:
    seconds. Whose turn it is comes from the mover's HTTP answer or from the opponent's socket (a real
    client works the same way), so every move needs exactly one HTTP request.
 5. Prints moves/s, HTTP move latency (p50/p95/p99) and the push latency to the opponent's socket,
-   each on one line, and the CPU per move of the server, the Celery worker and this client.
+   each on one line, and the CPU per move of the server, the Celery worker, this client and the whole machine.
 
 The client shares the machine with the server, so it is kept cheap: game requests (moves, new games,
 resyncs) go through a minimal HTTP/1.1 client over keep-alive asyncio streams (``KeepAliveHTTP``; one
@@ -418,6 +418,18 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def machine_cpu() -> tuple[float, float, float] | None:
+    """``(busy, steal, total)`` CPU seconds of the whole machine so far (``/proc/stat``; None elsewhere): busy is
+    everything but idle, I/O wait and steal, so PostgreSQL, Redis, the kernel's network work and processes that
+    came and went (a backend per connection) are in it; steal is time the host gave to other guests."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+        tick = os.sysconf("SC_CLK_TCK")
+        total = sum(fields)
+        return (total - fields[3] - fields[4] - fields[7]) / tick, fields[7] / tick, total / tick
+    return None
+
+
 class Bench:
     def __init__(self, base: str, args, server_pid: int | None = None) -> None:
         self.server_pid = server_pid
@@ -564,9 +576,13 @@ class Bench:
             worker = getattr(args, "worker_proc", None)
             wcpu0 = process_tree_cpu(worker.pid) if worker else 0.0
             ccpu0 = time.process_time()
+            machine0 = machine_cpu()
             await asyncio.gather(*workers)
             elapsed = time.perf_counter() - started
             self.client_cpu = time.process_time() - ccpu0
+            machine1 = machine_cpu()
+            self.machine = None if machine0 is None or machine1 is None else tuple(
+                b - a for a, b in zip(machine0, machine1, strict=True))
             checkpoints1 = await asyncio.to_thread(_checkpoints, args.database_url)
             self.checkpoints = None if None in (checkpoints0, checkpoints1) else checkpoints1 - checkpoints0
             self.measuring = False
@@ -629,6 +645,12 @@ class Bench:
         if self.worker_cpu is not None and s.moves:
             print(f"task worker CPU: {self.worker_cpu * 1000 / s.moves:.1f} ms per move "
                   f"({self.worker_cpu / elapsed * 100:.0f}% of one core; Celery, game_changed receivers)")
+        machine = getattr(self, "machine", None)
+        if machine is not None and s.moves and machine[2] > 0:
+            busy, steal, total = machine
+            print(f"machine CPU: {busy * 1000 / s.moves:.1f} ms per move, every process and the kernel "
+                  f"(busy {busy / total * 100:.0f}% of {os.cpu_count()} CPUs, steal {steal / total * 100:.0f}%): "
+                  "compare runs by this when the host's speed moves")
 
 
 def main() -> None:
