@@ -339,14 +339,12 @@ def public_voids(st: Core) -> list[list[str]]:
         return [[] for _ in range(n)]
     in_phase = st.trick_no * n + len(st.played)  # the card plays of this phase are the last ones of the log
     plays: list[dict[str, Any]] = []  # the last in_phase card plays, read from the end (not the Seer choices, T3.5b)
-    for m in reversed(st.moves) if in_phase else ():
+    for m in reversed(st.moves):
+        if len(plays) == in_phase:
+            break
         if "play" in m["move"]:
             plays.append(m)
-            if len(plays) == in_phase:
-                break
     plays.reverse()
-    if len(plays) < in_phase:  # a log shorter than the phase (hand-made states): the slice the full scan took
-        plays = plays[len(plays) - in_phase:]
     lead = -1
     for i, m in enumerate(plays):
         card = parse_card(m["move"]["play"])
