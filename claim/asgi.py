@@ -9,16 +9,9 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 django.setup(set_prefix=False)
 
-import gc  # noqa: E402
+from claim.http import http_application, tune_gc  # noqa: E402
 
-# The server allocates many short-lived objects per move; Python's default young-generation threshold
-# (700) ran a collection every few requests. Objects made at start-up are frozen out of collections and
-# the threshold raised (docs/performance.md, sixth round: ≈ 5 % less CPU per move). GC_GEN0_THRESHOLD=700
-# restores the default.
-gc.freeze()
-gc.set_threshold(int(os.environ.get("GC_GEN0_THRESHOLD", "20000")), 20, 20)
-
-from claim.http import http_application  # noqa: E402
+tune_gc()
 from games.fastmoves import FastMoves  # noqa: E402
 
 http_app = FastMoves(http_application())  # the move endpoint's plain case on the loop (games/fastmoves.py)

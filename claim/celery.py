@@ -5,13 +5,24 @@ from __future__ import annotations
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 
 app = Celery("claim")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def _lower_priority(**_: object) -> None:
+    """The worker (and the pool processes it forks) runs ``WORKER_NICE`` nicer than the web server: its work
+    is background work, and under load the CPU goes first to the moves and pushes (docs/performance.md,
+    eighth round)."""
+    from django.conf import settings
+
+    if settings.WORKER_NICE:
+        os.nice(settings.WORKER_NICE)
 
 
 @worker_process_init.connect

@@ -159,6 +159,16 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# HTTP_PROCESSES=N: Django's requests answered by N request processes of their own (HTTP_THREADS threads
+# each) instead of threads of the server process, whose loop then keeps the fast moves and sockets to itself
+# (claim/http_procs.py). They share pushes and throttles through Redis, so the default is 1 with Redis and
+# 0 (threads) without. HTTP_PROCESS_NICE / WORKER_NICE: the request processes and the Celery worker run
+# that much nicer than the server, so under a burst of page loads or background work the CPU goes first
+# to the moves and pushes (docs/performance.md, eighth round); idle CPU is theirs all the same.
+HTTP_PROCESSES = env_int("HTTP_PROCESSES", 1 if REDIS_URL else 0)
+HTTP_PROCESS_NICE = env_int("HTTP_PROCESS_NICE", 10)
+WORKER_NICE = env_int("WORKER_NICE", 10)
+
 # How background tasks run: "celery" (a broker is configured), "thread" (in-process pool, the
 # embedded default: never blocks the request that caused it) or "eager" (inline; some tests).
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)

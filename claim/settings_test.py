@@ -18,3 +18,7 @@ from .settings import *  # noqa: F403
 # Throttle counters in a per-process cache: tests clear it freely without flushing the Redis
 # database that the channel layer and Celery share.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# In-process tests drive claim.asgi's application directly: Django's requests on threads of the test
+# process (the cache above is per process). Servers started as subprocesses use claim.settings.
+HTTP_PROCESSES = 0

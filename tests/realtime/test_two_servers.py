@@ -27,8 +27,9 @@ def two_servers(transactional_db):
     env = server_env(database_url(connection.settings_dict), os.environ["REDIS_URL"], settings.SECRET_KEY)
     servers = []
     try:
-        for _ in range(2):
-            servers.append(start_server(env))
+        # A answers Django's requests in a request process (the create below), B on threads (the join).
+        for processes in ("1", "0"):
+            servers.append(start_server({**env, "HTTP_PROCESSES": processes}))
         for server in servers:
             wait_ready(server)
         yield servers

@@ -1,0 +1,108 @@
+"""The parts of claim/http_procs.py and claim/http_worker.py that need no server (the servers:
+tests/realtime/test_http_processes.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from claim.http import check_shared_state
+from claim.http_procs import WsgiProcesses, pack, unpack
+from claim.http_worker import respond
+
+SCOPE = {"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http", "path": "/x/é",
+         "raw_path": b"/x/%C3%A9", "query_string": b"a=1", "root_path": "", "client": ["10.0.0.1", 5555],
+         "server": ["127.0.0.1", 8000], "headers": [[b"content-type", b"text/plain"], [b"x-two", b"a"],
+                                                    [b"x-two", b"b"]]}
+
+
+def test_respond_builds_the_environ_and_collects_the_answer():
+    seen = {}
+    closed = []
+
+    class Body(list):
+        def close(self):
+            closed.append(True)
+
+    def app(environ, start_response):
+        seen.update(environ)
+        seen["body"] = environ["wsgi.input"].read()
+        start_response("201 Created", [("Content-Type", "text/plain"), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")])
+        return Body([b"he", b"", b"llo"])
+
+    status, headers, body = respond(app, unpack(pack(SCOPE)[4:]), b"the body")  # as it arrives
+    assert (status, body) == (201, b"hello")
+    assert headers == [(b"content-type", b"text/plain"), (b"set-cookie", b"a=1"), (b"set-cookie", b"b=2")]
+    assert closed == [True]
+    assert seen["body"] == b"the body"
+    assert (seen["REQUEST_METHOD"], seen["PATH_INFO"], seen["QUERY_STRING"]) == ("POST", "/x/é".encode().decode(
+        "latin-1"), "a=1")
+    assert (seen["REMOTE_ADDR"], seen["SERVER_PORT"], seen["HTTP_X_TWO"]) == ("10.0.0.1", "8000", "a,b")
+
+
+def test_respond_raises_an_error_that_comes_after_the_answer_started():
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        try:
+            raise ValueError("late")
+        except ValueError:
+            import sys
+
+            start_response("500 Error", [], sys.exc_info())
+        return []
+
+    with pytest.raises(ValueError, match="late"):
+        respond(app, dict(SCOPE), b"")
+
+
+def test_the_body_is_cut_one_byte_past_the_limit():
+    """Django refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE by its Content-Length: the request process needs
+    no more than one byte past it, and the server stops reading there."""
+    procs = WsgiProcesses.__new__(WsgiProcesses)
+    procs.body_limit = 10 + 1
+    messages = [{"type": "http.request", "body": b"12345", "more_body": True},
+                {"type": "http.request", "body": b"67890", "more_body": True},
+                {"type": "http.request", "body": b"abcde", "more_body": True}]
+    received = []
+
+    async def receive():
+        received.append(messages[len(received)])
+        return received[-1]
+
+    assert asyncio.run(procs._read_body(receive)) == b"1234567890a"
+    assert len(received) == 3
+
+    procs.body_limit = None
+    received.clear()
+    messages[-1]["more_body"] = False
+    assert asyncio.run(procs._read_body(receive)) == b"1234567890abcde"
+
+    received.clear()
+    messages[-1] = {"type": "http.disconnect"}
+    assert asyncio.run(procs._read_body(receive)) is None, "a request cut off by the client is not forwarded"
+
+
+def test_request_processes_refuse_state_that_is_not_shared(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    with pytest.raises(ImproperlyConfigured, match="HTTP_PROCESSES"):
+        check_shared_state(settings)
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"}}
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    with pytest.raises(ImproperlyConfigured, match="HTTP_PROCESSES"):
+        check_shared_state(settings)
+    settings.CACHES = {"default": {"BACKEND": "claim.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}}
+    check_shared_state(settings)
+
+
+def test_the_celery_worker_runs_nicer_than_the_server(settings, monkeypatch):
+    from claim import celery
+
+    calls = []
+    monkeypatch.setattr(celery.os, "nice", calls.append)
+    settings.WORKER_NICE = 10
+    celery._lower_priority()
+    settings.WORKER_NICE = 0
+    celery._lower_priority()
+    assert calls == [10]
