@@ -43,7 +43,9 @@ run as deployed with ``--tasks celery`` (the default): the bench starts a Celery
 (``celery -A claim worker --concurrency 2``, broker = the bench's Redis database) and prints its CPU
 per move on its own line; ``--tasks thread`` runs them on the server's in-process thread pool
 (``CLAIM_TASK_MODE=thread``, the only setup of the first round), so their CPU counts
-as server CPU. Against your own server, lift the throttles
+as server CPU. The server's request process (``HTTP_PROCESSES``, as deployed: 1 with Redis) counts as
+server CPU; set ``HTTP_PROCESSES=0`` in the environment for Django on the server's threads. The settings'
+niceness (``HTTP_PROCESS_NICE``, ``WORKER_NICE``) applies as deployed. Against your own server, lift the throttles
 yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``, ``THROTTLE_MOVES``), or the bench hits 429s.
 """
 
@@ -403,7 +405,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def process_tree_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by ``pid`` and its live children (uvicorn workers)."""
+    """CPU seconds (user + system) used so far by ``pid`` and its live children (uvicorn workers, request processes)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     pids = [pid]
@@ -693,7 +695,8 @@ def main() -> None:
     if not url:
         url, proc, log = start_server(args)
         print(f"server: {url} (uvicorn --workers {args.workers} {args.uvicorn_flags}; "
-              f"HTTP_HANDLER={os.environ.get('HTTP_HANDLER') or 'wsgi'}; tasks: {args.tasks}; "
+              f"HTTP_HANDLER={os.environ.get('HTTP_HANDLER') or 'wsgi'}, "
+              f"HTTP_PROCESSES={os.environ.get('HTTP_PROCESSES') or '1 (default with Redis)'}; tasks: {args.tasks}; "
               f"DB_CONN_MAX_AGE={args.conn_max_age}, "
               f"{args.database_url}, {args.redis_url}); pid {proc.pid}")
     print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
