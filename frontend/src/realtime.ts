@@ -6,7 +6,6 @@ let ws: WebSocket | null = null;
 let attempt = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let ping: ReturnType<typeof setInterval> | undefined;
-let everOpened = false;
 let stopped = true;
 let viewing: number | null = null; // the game on screen: the server sends no push/e-mail for it
 
@@ -42,14 +41,19 @@ export function connect(): void {
     if (viewing !== null) sock.send(JSON.stringify({ type: "viewing", game_id: viewing }));
     clearInterval(ping);
     ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
-    if (everOpened) resync(); // we may have missed updates while away
-    everOpened = true;
   };
   sock.onmessage = (ev) => {
-    let msg: { type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string };
+    let msg: {
+      type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string;
+      games?: unknown;
+    };
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
       onPushedView(msg.game_id, msg.version, msg.view);
+    } else if (msg.type === "subscribed" && msg.games === "all") {
+      // From now on every change is pushed; what changed before (while away, or between loading the page and
+      // this ack: an AI that moved first in a game just created) is read once now.
+      resync();
     } else if (msg.type === "notification") {
       // A new in-app notification: the bell counts it, an open inbox reloads (docs/realtime.md).
       set({ unread: (state.unread || 0) + 1 });
@@ -83,7 +87,6 @@ export function disconnect(): void {
   stopped = true;
   clearTimeout(timer);
   clearInterval(ping);
-  everOpened = false;
   if (ws) ws.close();
   ws = null;
   set({ ws: "idle" });

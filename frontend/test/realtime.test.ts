@@ -1,0 +1,51 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+const store = vi.hoisted(() => ({
+  loadGame: vi.fn(async () => null),
+  loadLists: vi.fn(async () => undefined),
+  onPushedView: vi.fn(),
+  set: vi.fn(),
+  state: { me: { username: "a" }, unread: 0 } as Record<string, unknown>,
+}));
+vi.mock("../src/store", () => store);
+
+class FakeSocket {
+  static OPEN = 1;
+  static CONNECTING = 0;
+  static last: FakeSocket | null = null;
+  readyState = 0;
+  sent: string[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((ev: { data: string }) => void) | null = null;
+  onclose: ((ev: { code: number }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(public url: string) { FakeSocket.last = this; }
+  send(data: string) { this.sent.push(data); }
+  close() { this.readyState = 3; }
+  open() { this.readyState = 1; this.onopen?.(); }
+  receive(msg: unknown) { this.onmessage?.({ data: JSON.stringify(msg) }); }
+}
+
+Object.assign(globalThis, { WebSocket: FakeSocket, location: { protocol: "http:", host: "h", hash: "#/game/7" } });
+
+describe("events socket", () => {
+  beforeEach(() => { vi.clearAllMocks(); });
+
+  it("reads the lists and the game on screen once the subscription to all games is acknowledged", async () => {
+    const { connect, disconnect } = await import("../src/realtime");
+    connect();
+    const sock = FakeSocket.last!;
+    sock.open();
+    expect(JSON.parse(sock.sent[0])).toEqual({ type: "subscribe", games: "all" });
+    // Opening alone reads nothing: a change made before the server has the subscription would be missed.
+    expect(store.loadGame).not.toHaveBeenCalled();
+    sock.receive({ type: "subscribed", games: "all" });
+    expect(store.loadLists).toHaveBeenCalledTimes(1);
+    expect(store.loadGame).toHaveBeenCalledWith(7);
+    sock.receive({ type: "subscribed", games: [3], versions: { 3: 1 } });
+    expect(store.loadGame).toHaveBeenCalledTimes(1);
+    sock.receive({ type: "game", game_id: 7, version: 5, view: { id: 7 } });
+    expect(store.onPushedView).toHaveBeenCalledWith(7, 5, { id: 7 });
+    disconnect();
+  });
+});
