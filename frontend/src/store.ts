@@ -131,9 +131,14 @@ export function putGame(payload: Record<string, unknown>, force = false): Game {
 
 export async function loadGame(id: number): Promise<Game | null> {
   try {
+    const before = state.games[id];
     const { data, offline } = await getCached<Record<string, unknown>>(`/games/${id}`);
     if (offline) set({ offline: true });
-    return putGame(data, !offline);
+    // The GET heals a wrong version held from before it was sent; a newer view that arrived while it was in
+    // flight (the AI's push right after a game was created) is newer than its answer and stays.
+    const held = state.games[id];
+    const newerMeanwhile = held !== before && held !== undefined && held.version > Number(data.version);
+    return putGame(data, !offline && !newerMeanwhile);
   } catch (e) {
     toast(errorText(e), "error");
     return null;
