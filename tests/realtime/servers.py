@@ -54,6 +54,20 @@ def server_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, 
     return env
 
 
+def shared_env(redis_needed_for: str) -> dict[str, str]:
+    """:func:`server_env` for the database the test is connected to and ``REDIS_URL``; skips the test unless
+    both are real (PostgreSQL, Redis): servers in other processes share nothing else with it."""
+    import pytest
+    from django.conf import settings
+    from django.db import connection
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip(f"needs REDIS_URL: {redis_needed_for}")
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL): the server processes must share the test database")
+    return server_env(database_url(connection.settings_dict), os.environ["REDIS_URL"], settings.SECRET_KEY)
+
+
 @dataclass
 class Server:
     port: int

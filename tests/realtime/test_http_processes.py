@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .servers import database_url, server_env, start_server, wait_ready
+from .servers import shared_env, start_server, wait_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -28,14 +28,7 @@ VARYING = {b"date", b"set-cookie", b"content-length"}
 
 @pytest.fixture
 def servers(transactional_db):
-    from django.conf import settings
-    from django.db import connection
-
-    if not os.environ.get("REDIS_URL"):
-        pytest.skip("needs REDIS_URL: request processes share pushes and throttles through Redis")
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (DATABASE_URL): the processes must share the test database")
-    env = server_env(database_url(connection.settings_dict), os.environ["REDIS_URL"], settings.SECRET_KEY)
+    env = shared_env("request processes share pushes and throttles through Redis")
     started = {}
     try:
         for name, processes in (("threads", "0"), ("processes", "1")):

@@ -5,26 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 
 import httpx
 import pytest
 
-from .servers import database_url, server_env, start_server, wait_ready
+from .servers import shared_env, start_server, wait_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def two_servers(transactional_db):
-    from django.conf import settings
-    from django.db import connection
-
-    if not os.environ.get("REDIS_URL"):
-        pytest.skip("needs REDIS_URL: two server processes can only share events through the Redis channel layer")
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (DATABASE_URL): two processes must share the test database")
-    env = server_env(database_url(connection.settings_dict), os.environ["REDIS_URL"], settings.SECRET_KEY)
+    env = shared_env("two server processes can only share events through the Redis channel layer")
     servers = []
     try:
         # A answers Django's requests in a request process (the create below), B on threads (the join).
