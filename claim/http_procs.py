@@ -65,11 +65,13 @@ async def read_frame(reader: asyncio.StreamReader) -> Any:
     return unpack(await reader.readexactly(length))
 
 
-def _json_answer(status: int, detail: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+def _json_answer(status: int, code: str, message: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """An answer in the API's error shape (``claim.api_errors``), to be retried after a moment."""
     import orjson
 
-    body = orjson.dumps({"detail": detail})
-    return status, [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())], body
+    body = orjson.dumps({"error": {"code": code, "message": message}})
+    return status, [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                    (b"retry-after", b"2")], body
 
 
 class _Connection:
@@ -163,7 +165,8 @@ class WsgiProcesses:
             async with asyncio.timeout(START_TIMEOUT):
                 connection = await self._acquire()
         except TimeoutError:
-            return _json_answer(503, "The server is starting or overloaded: try again in a moment.")
+            return _json_answer(503, "service_unavailable",
+                                "The server is starting or overloaded: try again in a moment.")
         done = False
         try:
             connection.writer.write(frame)
@@ -174,8 +177,8 @@ class WsgiProcesses:
                         scope.get("path"), exc)
             if connection.child.process is not None and connection.child.process.poll() is not None:
                 connection.child.generation += 1  # it is gone: its other connections are dead too, drop them all
-            return _json_answer(502, "The server's request worker stopped while answering: try again. "
-                                     "(If this was a change, check whether it was applied before repeating it.)")
+            return _json_answer(502, "worker_stopped", "The server's request worker stopped while answering: try "
+                                "again. If this was a change, check whether it was applied before repeating it.")
         finally:
             if done:
                 self._idle.put_nowait(connection)

@@ -17,6 +17,8 @@ import threading
 from typing import Any
 
 log = logging.getLogger("claim.http_worker")
+#: The answer to a request whose handling failed outside Django's own error handling (the API's error shape).
+_SERVER_ERROR = b'{"error":{"code":"server_error","message":"Internal server error: the failure is logged."}}'
 
 
 def respond(app: Any, scope: dict[str, Any], body: bytes) -> list[Any]:
@@ -58,13 +60,15 @@ def _serve_connection(app: Any, conn: socket.socket) -> None:
             if len(head) < _LENGTH.size:
                 return  # the server closed the connection
             (length,) = _LENGTH.unpack(head)
-            scope, body = unpack(stream.read(length))
+            payload = stream.read(length)
+            if len(payload) < length:
+                return  # closed mid-frame
+            scope, body = unpack(payload)
             try:
                 answer = respond(app, scope, body)
             except Exception:  # Django answers its own errors; this is a failure around it
                 log.exception("request process: %s %s failed", scope.get("method"), scope.get("path"))
-                answer = [500, [(b"content-type", b"application/json")],
-                          b'{"detail":"Internal server error: the failure is logged."}']
+                answer = [500, [(b"content-type", b"application/json")], _SERVER_ERROR]
             stream.write(pack(answer))
             stream.flush()
     except (BrokenPipeError, ConnectionResetError):

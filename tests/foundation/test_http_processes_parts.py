@@ -106,3 +106,41 @@ def test_the_celery_worker_runs_nicer_than_the_server(settings, monkeypatch):
     settings.WORKER_NICE = 0
     celery._lower_priority()
     assert calls == [10]
+
+
+def test_a_request_process_gone_mid_request_gets_a_502_in_the_api_error_shape():
+    """The connection's peer closes before answering: 502 with a message, the connection is not reused."""
+    from claim.http_procs import _Child, _Connection
+
+    async def scenario():
+        procs = WsgiProcesses.__new__(WsgiProcesses)
+        procs._loop, procs._idle, procs._tasks = asyncio.get_running_loop(), asyncio.Queue(), set()
+        child = _Child(0, None)  # type: ignore[arg-type]
+        reader = asyncio.StreamReader()
+        reader.feed_eof()  # the process died: end-of-file before any answer
+
+        class Writer:
+            closed = False
+
+            def write(self, data):
+                pass
+
+            def is_closing(self):
+                return self.closed
+
+            def close(self):
+                self.closed = True
+
+        writer = Writer()
+        procs._idle.put_nowait(_Connection(child, child.generation, reader, writer))
+        answer = await procs._answer(dict(SCOPE), b"")
+        return answer, writer, procs._idle.qsize()
+
+    (status, headers, body), writer, idle = asyncio.run(scenario())
+    import json
+
+    assert status == 502
+    assert json.loads(body)["error"]["code"] == "worker_stopped"
+    assert "try again" in json.loads(body)["error"]["message"]
+    assert (b"retry-after", b"2") in headers
+    assert writer.closed and idle == 0
