@@ -1,13 +1,14 @@
 """Django's HTTP requests in request processes of their own (``HTTP_PROCESSES``; docs/performance.md).
 
-With ``HTTP_PROCESSES=0`` (the default) the server process runs Django's WSGI handler on
+With ``HTTP_PROCESSES=0`` (the default without Redis) the server process runs Django's WSGI handler on
 ``HTTP_THREADS`` threads (:class:`claim.http.WsgiThreads`). Those threads share the GIL with the event
 loop that plays the fast moves and writes every socket push: a burst of Django requests (a wave of new
 games, a client's inbox refreshes) held the loop off for up to a second, and the moves and pushes of that
 second waited (the paced latency tail of the seventh round).
 
-With ``HTTP_PROCESSES=N`` the server starts ``N`` request processes (``python -m claim.http_worker``), each
-running the same WSGI handler (same settings, middleware, views, errors) on ``HTTP_THREADS`` threads.
+With ``HTTP_PROCESSES=N`` (1 by default with Redis) the server starts ``N`` request processes
+(``python -m claim.http_worker``), each running the same WSGI handler (same settings, middleware, views,
+errors) on ``HTTP_THREADS`` threads.
 The server process reads each request's body, sends ``(scope, body)`` over a Unix socket and sends the
 answer back; its loop keeps the fast moves and the WebSockets to itself, and the request processes run on
 the other cores. Socket pushes of a request process (a created or joined game) travel through the Redis
@@ -66,10 +67,12 @@ async def read_frame(reader: asyncio.StreamReader) -> Any:
 
 
 def _json_answer(status: int, code: str, message: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-    """An answer in the API's error shape (``claim.api_errors``), to be retried after a moment."""
+    """An answer in the API's error shape, to be retried after a moment."""
     import orjson
 
-    body = orjson.dumps({"error": {"code": code, "message": message}})
+    from claim.api_errors import error_body
+
+    body = orjson.dumps(error_body(code, message))
     return status, [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                     (b"retry-after", b"2")], body
 

@@ -17,8 +17,6 @@ import threading
 from typing import Any
 
 log = logging.getLogger("claim.http_worker")
-#: The answer to a request whose handling failed outside Django's own error handling (the API's error shape).
-_SERVER_ERROR = b'{"error":{"code":"server_error","message":"Internal server error: the failure is logged."}}'
 
 
 def respond(app: Any, scope: dict[str, Any], body: bytes) -> list[Any]:
@@ -50,6 +48,15 @@ def respond(app: Any, scope: dict[str, Any], body: bytes) -> list[Any]:
             b"".join(chunks)]
 
 
+def _server_error() -> bytes:
+    """The answer to a request whose handling failed outside Django's own error handling."""
+    import orjson
+
+    from claim.api_errors import error_body
+
+    return orjson.dumps(error_body("server_error", "Internal server error: the failure is logged."))
+
+
 def _serve_connection(app: Any, conn: socket.socket) -> None:
     from claim.http_procs import _LENGTH, pack, unpack
 
@@ -68,7 +75,7 @@ def _serve_connection(app: Any, conn: socket.socket) -> None:
                 answer = respond(app, scope, body)
             except Exception:  # Django answers its own errors; this is a failure around it
                 log.exception("request process: %s %s failed", scope.get("method"), scope.get("path"))
-                answer = [500, [(b"content-type", b"application/json")], _SERVER_ERROR]
+                answer = [500, [(b"content-type", b"application/json")], _server_error()]
             stream.write(pack(answer))
             stream.flush()
     except (BrokenPipeError, ConnectionResetError):
