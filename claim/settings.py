@@ -168,6 +168,9 @@ else:
 HTTP_PROCESSES = env_int("HTTP_PROCESSES", 1 if REDIS_URL else 0)
 HTTP_PROCESS_NICE = env_int("HTTP_PROCESS_NICE", 10)
 WORKER_NICE = env_int("WORKER_NICE", 10)
+# The game_changed receivers (notifications, clocks) get the changes of this many milliseconds as one task
+# (games/signals.py): the worker and the database pay mostly per task, not per change.
+GAME_CHANGED_BATCH_MS = env_int("GAME_CHANGED_BATCH_MS", 250)
 
 # How background tasks run: "celery" (a broker is configured), "thread" (in-process pool, the
 # embedded default: never blocks the request that caused it) or "eager" (inline; some tests).

@@ -4,7 +4,7 @@ knowing them.
 ``game_changed`` is sent once per committed version with ``game_id``, ``version`` and ``status``
 (the game's status after the change: "open", "active", "finished" or "aborted"). It is sent
 **in the background** (the ``games.game_changed`` task, started on commit; with Celery, the changes
-of 50 ms travel as one task: ``claim.tasks.Batcher``), so receivers never add work or
+of ``GAME_CHANGED_BATCH_MS`` travel as one task: ``claim.tasks.Batcher``), so receivers never add work or
 queries to the request that made the move. Receivers may therefore
 see versions out of order or twice (a redelivered task): they must check the game's current
 version/status in the database and be idempotent. A failing receiver is logged and never
@@ -51,12 +51,15 @@ def send_game_changed(game_id: int, version: int, status: str) -> None:
     """Called on commit by the service: hand the notification to a background task."""
     global _batcher
     if _batcher is None:
+        from django.conf import settings
+
         from claim.tasks import Batcher
         from games.tasks import game_changed_task
 
-        # 50 ms of changes per task: the receivers (notifications, clocks) are correspondence work, and
-        # the worker's cost is mostly per task (docs/performance.md, sixth round).
-        _batcher = Batcher(game_changed_task, window=0.05)
+        # GAME_CHANGED_BATCH_MS of changes per task (250): the receivers (notifications, clocks) are
+        # correspondence work, and the worker's and the database's cost is mostly per task and per query,
+        # not per change (docs/performance.md, sixth and ninth rounds).
+        _batcher = Batcher(game_changed_task, window=settings.GAME_CHANGED_BATCH_MS / 1000)
     _batcher.add([game_id, version, status])
 
 
