@@ -29,6 +29,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("id", "invite_code", "created_by__username")
     inlines = [SeatInline]
     raw_id_fields = ("created_by", "rematch_of")
+    ordering = ("-id",)  # newest first, by the primary key's index (updated_at has none: migration 0004)
 
     def get_fields(self, request, obj=None):
         fields = [f.name for f in Game._meta.fields if f.name != "id"]

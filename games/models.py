@@ -57,10 +57,10 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [
-            models.Index(fields=["status", "deadline"], name="game_status_deadline"),
-            models.Index(fields=["-updated_at"], name="game_updated"),
-        ]
+        # No index on updated_at: every move sets it, and a changed indexed column makes PostgreSQL write a
+        # new entry in every index of the row instead of a heap-only (HOT) update (docs/performance.md, ninth
+        # round). Lists of games are per user (the seats' index) or by status.
+        indexes = [models.Index(fields=["status", "deadline"], name="game_status_deadline")]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.kind}, {self.status})"
@@ -78,8 +78,8 @@ class Seat(models.Model):
         LOSS = "loss", "Loss"
         DRAW = "draw", "Draw"
 
-    # No single-column indexes on game and user: seat_unique_index (game, index) and seat_inbox (user, to_act)
-    # lead with them and serve the same lookups; each extra index cost an insert on every seat update.
+    # No single-column index on game: seat_unique_index (game, index) leads with it. The user's index does not
+    # hold to_act, which every move changes: the seat's update stays heap-only (HOT), no index entries.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
@@ -102,7 +102,7 @@ class Seat(models.Model):
                 fields=["game", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
             ),
         ]
-        indexes = [models.Index(fields=["user", "to_act"], name="seat_inbox")]
+        indexes = [models.Index(fields=["user"], name="seat_user")]
 
     def __str__(self) -> str:
         return f"Seat {self.index} of game {self.game_id}"

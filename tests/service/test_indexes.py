@@ -1,25 +1,68 @@
-"""games/migrations/0003: single-column foreign-key indexes that a composite index already covers are gone,
-and every lookup they served still has an index leading with its column (docs/performance.md)."""
+"""The move path's indexes (docs/performance.md): games/migrations/0003 dropped single-column foreign-key
+indexes that a composite index covers; 0004 took the columns every move changes (the game's ``updated_at``,
+the seats' ``to_act``) out of every index, so a move's updates are heap-only (HOT) on PostgreSQL."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
 
+from games.models import Game
+
 pytestmark = pytest.mark.django_db
 
-COVERED = {  # table: (column whose own index was dropped, the index that leads with it)
+SERVED = {  # table: (foreign-key column, the one index that leads with it)
     "games_gameevent": [("game_id", ["game_id", "version"])],
     "games_move": [("game_id", ["game_id", "number"])],
-    "games_seat": [("game_id", ["game_id", "index"]), ("user_id", ["user_id", "to_act"])],
+    "games_seat": [("game_id", ["game_id", "index"]), ("user_id", ["user_id"])],
 }
+#: Columns every move writes: in no index of their table.
+EVERY_MOVE = {"games_game": {"updated_at", "move_count", "state", "version"}, "games_seat": {"to_act"}}
 
 
-@pytest.mark.parametrize("table", sorted(COVERED))
-def test_each_foreign_key_is_served_by_one_composite_index(table: str) -> None:
+def _indexed(table: str) -> list[list[str]]:
     with connection.cursor() as cursor:
         constraints = connection.introspection.get_constraints(cursor, table)
-    indexed = [c["columns"] for c in constraints.values() if c["index"] or c["unique"]]
-    for column, composite in COVERED[table]:
-        assert [column] not in indexed, f"{table}.{column} still has an index of its own"
-        assert composite in indexed, f"{table}: no index on {composite}"
+    return [c["columns"] for c in constraints.values() if c["index"] or c["unique"]]
+
+
+@pytest.mark.parametrize("table", sorted(SERVED))
+def test_each_foreign_key_is_served_by_an_index_and_no_redundant_one(table: str) -> None:
+    indexed = _indexed(table)
+    for column, index in SERVED[table]:
+        assert index in indexed, f"{table}: no index on {index}"
+        if index != [column]:
+            assert [column] not in indexed, f"{table}.{column} still has an index of its own"
+        assert indexed.count(index) == 1, f"{table}: {index} indexed twice"
+
+
+@pytest.mark.parametrize("table", sorted(EVERY_MOVE))
+def test_no_index_holds_a_column_every_move_writes(table: str) -> None:
+    for columns in _indexed(table):
+        assert not EVERY_MOVE[table] & set(columns), f"{table}: index on {columns}"
+
+
+def test_a_move_updates_its_game_and_seats_heap_only(alice, bob) -> None:
+    """PostgreSQL's own count, in this transaction: the game's and the seats' updates of a move were all HOT."""
+    if connection.vendor != "postgresql":
+        pytest.skip("heap-only updates are PostgreSQL's")
+    game = alice.create(kind="claim", opponents=[{"type": "user", "username": bob.user.username}])
+    assert bob.post(f"/api/v1/games/{game['id']}/join").status_code == 201
+    views = {api: api.view(game["id"]) for api in (alice, bob)}
+    mover, view = next((api, v) for api, v in views.items() if v["my_turn"])
+
+    def counts() -> dict[str, tuple[int, int]]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables "
+                           "WHERE relname IN ('games_game', 'games_seat')")
+            return {name: (updated, hot) for name, updated, hot in cursor.fetchall()}
+
+    before = counts()
+    r = mover.move(game["id"], view["version"], view["legal_moves"][0], client_id="hot-1")
+    assert r.status_code == 201, r.content
+    after = counts()
+    for table in ("games_game", "games_seat"):
+        updated = after[table][0] - before.get(table, (0, 0))[0]
+        hot = after[table][1] - before.get(table, (0, 0))[1]
+        assert updated >= 1 and hot == updated, f"{table}: {updated} updates, {hot} of them heap-only"
+    assert Game.objects.get(pk=game["id"]).version == r.json()["version"]
