@@ -16,7 +16,8 @@ What it does:
    seconds. Whose turn it is comes from the mover's HTTP answer or from the opponent's socket (a real
    client works the same way), so every move needs exactly one HTTP request.
 5. Prints moves/s, HTTP move latency (p50/p95/p99) and the push latency to the opponent's socket,
-   each on one line, and the CPU per move of the server, the Celery worker, this client and the whole machine.
+   each on one line, and the CPU per move of the server, the Celery worker, this client, PostgreSQL and Redis
+   (their processes on this machine, if any) and the whole machine.
 
 The client shares the machine with the server, so it is kept cheap: game requests (moves, new games,
 resyncs) go through a minimal HTTP/1.1 client over keep-alive asyncio streams (``KeepAliveHTTP``; one
@@ -425,6 +426,28 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def services_cpu() -> dict[str, float]:
+    """CPU seconds used so far by this machine's PostgreSQL (its processes, and through the postmaster's
+    children's total the backends that have ended) and Redis, by name; empty where ``/proc`` is not."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"PostgreSQL": 0.0, "Redis": 0.0}
+    with contextlib.suppress(OSError):
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                head, tail = (entry / "stat").read_text().rsplit(")", 1)
+                comm, fields = head.split("(", 1)[1], tail.split()
+                name = "PostgreSQL" if comm.startswith("postgres") else "Redis" if comm == "redis-server" else None
+                if name is None:
+                    continue
+                used[name] += (int(fields[11]) + int(fields[12])) / tick
+                if name == "PostgreSQL" and comm == "postgres" and not (entry / "cmdline").read_bytes().startswith(
+                        b"postgres:"):  # the postmaster: what its ended backends used
+                    used[name] += (int(fields[13]) + int(fields[14])) / tick
+    return {name: seconds for name, seconds in used.items() if seconds}
+
+
 def machine_cpu() -> tuple[float, float, float] | None:
     """``(busy, steal, total)`` CPU seconds of the whole machine so far (``/proc/stat``; None elsewhere): busy is
     everything but idle, I/O wait and steal, so PostgreSQL, Redis, the kernel's network work and processes that
@@ -599,11 +622,12 @@ class Bench:
             worker = getattr(args, "worker_proc", None)
             wcpu0 = process_tree_cpu(worker.pid) if worker else 0.0
             ccpu0 = time.process_time()
-            machine0 = machine_cpu()
+            machine0, services0 = machine_cpu(), services_cpu()
             await asyncio.gather(*workers)
             elapsed = time.perf_counter() - started
             self.client_cpu = time.process_time() - ccpu0
-            machine1 = machine_cpu()
+            machine1, services1 = machine_cpu(), services_cpu()
+            self.services = {name: used - services0.get(name, 0.0) for name, used in services1.items()}
             self.machine = None if machine0 is None or machine1 is None else tuple(
                 b - a for a, b in zip(machine0, machine1, strict=True))
             checkpoints1 = await asyncio.to_thread(_checkpoints, args.database_url)
@@ -668,6 +692,10 @@ class Bench:
         if self.worker_cpu is not None and s.moves:
             print(f"task worker CPU: {self.worker_cpu * 1000 / s.moves:.1f} ms per move "
                   f"({self.worker_cpu / elapsed * 100:.0f}% of one core; Celery, game_changed receivers)")
+        for name, used in getattr(self, "services", {}).items():
+            if s.moves:
+                print(f"{name} CPU: {used * 1000 / s.moves:.1f} ms per move ({used / elapsed * 100:.0f}% of one core; "
+                      "its processes on this machine, whoever they served)")
         machine = getattr(self, "machine", None)
         if machine is not None and s.moves and machine[2] > 0:
             busy, steal, total = machine

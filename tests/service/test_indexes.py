@@ -42,14 +42,14 @@ def test_no_index_holds_a_column_every_move_writes(table: str) -> None:
         assert not EVERY_MOVE[table] & set(columns), f"{table}: index on {columns}"
 
 
-def test_a_move_updates_its_game_and_seats_heap_only(alice, bob) -> None:
-    """PostgreSQL's own count, in this transaction: the game's and the seats' updates of a move were all HOT."""
+def test_a_moves_updates_of_its_game_and_seats_are_heap_only(alice, bob) -> None:
+    """PostgreSQL's own count, in this transaction, over ten moves. Whether a given update is heap-only also
+    depends on room in the row's page (a test database's pages are full of other tests' rolled-back rows),
+    so most, not all, must be; with an index on a column every move writes, none of them could be."""
     if connection.vendor != "postgresql":
         pytest.skip("heap-only updates are PostgreSQL's")
     game = alice.create(kind="claim", opponents=[{"type": "user", "username": bob.user.username}])
     assert bob.post(f"/api/v1/games/{game['id']}/join").status_code == 201
-    views = {api: api.view(game["id"]) for api in (alice, bob)}
-    mover, view = next((api, v) for api, v in views.items() if v["my_turn"])
 
     def counts() -> dict[str, tuple[int, int]]:
         with connection.cursor() as cursor:
@@ -58,11 +58,13 @@ def test_a_move_updates_its_game_and_seats_heap_only(alice, bob) -> None:
             return {name: (updated, hot) for name, updated, hot in cursor.fetchall()}
 
     before = counts()
-    r = mover.move(game["id"], view["version"], view["legal_moves"][0], client_id="hot-1")
-    assert r.status_code == 201, r.content
+    for n in range(10):
+        mover, view = next((api, v) for api in (alice, bob) if (v := api.view(game["id"]))["my_turn"])
+        r = mover.move(game["id"], view["version"], view["legal_moves"][0], client_id=f"hot-{n}")
+        assert r.status_code == 201, r.content
     after = counts()
     for table in ("games_game", "games_seat"):
         updated = after[table][0] - before.get(table, (0, 0))[0]
         hot = after[table][1] - before.get(table, (0, 0))[1]
-        assert updated >= 1 and hot == updated, f"{table}: {updated} updates, {hot} of them heap-only"
-    assert Game.objects.get(pk=game["id"]).version == r.json()["version"]
+        assert updated >= 10 and hot >= updated // 2, f"{table}: {updated} updates, {hot} of them heap-only"
+    assert Game.objects.get(pk=game["id"]).move_count == 10
