@@ -12,12 +12,11 @@ socket pushes to it (:mod:`claim.loops`).
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import os
 from typing import Any
 
-from claim.loops import recorded_loop, use_loop
+from claim.loops import use_running_loop
 
 
 class WsgiThreads:
@@ -29,9 +28,7 @@ class WsgiThreads:
         self.inner = WSGIMiddleware(wsgi_app, workers=threads)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        loop = asyncio.get_running_loop()
-        if recorded_loop() is not loop:
-            use_loop(loop)
+        use_running_loop()
         await self.inner(scope, receive, send)
 
 

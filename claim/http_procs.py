@@ -40,7 +40,7 @@ from typing import Any
 
 import msgpack
 
-from claim.loops import recorded_loop, use_loop
+from claim.loops import use_running_loop
 
 log = logging.getLogger("claim.http_procs")
 
@@ -135,9 +135,7 @@ class WsgiProcesses:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        loop = asyncio.get_running_loop()
-        if recorded_loop() is not loop:
-            use_loop(loop)
+        use_running_loop()
         body = await self._read_body(receive)
         if body is None:  # the client went away before its request was complete: nothing to answer
             return

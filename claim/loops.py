@@ -37,6 +37,14 @@ def use_loop(loop: asyncio.AbstractEventLoop) -> None:
     _loop, _loop_pid = loop, os.getpid()
 
 
+def use_running_loop() -> asyncio.AbstractEventLoop:
+    """Record the running loop (an ASGI app's, on each request) unless it is the recorded one already."""
+    loop = asyncio.get_running_loop()
+    if recorded_loop() is not loop:
+        use_loop(loop)
+    return loop
+
+
 def recorded_loop() -> asyncio.AbstractEventLoop | None:
     """The loop recorded by :func:`use_loop`, as long as it is still running in this process."""
     return _usable(_loop) if _loop_pid == os.getpid() else None

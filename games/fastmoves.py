@@ -280,12 +280,10 @@ async def _after_commit(plan: Any, user: Any) -> None:
     logged and never undoes the move. They only hand work on (socket pushes to this loop, ``game_changed`` to
     its batcher) except the AI's turn, whose broker send runs in a thread; in ``eager`` task mode (tests) all
     run inline in a thread, in order, as ``on_commit`` would run them."""
-    from claim.loops import recorded_loop, use_loop
+    from claim.loops import use_running_loop
     from games.service._common import commit_hooks
 
-    loop = asyncio.get_running_loop()
-    if recorded_loop() is not loop:
-        use_loop(loop)
+    loop = use_running_loop()
     hooks = commit_hooks(plan.game, plan.seats, views={user.pk: plan.payload}, parts=plan.parts)
 
     def run(hook: Any) -> None:
