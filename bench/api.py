@@ -410,9 +410,19 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+def _stat(pid: int | str) -> tuple[str, list[str]]:
+    """``(command name, the fields after it)`` of ``/proc/<pid>/stat``: field 11 is user time, 12 system time, 13
+    and 14 those of the ended children it waited for, in clock ticks."""
+    head, tail = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)
+    return head.split("(", 1)[1], tail.split()
+
+
+def _seconds(ticks: list[str]) -> float:
+    return sum(int(t) for t in ticks) / os.sysconf("SC_CLK_TCK")
+
+
 def process_tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) used so far by ``pid`` and its live children (uvicorn workers, request processes)."""
-    tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     pids = [pid]
     with contextlib.suppress(OSError):
@@ -421,30 +431,27 @@ def process_tree_cpu(pid: int) -> float:
             pids += [int(c) for c in children.read_text().split()]
     for p in pids:
         with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
+            total += _seconds(_stat(p)[1][11:13])
     return total
 
 
 def services_cpu() -> dict[str, float]:
     """CPU seconds used so far by this machine's PostgreSQL (its processes, and through the postmaster's
     children's total the backends that have ended) and Redis, by name; empty where ``/proc`` is not."""
-    tick = os.sysconf("SC_CLK_TCK")
     used = {"PostgreSQL": 0.0, "Redis": 0.0}
     with contextlib.suppress(OSError):
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             with contextlib.suppress(OSError, IndexError, ValueError):
-                head, tail = (entry / "stat").read_text().rsplit(")", 1)
-                comm, fields = head.split("(", 1)[1], tail.split()
+                comm, fields = _stat(entry.name)
                 name = "PostgreSQL" if comm.startswith("postgres") else "Redis" if comm == "redis-server" else None
                 if name is None:
                     continue
-                used[name] += (int(fields[11]) + int(fields[12])) / tick
+                used[name] += _seconds(fields[11:13])
                 if name == "PostgreSQL" and comm == "postgres" and not (entry / "cmdline").read_bytes().startswith(
                         b"postgres:"):  # the postmaster: what its ended backends used
-                    used[name] += (int(fields[13]) + int(fields[14])) / tick
+                    used[name] += _seconds(fields[13:15])
     return {name: seconds for name, seconds in used.items() if seconds}
 
 
@@ -506,7 +513,7 @@ class Bench:
             if raw.startswith(b'{"type":"notification"'):
                 continue  # the inbox item that comes with a turn: nothing to play
             head = _FRAME_HEAD.match(raw)
-            if head is None:  # not the server's game frame layout (a notification, an error): read it all
+            if head is None:  # not the server's game frame layout (an error, a layout it may change to): read it all
                 message = orjson.loads(raw)
                 if message.get("type") != "game":
                     continue
