@@ -354,6 +354,7 @@ class Stats:
     push_from_send_ms: list[float] = field(default_factory=list)
     push_from_answer_ms: list[float] = field(default_factory=list)
     pushes_lost: int = 0
+    pushes_superseded: int = 0  # the socket had a newer version of the game first, so the server skipped this one
     games_finished: int = 0
     # (game id, version, request sent, answer received) of every move made while measuring
     measured: list[tuple[int, int, float, float]] = field(default_factory=list)
@@ -489,6 +490,7 @@ class Bench:
         self.client_cpu = 0.0
         self.waiting: dict[tuple[int, int], Player] = {}  # (game id, version) → the opponent who must see it
         self.pushed_at: dict[tuple[int, int], float] = {}  # (game id, version) → the opponent's socket had it
+        self.socket_newest: dict[tuple[int, str], int] = {}  # (game id, username) → the newest version its socket had
 
     def offer(self, game: Game, player: Player, view: dict) -> None:
         """A view of ``player`` arrived (HTTP answer or socket): queue their turn if it is new."""
@@ -521,6 +523,9 @@ class Bench:
             else:
                 game_id, version, message = int(head[1]), int(head[2]), None
             key = (game_id, version)
+            newest = (game_id, player.username)
+            if version > self.socket_newest.get(newest, -1):
+                self.socket_newest[newest] = version
             if self.waiting.get(key) is player:
                 del self.waiting[key]
                 self.pushed_at[key] = now
@@ -655,15 +660,28 @@ class Bench:
 
     async def collect_pushes(self, grace: float = 3.0) -> None:
         """Push latency of every measured move, waiting up to ``grace`` seconds for the last pushes;
-        a push that has not arrived by then is counted as lost."""
+        a push that has not arrived by then is counted as lost, unless the opponent's socket had a newer
+        version of the game first: a socket never gets an older version after a newer one, and with two
+        server processes a player who moves twice in a row (a trick's winner leads) can have the second
+        move's push published before the first's. That view supersedes the skipped one, so it is counted
+        apart (superseded), with no latency."""
         s = self.stats
+
+        def superseded(game_id: int, version: int) -> bool:
+            who = self.waiting.get((game_id, version))
+            return who is not None and self.socket_newest.get((game_id, who.username), -1) > version
+
         deadline = time.perf_counter() + grace
-        while time.perf_counter() < deadline and any((g, v) not in self.pushed_at for g, v, _, _ in s.measured):
+        while time.perf_counter() < deadline and any(
+                (g, v) not in self.pushed_at and not superseded(g, v) for g, v, _, _ in s.measured):
             await asyncio.sleep(0.05)
         for game_id, version, sent, answered in s.measured:
             at = self.pushed_at.get((game_id, version))
             if at is None:
-                s.pushes_lost += 1
+                if superseded(game_id, version):
+                    s.pushes_superseded += 1
+                else:
+                    s.pushes_lost += 1
                 continue
             s.push_from_send_ms.append((at - sent) * 1000)
             s.push_from_answer_ms.append((at - answered) * 1000)
@@ -684,7 +702,9 @@ class Bench:
         print(f"push latency ms (move accepted -> opponent socket): p50 {percentile(s.push_from_answer_ms, 50):.1f}"
               f"  p99 {percentile(s.push_from_answer_ms, 99):.1f}  (n={len(s.push_from_answer_ms)})")
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(s.errors.items())) or "none"
-        print(f"errors: {errors}; pushes not seen within 3 s: {s.pushes_lost}")
+        superseded = (f"; superseded (a newer version of the game reached that socket first): {s.pushes_superseded}"
+                      if s.pushes_superseded else "")
+        print(f"errors: {errors}; pushes not seen within 3 s: {s.pushes_lost}{superseded}")
         if getattr(self, "checkpoints", None) is not None:
             print(f"PostgreSQL checkpoints during the run: {self.checkpoints} (their writes stall commits for a "
                   "moment: the latency tail)")
