@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import connections
+from psycopg.types.json import Json, Jsonb
 
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -75,8 +76,7 @@ def numbered(sql: str) -> str:
 
 
 def _param(value: Any) -> Any:
-    from psycopg.types.json import Json, Jsonb
-
+    # (imported at the top: an import statement here cost 0.7 µs for each of a move's dozens of parameters)
     if isinstance(value, (Json, Jsonb)):  # its JSON text; PostgreSQL parses it into jsonb either way
         if value.dumps is None or value.dumps is json.dumps:
             try:
