@@ -11,6 +11,12 @@ What it does:
    creates a ``games:read games:play`` token for each (``POST /api/v1/accounts/tokens``).
 2. Pairs them into ``games`` human-vs-human games (``POST /api/v1/games`` inviting the partner,
    ``POST /api/v1/games/{id}/join``). A finished game is replaced by a new one for the same pair.
+   Setup then plays a random 0 to ``--spread - 1`` moves of each game (unmeasured), so that the games are
+   at different stages and end at different times, as many players' games do; every 2-player Claim game
+   is 52 moves long, so games started together end within a few hundred milliseconds of each other, all
+   of them again one game length later, and each such burst of 40 endings (final moves, new games,
+   game-over work) made the top percent of the latencies (docs/performance.md, tenth round). ``--spread 0``
+   starts every game from its first move, as the runs before the tenth round did.
 3. Opens one WebSocket per user to ``/ws/`` (``{"type": "subscribe", "games": "all"}``).
 4. ``clients`` concurrent workers play random legal moves as fast as they can for ``duration``
    seconds. Whose turn it is comes from the mover's HTTP answer or from the opponent's socket (a real
@@ -344,6 +350,7 @@ class Game:
     id: int = 0
     enqueued_version: int = -1  # the newest version a turn was queued for (dedupes HTTP vs socket)
     seen: dict[str, int] = field(default_factory=dict)  # username → the newest version that player has a view of
+    inbox: asyncio.Queue | None = None  # while setup plays the game forward: its views, instead of queued turns
 
 
 @dataclass
@@ -498,6 +505,9 @@ class Bench:
             return
         if view["version"] > game.seen.get(player.username, -1):
             game.seen[player.username] = view["version"]
+        if game.inbox is not None:
+            game.inbox.put_nowait((player, view))
+            return
         if view.get("status") != "active":
             return
         if view.get("my_turn") and view.get("legal_moves") and view["version"] > game.enqueued_version:
@@ -588,12 +598,43 @@ class Bench:
                 game.enqueued_version = min(game.enqueued_version, view["version"] - 1)
                 self.offer(game, player, view)
 
-    async def restart(self, http: KeepAliveHTTP, game: Game) -> None:
+    async def restart(self, http: KeepAliveHTTP, game: Game, forward: int = 0) -> None:
+        """Replace ``game`` by a new one for the same pair; with ``forward``, play that many random moves of
+        it first (setup's spread), then queue its turn."""
         self.games.pop(game.id, None)
         views = await new_game(http, game, self.args.kind)
         self.games[game.id] = game
+        if forward:
+            game.inbox = asyncio.Queue()
         for player, view in zip(game.pair[::-1], views, strict=True):  # join answer is b's, then a's view
             self.offer(game, player, view)
+        if forward:
+            await self.play_forward(http, game, forward)
+
+    async def play_forward(self, http: KeepAliveHTTP, game: Game, moves: int) -> None:
+        """Play ``moves`` random moves of ``game`` (its views come to ``game.inbox``, from the answers and the
+        sockets), then queue the turn of the version reached as :meth:`offer` does."""
+        inbox, acted = game.inbox, -1  # acted: the version of the last move played here
+        while True:
+            player, view = await asyncio.wait_for(inbox.get(), 10)
+            if view.get("status") != "active":  # the game ended first: a new one, played from its start
+                game.inbox = None
+                await self.restart(http, game)
+                return
+            if view["version"] <= acted or not (view.get("my_turn") and view.get("legal_moves")):
+                continue  # not a turn, or one already played (the answer and the mover's socket both bring it)
+            if moves == 0:
+                break
+            moves, acted = moves - 1, view["version"]
+            status, raw = await http.request(
+                b"POST", f"/api/v1/games/{game.id}/moves", player.auth,
+                orjson.dumps({"version": acted, "move": self.rng.choice(view["legal_moves"]),
+                              "client_id": secrets.token_hex(8)}))
+            if status != 201:
+                raise RuntimeError(f"setup move: {status} {_text(raw)}")
+            self.offer(game, player, orjson.loads(raw))
+        game.inbox = None
+        self.offer(game, player, view)
 
     async def run(self) -> None:
         args = self.args
@@ -617,8 +658,12 @@ class Bench:
                 assert ack["type"] == "subscribed", ack
             readers = [asyncio.create_task(self.socket_reader(p)) for p in players]
             pairs = [Game((players[2 * i], players[2 * i + 1])) for i in range(args.games)]
-            await asyncio.gather(*(self.restart(http, g) for g in pairs))
-            print(f"setup: {args.games} games and {len(players)} sockets ready")
+            t0 = time.perf_counter()
+            forward = [self.rng.randrange(args.spread) if args.spread > 0 else 0 for _ in pairs]
+            await asyncio.gather(*(self.restart(http, g, n) for g, n in zip(pairs, forward, strict=True)))
+            print(f"setup: {args.games} games and {len(players)} sockets ready"
+                  + (f", spread over their length: {sum(forward)} moves played first, in "
+                     f"{time.perf_counter() - t0:.1f} s" if args.spread > 0 else ", all at their first move"))
             if self.server_pid:  # our own server: its database as autovacuum would keep it
                 t0 = time.perf_counter()
                 await asyncio.to_thread(_vacuum, args.database_url)
@@ -747,6 +792,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20, help="concurrent HTTP clients; default 20")
     parser.add_argument("--duration", type=float, default=20, help="measured seconds; default 20")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first; default 3")
+    parser.add_argument("--spread", type=int, default=50, metavar="MOVES",
+                        help="setup plays a random 0 to MOVES-1 moves of each game first, so games end at different "
+                             "times; default 50 (a 2-player Claim game is 52 moves); 0: all start at their first move")
     parser.add_argument("--kind", default="claim", help="game kind; default claim")
     parser.add_argument("--worker-env", nargs="*", default=["DB_POOL=0", "DB_CONN_MAX_AGE=600"], metavar="NAME=VALUE",
                         help="extra environment of the Celery worker; default as deployed (docker/compose.yml): "
