@@ -598,9 +598,9 @@ class Bench:
                 game.enqueued_version = min(game.enqueued_version, view["version"] - 1)
                 self.offer(game, player, view)
 
-    async def restart(self, http: KeepAliveHTTP, game: Game, forward: int = 0) -> None:
+    async def restart(self, http: KeepAliveHTTP, game: Game, forward: int = 0) -> int:
         """Replace ``game`` by a new one for the same pair; with ``forward``, play that many random moves of
-        it first (setup's spread), then queue its turn."""
+        it first (setup's spread), then queue its turn. Returns the moves played here."""
         self.games.pop(game.id, None)
         views = await new_game(http, game, self.args.kind)
         self.games[game.id] = game
@@ -608,24 +608,23 @@ class Bench:
             game.inbox = asyncio.Queue()
         for player, view in zip(game.pair[::-1], views, strict=True):  # join answer is b's, then a's view
             self.offer(game, player, view)
-        if forward:
-            await self.play_forward(http, game, forward)
+        return await self.play_forward(http, game, forward) if forward else 0
 
-    async def play_forward(self, http: KeepAliveHTTP, game: Game, moves: int) -> None:
+    async def play_forward(self, http: KeepAliveHTTP, game: Game, moves: int) -> int:
         """Play ``moves`` random moves of ``game`` (its views come to ``game.inbox``, from the answers and the
-        sockets), then queue the turn of the version reached as :meth:`offer` does."""
-        inbox, acted = game.inbox, -1  # acted: the version of the last move played here
+        sockets), then queue the turn of the version reached as :meth:`offer` does. Returns the moves played."""
+        inbox, acted, played = game.inbox, -1, 0  # acted: the version of the last move played here
         while True:
             player, view = await asyncio.wait_for(inbox.get(), 10)
-            if view.get("status") != "active":  # the game ended first: a new one, played from its start
+            if view.get("status") != "active":  # the game ended first (a short kind): a new one, from its start
                 game.inbox = None
                 await self.restart(http, game)
-                return
+                return played
             if view["version"] <= acted or not (view.get("my_turn") and view.get("legal_moves")):
                 continue  # not a turn, or one already played (the answer and the mover's socket both bring it)
             if moves == 0:
                 break
-            moves, acted = moves - 1, view["version"]
+            moves, acted, played = moves - 1, view["version"], played + 1
             status, raw = await http.request(
                 b"POST", f"/api/v1/games/{game.id}/moves", player.auth,
                 orjson.dumps({"version": acted, "move": self.rng.choice(view["legal_moves"]),
@@ -635,6 +634,7 @@ class Bench:
             self.offer(game, player, orjson.loads(raw))
         game.inbox = None
         self.offer(game, player, view)
+        return played
 
     async def run(self) -> None:
         args = self.args
@@ -660,9 +660,9 @@ class Bench:
             pairs = [Game((players[2 * i], players[2 * i + 1])) for i in range(args.games)]
             t0 = time.perf_counter()
             forward = [self.rng.randrange(args.spread) if args.spread > 0 else 0 for _ in pairs]
-            await asyncio.gather(*(self.restart(http, g, n) for g, n in zip(pairs, forward, strict=True)))
+            played = await asyncio.gather(*(self.restart(http, g, n) for g, n in zip(pairs, forward, strict=True)))
             print(f"setup: {args.games} games and {len(players)} sockets ready"
-                  + (f", spread over their length: {sum(forward)} moves played first, in "
+                  + (f", spread over their length: {sum(played)} moves played first, in "
                      f"{time.perf_counter() - t0:.1f} s" if args.spread > 0 else ", all at their first move"))
             if self.server_pid:  # our own server: its database as autovacuum would keep it
                 t0 = time.perf_counter()
