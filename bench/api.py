@@ -403,6 +403,14 @@ async def new_game(http: KeepAliveHTTP, game: Game, kind: str) -> list[dict]:
     return [orjson.loads(body), orjson.loads((await http.request(b"GET", f"/api/v1/games/{game.id}", a.auth))[1])]
 
 
+async def play_random(http: KeepAliveHTTP, game: Game, player: Player, view: dict, rng: random.Random
+                      ) -> tuple[int, bytes]:
+    """``POST`` a random legal move of ``player``'s ``view`` (with a fresh ``client_id``): ``(status, body)``."""
+    move = rng.choice(view["legal_moves"])
+    body = orjson.dumps({"version": view["version"], "move": move, "client_id": secrets.token_hex(8)})
+    return await http.request(b"POST", f"/api/v1/games/{game.id}/moves", player.auth, body)
+
+
 def _error_code(body: bytes) -> str:
     """The ``error.code`` of an error answer, if it is one of the API's JSON errors."""
     with contextlib.suppress(ValueError, AttributeError):
@@ -561,15 +569,12 @@ class Bench:
                 slot = max(self.next_slot, time.perf_counter())
                 self.next_slot = slot + 1.0 / self.args.rate
                 await asyncio.sleep(max(0.0, slot - time.perf_counter()))
-            move = self.rng.choice(view["legal_moves"])
             version = view["version"]
             opponent = game.pair[1] if player is game.pair[0] else game.pair[0]
             self.waiting[(game.id, version + 1)] = opponent
             sent = time.perf_counter()
             try:
-                status, raw = await http.request(
-                    b"POST", f"/api/v1/games/{game.id}/moves", player.auth,
-                    orjson.dumps({"version": version, "move": move, "client_id": secrets.token_hex(8)}))
+                status, raw = await play_random(http, game, player, view, self.rng)
             except HTTP_ERRORS as exc:
                 self.stats.error(type(exc).__name__)
                 await self.resync(http, game)
@@ -625,10 +630,7 @@ class Bench:
             if moves == 0:
                 break
             moves, acted, played = moves - 1, view["version"], played + 1
-            status, raw = await http.request(
-                b"POST", f"/api/v1/games/{game.id}/moves", player.auth,
-                orjson.dumps({"version": acted, "move": self.rng.choice(view["legal_moves"]),
-                              "client_id": secrets.token_hex(8)}))
+            status, raw = await play_random(http, game, player, view, self.rng)
             if status != 201:
                 raise RuntimeError(f"setup move: {status} {_text(raw)}")
             self.offer(game, player, orjson.loads(raw))
