@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games.clock",
     "games.seeks",
     "games.notify",
+    "games.challenges",
 ]
 
 MIDDLEWARE = [
@@ -206,6 +207,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Correspondence (issue 6, docs/correspondence.md): deadlines, pairing, reminders, digest, ratings net.
     "expire-deadlines": {"task": "clock.expire_deadlines", "schedule": float(env_int("CLOCK_BEAT_SECONDS", 60))},
     "pair-seeks": {"task": "seeks.pair_all", "schedule": 60.0},
+    "expire-challenges": {"task": "challenges.expire", "schedule": 60.0},
     "deadline-reminders": {"task": "notify.send_reminders", "schedule": 600.0},
     "daily-digest": {"task": "notify.send_digests", "schedule": 3600.0},
     "rate-missed-games": {"task": "ratings.rate_unrated_games", "schedule": 900.0},

@@ -14,5 +14,6 @@ urlpatterns = [
     path("", include("games.clock.urls")),
     path("", include("games.seeks.urls")),
     path("", include("games.notify.urls")),
+    path("", include("games.challenges.urls")),
     path("bots/online", OnlineBotsView.as_view(), name="bots-online"),
 ]

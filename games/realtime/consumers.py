@@ -73,6 +73,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.sent_versions: dict[int, int] = {}
         self.group: str | None = None
         self.viewing: int | None = None  # the game the user has open on screen right now
+        self.notifications_on = True  # {"type": "notifications", "enabled": false} silences them (bots)
 
         await self.accept()
         user = self.scope.get("user")
@@ -177,6 +178,15 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(mark_present)(self.user.pk, game_id)
         return {"type": "viewing", "game_id": game_id}
 
+    async def on_notifications(self, content: dict) -> dict:
+        """``{"type": "notifications", "enabled": false}``: this socket no longer gets ``notification``
+        frames (a bot needs none; lifecycle and challenge events still come). ``true`` turns them back on."""
+        enabled = content.get("enabled")
+        if not isinstance(enabled, bool):
+            raise BadRequest('"notifications" needs "enabled": true or false.')
+        self.notifications_on = enabled
+        return {"type": "notifications", "enabled": enabled}
+
     async def on_subscribe(self, content: dict) -> dict:
         games = _game_ids(content.get("games"))
         if games == "all":
@@ -221,12 +231,13 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         "unsubscribe": on_unsubscribe,
         "sync": on_sync,
         "viewing": on_viewing,
+        "notifications": on_notifications,
     }
 
     # --- channel layer → client ----------------------------------------------------------------
 
     #: Channel-layer messages whose handlers use no database connection.
-    NO_DATABASE = frozenset({"game.update", "notification.new"})
+    NO_DATABASE = frozenset({"game.update", "notification.new", "client.event"})
 
     async def dispatch(self, message: dict) -> None:
         """Channels closes stale database connections in a worker thread before every handler; the
@@ -252,4 +263,10 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
     async def notification_new(self, event: dict) -> None:
         """A new in-app notification for this user (``type: notification.new``, from
         :mod:`games.notify.live`): every socket of the user gets it, whatever games it follows."""
-        await self.send_json({"type": "notification", "notification": event["notification"]})
+        if self.notifications_on:
+            await self.send_json({"type": "notification", "notification": event["notification"]})
+
+    async def client_event(self, event: dict) -> None:
+        """A typed event for this user (``type: client.event``, games.challenges.events): a challenge
+        change, ``game_started``, ``game_finished``; every socket of the user gets it."""
+        await self.send_json(event["frame"])

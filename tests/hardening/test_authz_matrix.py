@@ -103,6 +103,13 @@ MATRIX: dict[str, dict[str, int]] = {
     "notifications_preferences_partial_update": row(401, 200, 200, 200, 403, 200),
     "notifications_push_subscriptions_create": row(401, 201, 201, 201, 403, 201),
     "notifications_push_subscriptions_destroy": row(401, 204, 204, 204, 403, 204),
+    # --- challenges (alice challenged botty) ------------------------------------------------------------
+    "challenges_list": row(401, 200, 200, 200, 403, 200),
+    "challenges_create": row(401, 201, 201, 201, 403, 201),
+    "challenges_retrieve": row(401, 404, 200, 200, 403, 200),
+    "challenges_accept": row(401, 404, 409, 409, 403, 200),  # alice may not accept her own: own_challenge
+    "challenges_decline": row(401, 404, 409, 409, 403, 200),
+    "challenges_cancel": row(401, 404, 200, 200, 403, 409),  # only the challenger cancels: not_challenger
 }
 
 
@@ -116,6 +123,7 @@ class World:
     seek: Any
     token: Any
     clients: dict[str, APIClient] = field(default_factory=dict)
+    challenge: Any = None
 
 
 def _legal_move_for_alice(world: World) -> dict:
@@ -144,6 +152,7 @@ BODIES: dict[str, Callable[[World], Any]] = {
     "vacation_periods_create": lambda w: {"start": "2027-03-01T00:00:00Z", "days": 1},
     "seeks_create": lambda w: {"kind": "claim2", "days_per_move": 3, "rated": False},
     "seeks_quick_create": lambda w: {"kind": "claim2"},
+    "challenges_create": lambda w: {"kind": "claim"},
     "notifications_read_create": lambda w: {"all": True},
     "notifications_preferences_partial_update": lambda w: {"email_digest": True},
     "notifications_push_subscriptions_create": lambda w: {"endpoint": "https://push.example.org/abc",
@@ -157,7 +166,8 @@ def _path(op: Operation, world: World) -> str:
             .replace("{token_id}", str(world.token.pk))
             .replace("{seek_id}", str(world.seek.pk))
             .replace("{username}", "alice")
-            .replace("{pool}", "claim"))
+            .replace("{pool}", "claim")
+            .replace("{challenge_id}", str(world.challenge.pk if world.challenge else "")))
 
 
 @pytest.fixture
@@ -193,7 +203,10 @@ def world(make_user) -> World:
         clients[role].credentials(HTTP_AUTHORIZATION=f"Bearer {plain}")
     clients["session"].force_login(alice)
     game.refresh_from_db()
-    return World(alice, botty, mallory, game, open_game, seek, token, clients)
+    from games.challenges.service import create as challenge
+
+    return World(alice, botty, mallory, game, open_game, seek, token, clients,
+                 challenge=challenge(alice, to="botty", kind="claim"))
 
 
 OPERATIONS = schema_operations()

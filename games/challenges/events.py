@@ -1,0 +1,44 @@
+"""Typed events on the sockets (and NDJSON event streams) of the users concerned (docs/realtime.md).
+
+Sent to the channel-layer group ``user.<id>`` as ``{"type": "client.event", "frame": {...}}``; the
+consumer forwards ``frame`` as it is to every socket of the user, whatever games it follows. Best effort,
+like game pushes: ``GET /api/v1/challenges`` and ``GET /api/v1/games`` are always right.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+#: Channel-layer message type; the consumer handles it in ``client_event``.
+MESSAGE_TYPE = "client.event"
+
+
+def send_frames(items: list[tuple[int, dict[str, Any]]], what: str) -> None:
+    """``items``: ``(user id, frame)``. Never raises."""
+    from games.realtime.publish import send_to_groups, user_group
+
+    send_to_groups([(user_group(uid), {"type": MESSAGE_TYPE, "frame": frame}) for uid, frame in items], what)
+
+
+def challenge_frames(challenge: Any, change: str) -> list[tuple[int, dict[str, Any]]]:
+    """The frames of one change of a challenge: ``created`` goes to the challenger as ``challenge_created``
+    and to the user challenged as ``challenge_received``; the others (accepted, declined, cancelled,
+    expired) to both as ``challenge_<change>``."""
+    from .service import challenge_payload
+
+    payload = challenge_payload(challenge)
+    if change == "created":
+        items = [(challenge.challenger_id, {"type": "challenge_created", "challenge": payload})]
+        if challenge.to_id is not None:
+            items.append((challenge.to_id, {"type": "challenge_received", "challenge": payload}))
+        return items
+    frame = {"type": f"challenge_{change}", "challenge": payload}
+    return [(uid, frame) for uid in (challenge.challenger_id, challenge.to_id) if uid is not None]
+
+
+def on_commit(challenge: Any, change: str) -> None:
+    """Send the frames of this change once the transaction commits (built now, from what it wrote)."""
+    items = challenge_frames(challenge, change)
+    transaction.on_commit(lambda: send_frames(items, f"challenge {challenge.pk} {change}"), robust=True)

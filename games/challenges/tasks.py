@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(acks_late=True, name="challenges.expire")
+def expire_challenges_task() -> int:
+    """Periodic: mark pending challenges past their ``expires_at`` expired (with their events)."""
+    from .service import expire_due
+
+    return expire_due()
