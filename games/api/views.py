@@ -10,7 +10,6 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -74,7 +73,6 @@ class GameView(APIView):
     """Base: authenticated, token scopes games:read (GET) / games:play or bot:play (POST)."""
 
     permission_classes = [IsAuthenticated, GameScopes]
-    parser_classes = [JSONParser]  # JSON only: a form post gets 415, never a half-parsed body
     required_scopes = {"GET": ["games:read"], "POST": ["games:play"]}  # documentation (see GameScopes)
 
 
