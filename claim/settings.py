@@ -293,7 +293,7 @@ REST_FRAMEWORK = {
         "moves": env_str("THROTTLE_MOVES", "600/min"),
         "games_create": env_str("THROTTLE_GAMES_CREATE", "200/hour"),
     },
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)
     "PAGE_SIZE": 50,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Throttles key on the client IP: trust X-Forwarded-For only behind our own proxy.

@@ -76,6 +76,9 @@ class GameView(APIView):
     required_scopes = {"GET": ["games:read"], "POST": ["games:play"]}  # documentation (see GameScopes)
 
 
+MAX_INT_PARAM = 2**31 - 1
+
+
 def _int_param(request, name: str, default: int | None) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
@@ -86,6 +89,8 @@ def _int_param(request, name: str, default: int | None) -> int | None:
         raise GameAPIError(service.InvalidRequest(f"{name} must be an integer.", field=name)) from None
     if value < 0:
         raise GameAPIError(service.InvalidRequest(f"{name} must be 0 or more.", field=name))
+    if value > MAX_INT_PARAM:  # beyond PostgreSQL's integer (a 500 before)
+        raise GameAPIError(service.InvalidRequest(f"{name} must be at most {MAX_INT_PARAM}.", field=name))
     return value
 
 

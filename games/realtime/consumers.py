@@ -24,6 +24,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from claim.parsers import loads
 from games.notify.service import mark_absent, mark_present
 
 from . import queries
@@ -109,10 +110,10 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if len(text_data) > MAX_MESSAGE_CHARS:
             await self._error(f"Message too long (at most {MAX_MESSAGE_CHARS} characters).")
             return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self._error("Malformed JSON.")
+        try:  # bounded like the API's bodies (depth, NUL, lone surrogates): claim/parsers.py
+            content = loads(text_data)
+        except ValueError as exc:
+            await self._error(f"Malformed JSON. ({exc})")
             return
         await self.receive_json(content)
 
