@@ -84,7 +84,8 @@ def test_inheritors_refuses_each_malformed_shape_naming_the_problem(name):
 
 
 @pytest.mark.parametrize("move", [{"play": "knight-7", "x": DEEP}, {"seer": "later"}, {"play": 7},
-                                  {"play": "knight-7\x00"}, {"giant": 0, "play": "knight-7"}])
+                                  {"play": "knight-7\x00"}, {"giant": 0, "play": "knight-7"},
+                                  {"smash": True}, {"smash": "1"}, {"smash": 9}, {"smash": [1]}])
 def test_claim_refuses_malformed_shapes(move):
     for kind in ("claim", "claim2", "claim-mix"):
         with pytest.raises(MalformedMove):
