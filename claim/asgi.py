@@ -14,7 +14,10 @@ from claim.http import http_application, tune_gc  # noqa: E402
 tune_gc()
 from games.fastmoves import FastMoves  # noqa: E402
 
-http_app = FastMoves(http_application())  # the move endpoint's plain case on the loop (games/fastmoves.py)
+from games.streams import Streams  # noqa: E402
+
+# The move endpoint's plain case on the loop (games/fastmoves.py); NDJSON streams on the loop (games/streams.py).
+http_app = Streams(FastMoves(http_application()))
 
 if os.environ.get("CLAIM_EMBEDDED_BEAT") == "1":  # set by `make run`: no Celery beat there
     from claim.tasks import start_embedded_beat
