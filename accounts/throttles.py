@@ -18,6 +18,8 @@ from rest_framework import exceptions
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from claim.ratelimit import ReportingThrottle
+
 
 class Throttled(exceptions.Throttled):
     extra_detail_singular = "Try again in {wait} second."
@@ -34,7 +36,7 @@ def _field(request, name: str) -> str:
     return str(value).strip().lower()[:254]
 
 
-class _AccountThrottle(SimpleRateThrottle):
+class _AccountThrottle(ReportingThrottle, SimpleRateThrottle):
     @property
     def THROTTLE_RATES(self):  # DRF reads this name; a property reads the rates now, not at import
         return api_settings.DEFAULT_THROTTLE_RATES
@@ -73,6 +75,7 @@ class PasswordResetEmailThrottle(_AccountThrottle):
     """Stops anyone from flooding one inbox from many addresses."""
 
     scope = "password_reset"
+    policy_name = "password_reset_email"  # RateLimit fields: a quota of its own (claim/ratelimit.py)
 
     def get_cache_key(self, request, view) -> str | None:
         email = _field(request, "email")

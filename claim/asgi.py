@@ -13,7 +13,6 @@ from claim.http import http_application, tune_gc  # noqa: E402
 
 tune_gc()
 from games.fastmoves import FastMoves  # noqa: E402
-
 from games.streams import Streams  # noqa: E402
 
 # The move endpoint's plain case on the loop (games/fastmoves.py); NDJSON streams on the loop (games/streams.py).

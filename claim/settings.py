@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # NUL / lone surrogates in the address refused; a view's unhandled exception a generic 500 (no state).
     "claim.middleware.RequestGuard",
+    # RateLimit / RateLimit-Policy fields of the throttles that checked the request (claim/ratelimit.py).
+    "claim.ratelimit.RateLimitHeaders",
     # WhiteNoise, async-capable: every middleware here is, so ASGI requests stay on the event loop
     # until the view (docs/performance.md).
     "claim.frontend_urls.StaticFilesMiddleware",
@@ -308,6 +310,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
+        "ChallengeStatusEnum": "games.challenges.models.CHALLENGE_STATUSES",
+        "DeclineReasonEnum": "games.challenges.service.DECLINE_REASON_CHOICES",
+    },
 }
 
 # --- Security (production defaults; relaxed only for the embedded run / DEBUG) ------------------

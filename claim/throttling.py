@@ -17,6 +17,8 @@ import weakref
 
 from rest_framework import throttling
 
+from claim.ratelimit import Quota, ReportingThrottle
+
 _members = random.Random(os.urandom(16))
 os.register_at_fork(after_in_child=lambda: _members.seed(os.urandom(16)))  # forked workers: their own sequence
 
@@ -107,15 +109,15 @@ class _History:
         return self.oldest
 
 
-class AnonRateThrottle(RedisLogMixin, throttling.AnonRateThrottle):
+class AnonRateThrottle(ReportingThrottle, RedisLogMixin, throttling.AnonRateThrottle):
     pass
 
 
-class UserRateThrottle(RedisLogMixin, throttling.UserRateThrottle):
+class UserRateThrottle(ReportingThrottle, RedisLogMixin, throttling.UserRateThrottle):
     pass
 
 
-class ScopedRateThrottle(RedisLogMixin, throttling.ScopedRateThrottle):
+class ScopedRateThrottle(ReportingThrottle, RedisLogMixin, throttling.ScopedRateThrottle):
     """DRF's scoped throttle: the rate of the view's ``throttle_scope``."""
 
     def allow_request(self, request, view) -> bool:
@@ -133,26 +135,33 @@ class ScopedRateThrottle(RedisLogMixin, throttling.ScopedRateThrottle):
 # KEYS: the logs of the view's throttles, in DRF's order; ARGV[1] now, ARGV[2] a unique member, then a
 # window (s) and a limit per key. DRF's order and rule: the throttles are checked one after the other and
 # the first that refuses stops the check (the ones before it have recorded the request). Returns 0 when
-# all allowed, else the 1-based index of the one that refused.
+# all allowed, else the 1-based index of the one that refused; then, per key checked, the count in its window
+# and its oldest entry (a string, to keep its decimals), for the RateLimit fields (claim/ratelimit.py).
 _SCRIPT_ALL = """
 local now = tonumber(ARGV[1])
+local out = {0}
 for i, key in ipairs(KEYS) do
   local window = tonumber(ARGV[1 + 2 * i])
   local limit = tonumber(ARGV[2 + 2 * i])
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
   if redis.call('ZCARD', key) >= limit then
-    return i
+    out[1] = i
+    return out
   end
   redis.call('ZADD', key, now, ARGV[2])
   redis.call('EXPIRE', key, math.ceil(window))
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  table.insert(out, redis.call('ZCARD', key))
+  table.insert(out, oldest[2] or ARGV[1])
 end
-return 0
+return out
 """
 
 
-def user_throttle_logs(view_class: type, user_pk: int) -> list[tuple[str, int, int]]:
-    """``(Redis key, limit, window seconds)`` of each throttle of ``view_class`` for an authenticated user,
-    in order: the keys, limits and windows :class:`RedisLogMixin` uses for the same request."""
+def user_throttle_logs(view_class: type, user_pk: int) -> list[tuple[str, int, int, str]]:
+    """``(Redis key, limit, window seconds, policy name)`` of each throttle of ``view_class`` for an
+    authenticated user, in order: the keys, limits and windows :class:`RedisLogMixin` uses for the same
+    request, and the name its RateLimit fields use."""
     out = []
     for throttle_class in view_class.throttle_classes:
         throttle = throttle_class.__new__(throttle_class)  # DRF's __init__ reads the rate of a fixed scope
@@ -167,16 +176,17 @@ def user_throttle_logs(view_class: type, user_pk: int) -> list[tuple[str, int, i
             continue
         limit, window = throttle.parse_rate(rate)
         key = throttle.cache_format % {"scope": throttle.scope, "ident": user_pk}
-        out.append((throttle.cache.make_key(key) + ":log", limit, window))
+        out.append((throttle.cache.make_key(key) + ":log", limit, window, throttle.policy_name or throttle.scope))
     return out
 
 
 class AsyncThrottles:
     """The Redis-log throttles of a view, checked in one round trip from the event loop.
 
-    ``check`` records the request in every log when all allow (and returns the recorded member); when one
-    refuses it takes back what it recorded and returns None, so the caller can hand the request to DRF,
-    which then counts and refuses it exactly as it always does (``Retry-After`` included).
+    ``check`` records the request in every log when all allow (and returns the recorded member and the
+    quotas for the RateLimit fields); when one refuses it takes back what it recorded and returns None, so
+    the caller can hand the request to DRF, which then counts and refuses it exactly as it always does
+    (``Retry-After`` and RateLimit fields included).
     """
 
     def __init__(self, redis_url: str) -> None:
@@ -185,28 +195,36 @@ class AsyncThrottles:
         self.client = aioredis.Redis.from_url(redis_url)
         self.script = self.client.register_script(_SCRIPT_ALL)
 
-    async def check(self, logs: list[tuple[str, int, int]]) -> str | None:
-        """The member recorded in every log (to :meth:`undo` it), or None when a throttle refused."""
+    async def check(self, logs: list[tuple[str, int, int, str]]) -> tuple[str, list[Quota]] | None:
+        """The member recorded in every log (to :meth:`undo` it) and the quotas after it, or None when a
+        throttle refused."""
         if not logs:
-            return ""
+            return "", []
+        import math
         import time
 
         now = time.time()  # DRF's SimpleRateThrottle.timer
         member = _member(now)
         args: list = [repr(now), member]
-        for _, limit, window in logs:
+        for _, limit, window, _ in logs:
             args += [window, limit]
-        refused = int(await self.script(keys=[key for key, _, _ in logs], args=args))
+        out = await self.script(keys=[key for key, *_ in logs], args=args)
+        refused = int(out[0])
         if refused:
             await self.undo(logs[:refused - 1], member)
             return None
-        return member
+        quotas = []
+        for i, (_, limit, window, policy) in enumerate(logs):
+            count, oldest = int(out[1 + 2 * i]), float(out[2 + 2 * i])
+            quotas.append(Quota(policy, limit, window, max(limit - count, 0),
+                                math.ceil(max(oldest + window - now, 0))))
+        return member, quotas
 
-    async def undo(self, logs: list[tuple[str, int, int]], member: str) -> None:
+    async def undo(self, logs: list[tuple[str, int, int, str]], member: str) -> None:
         """Take a recorded request back out of ``logs`` (it is handed to DRF, which records it itself)."""
         if not logs or not member:
             return
         async with self.client.pipeline(transaction=False) as pipe:
-            for key, _, _ in logs:
+            for key, *_ in logs:
                 pipe.zrem(key, member)
             await pipe.execute()

@@ -207,8 +207,9 @@ def _usable_token(token: Any, plain: str) -> bool:
 
 
 async def play(game_id: int, plain: str, version: int, move: dict[str, Any], client_id: str | None
-               ) -> dict[str, Any]:
-    """Play the move; the mover's answer (what ``make_move`` returns). Raises :class:`Delegate` with
+               ) -> tuple[dict[str, Any], list[Any]]:
+    """Play the move; the mover's answer (what ``make_move`` returns) and the throttles' quotas (for the
+    RateLimit fields). Raises :class:`Delegate` with
     nothing written when Django must answer instead."""
     import asyncpg
     from django.db import connections
@@ -245,9 +246,10 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
         user = token.user
         throttles = _async_throttles()
         logs = user_throttle_logs(GameMovesView, user.pk)
-        member = await throttles.check(logs)
-        if member is None:
+        checked = await throttles.check(logs)
+        if checked is None:
             raise Delegate("throttled")
+        member, quotas = checked
         try:
             built = SEATS_GAME_CLOCK.build([row[:width] for row in rows], connection=django_conn)
             game, seats = game_and_seats(sorted(built, key=lambda seat: seat.index))
@@ -272,7 +274,7 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
     except Exception:  # the move is committed: its answer stands
         log.exception("after the move in game %s: the commit hooks failed", game.pk)
     log.info("game %s: seat %s moved (move %s, version %s)", game.pk, mine.index, game.move_count, game.version)
-    return plan.payload
+    return plan.payload, quotas
 
 
 async def _after_commit(plan: Any, user: Any) -> None:
@@ -318,10 +320,13 @@ def _render(payload: dict[str, Any]) -> bytes:
     return content.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
 
 
-def _response_headers(request: _Request, language: str, length: int) -> list[tuple[bytes, bytes]]:
+def _response_headers(request: _Request, language: str, length: int, quotas: list | None = None,
+                      ) -> list[tuple[bytes, bytes]]:
     """The headers Django's stack gives a DRF JSON answer to a token request (DRF, SecurityMiddleware,
-    LocaleMiddleware, XFrameOptionsMiddleware); tests/service/test_fast_moves.py compares them."""
-    headers = [
+    LocaleMiddleware, XFrameOptionsMiddleware, claim.ratelimit); tests/service/test_fast_moves.py compares them."""
+    from claim.ratelimit import fields
+
+    headers = [*(fields({q.policy: q for q in quotas}).items() if quotas else ()),
         ("Content-Type", "application/json"),
         ("Vary", "Accept-Language"),  # one renderer (JSON): DRF adds no "Accept"
         ("Allow", "POST, OPTIONS"),
@@ -420,7 +425,7 @@ class FastMoves:
             version, move, client_id = _parse_body(request, body)
             language = request.language()
             with translation.override(language):
-                payload = await play(game_id, parts[1], version, move, client_id)
+                payload, quotas = await play(game_id, parts[1], version, move, client_id)
         except Delegate as why:
             stats[f"delegated: {why}"] += 1
             return None
@@ -430,4 +435,4 @@ class FastMoves:
             return None
         stats["fast"] += 1
         content = _render(payload)
-        return _response_headers(request, language, len(content)), content
+        return _response_headers(request, language, len(content), quotas), content

@@ -15,6 +15,8 @@ MAX_MOVE_CHARS = 2000
 
 # ----------------------------------------------------------------------------- requests
 
+#: ``Game.status`` (the OpenAPI enum GameStatusEnum, claim/settings.py).
+GAME_STATUSES = ["open", "active", "finished", "aborted"]
 #: How a game ends (``Game.ended_reason``): by play, resignation, abort or on time.
 ENDED_REASONS = ["normal", "resigned", "aborted", "timeout"]
 #: Every ``GameEvent.type`` the service writes (games/service, games/clock).
@@ -203,7 +205,7 @@ class GameSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     title = serializers.CharField()
-    status = serializers.ChoiceField(choices=["open", "active", "finished", "aborted"])
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
     version = serializers.IntegerField()
     seats = SeatSerializer(many=True)
     my_seat = serializers.IntegerField(allow_null=True)

@@ -13,6 +13,7 @@ from games.api.views import CreateGameThrottle, GameView, call
 from games.models import DAYS_PER_MOVE_CHOICES
 
 from . import service
+from .models import CHALLENGE_STATUSES
 
 TAGS = ["challenges"]
 
@@ -44,7 +45,7 @@ class ChallengeCreateSerializer(serializers.Serializer):
 
 
 class DeclineSerializer(serializers.Serializer):
-    reason = serializers.ChoiceField(choices=sorted(service.DECLINE_REASONS), required=False, default="generic",
+    reason = serializers.ChoiceField(choices=service.DECLINE_REASON_CHOICES, required=False, default="generic",
                                      help_text="Why (the challenger sees it with a sentence): "
                                      + ", ".join(f"`{k}` ({v})" for k, v in service.DECLINE_REASONS.items()))
 
@@ -65,7 +66,7 @@ class ChallengeLinksSerializer(serializers.Serializer):
 
 class ChallengeSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="Ten random characters.")
-    status = serializers.ChoiceField(choices=[s for s, _ in service.Challenge.Status.choices])
+    status = serializers.ChoiceField(choices=CHALLENGE_STATUSES)
     challenger = PersonSerializer()
     to = PersonSerializer(allow_null=True, help_text="Null while an open challenge waits.")
     open = serializers.BooleanField(help_text="Made open to anyone (stays true once accepted).")
@@ -75,7 +76,7 @@ class ChallengeSerializer(serializers.Serializer):
     time_control = TimeControlSerializer()
     rated = serializers.BooleanField()
     seat = serializers.IntegerField(allow_null=True, help_text="The challenger's seat; null: drawn when accepted.")
-    decline_reason = serializers.ChoiceField(choices=sorted(service.DECLINE_REASONS), allow_null=True)
+    decline_reason = serializers.ChoiceField(choices=service.DECLINE_REASON_CHOICES, allow_null=True)
     decline_message = serializers.CharField(allow_null=True)
     game_id = serializers.IntegerField(allow_null=True, help_text="The game, once accepted.")
     created_at = serializers.DateTimeField()

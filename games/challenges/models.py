@@ -46,3 +46,7 @@ class Challenge(models.Model):
             models.Index(fields=["challenger", "status"], name="challenge_outgoing"),
             models.Index(fields=["status", "expires_at"], name="challenge_expiry"),
         ]
+
+
+#: For the OpenAPI enum (claim/settings.py, ENUM_NAME_OVERRIDES).
+CHALLENGE_STATUSES = [value for value, _ in Challenge.Status.choices]

@@ -53,6 +53,10 @@ DECLINE_REASONS: dict[str, str] = {
 }
 
 
+#: For the OpenAPI enum (claim/settings.py, ENUM_NAME_OVERRIDES).
+DECLINE_REASON_CHOICES = sorted(DECLINE_REASONS)
+
+
 class ChallengeNotFound(ServiceError):
     status = 404
     code = "not_found"

@@ -191,11 +191,12 @@ def test_other_caches_use_drf_unchanged():
 
 
 def test_moves_endpoint_keeps_both_limits():
+    from claim.ratelimit import ReportingThrottle
     from games.api.views import GameMovesView, MovesThrottle
 
-    assert [c.__mro__[1:3] for c in GameMovesView.throttle_classes] == [
-        (throttling.RedisLogMixin, drf_throttling.UserRateThrottle),
-        (throttling.ScopedRateThrottle, throttling.RedisLogMixin),
+    assert [c.__mro__[1:4] for c in GameMovesView.throttle_classes] == [
+        (ReportingThrottle, throttling.RedisLogMixin, drf_throttling.UserRateThrottle),
+        (throttling.ScopedRateThrottle, ReportingThrottle, throttling.RedisLogMixin),
     ]
     assert issubclass(MovesThrottle, drf_throttling.ScopedRateThrottle)
     assert GameMovesView.throttle_scope == "moves"

@@ -92,7 +92,7 @@ async def _mover(http, players, game_id: int):
     raise AssertionError("nobody's turn")
 
 
-_VOLATILE = {"date", "server", "content-length"}
+_VOLATILE = {"date", "server", "content-length", "ratelimit"}  # ratelimit: the requests left (compared below)
 
 
 def _headers(r: httpx.Response) -> dict[str, str]:
@@ -122,6 +122,8 @@ def test_a_whole_game_over_the_fast_path_answers_like_django(alice, bob):
                                     client_id=f"m{n}")
                     assert d.status_code == 201
                     assert _headers(d) == fast_headers
+                    assert [i.split(";")[0] for i in d.headers["ratelimit"].split(", ")] == \
+                        [i.split(";")[0] for i in r.headers["ratelimit"].split(", ")] == ['"user"', '"moves"']
                     assert int(r.headers["content-length"]) == len(r.content)
                     n += 1
             return n
@@ -257,7 +259,7 @@ def test_a_throttled_move_is_counted_once_and_refused_by_drf(alice, bob, setting
             async with _client(fast=True) as http:
                 for _ in range(6):
                     api, view = await _mover(http, (alice, bob), game_id)
-                    (user_log, _, _), (moves_log, _, _) = user_throttle_logs(GameMovesView, api.user.pk)
+                    (user_log, *_), (moves_log, *_) = user_throttle_logs(GameMovesView, api.user.pk)
                     before = client.zcard(user_log), client.zcard(moves_log)
                     r = await _move(http, api, game_id, view["version"], view["legal_moves"][0])
                     after = client.zcard(user_log), client.zcard(moves_log)
