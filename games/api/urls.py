@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from . import export, views
 
 urlpatterns = [
     path("games", views.GamesView.as_view(), name="games"),
@@ -16,4 +16,5 @@ urlpatterns = [
     path("games/<int:game_id>/history", views.GameHistoryView.as_view(), name="game-history"),
     path("games/<int:game_id>/record", views.GameRecordView.as_view(), name="game-record"),
     path("games/<int:game_id>/replay", views.GameReplayView.as_view(), name="game-replay"),
+    path("users/<str:username>/games/export", export.UserGamesExportView.as_view(), name="user-games-export"),
 ]

@@ -79,6 +79,29 @@ class GameView(APIView):
 MAX_INT_PARAM = 2**31 - 1
 
 
+class PublicFinishedRead(GameScopes):
+    """Anonymous ``GET`` passes (the view then shows only finished games); everyone else as :class:`GameScopes`."""
+
+    def has_permission(self, request, view) -> bool:
+        if not request.user.is_authenticated:
+            return request.method in ("GET", "HEAD", "OPTIONS")
+        return super().has_permission(request, view)
+
+
+class PublicReadView(GameView):
+    """A read that finished games allow without credentials (issue 26): anonymous callers get the spectator
+    side of a finished game; any other game (or none) answers them 401, so nothing about it is revealed."""
+
+    permission_classes = [PublicFinishedRead]
+
+    def handle_exception(self, exc):
+        if isinstance(exc, GameAPIError) and exc.status_code == 404 and not self.request.user.is_authenticated:
+            from rest_framework.exceptions import NotAuthenticated
+
+            exc = NotAuthenticated("Only finished games are public: log in or send a token to see your own games.")
+        return super().handle_exception(exc)
+
+
 def _int_param(request, name: str, default: int | None) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
@@ -182,13 +205,13 @@ class JoinByCodeView(GameView):
                         status=status.HTTP_201_CREATED if joined else status.HTTP_200_OK)
 
 
-class GameDetailView(GameView):
+class GameDetailView(PublicReadView):
     @extend_schema(
         tags=TAGS, operation_id="games_retrieve", summary="Your view of a game",
         description="Everything your seat may know: the engine's view for your seat, your legal moves, who must "
                     "act, the deadline and the last events. Finished games are public (spectator view, everything "
-                    "revealed); open, active and aborted games are visible only to their players (404 otherwise). "
-                    "Scope: `games:read`.",
+                    "revealed, also without credentials); open, active and aborted games are visible only to their "
+                    "players (404 otherwise; 401 without credentials). Scope: `games:read`.",
         examples=schema.GAME_VIEW_EXAMPLES,
         responses={200: GameViewSerializer, **schema.STANDARD},
     )
@@ -322,7 +345,7 @@ class GameRematchView(GameView):
                         status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-class GameHistoryView(GameView, GenericAPIView):
+class GameHistoryView(PublicReadView, GenericAPIView):
     pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
 
     @extend_schema(
@@ -346,7 +369,7 @@ class GameHistoryView(GameView, GenericAPIView):
         return self.get_paginated_response([service.history_entry_payload(e, game, viewer) for e in page])
 
 
-class GameRecordView(GameView):
+class GameRecordView(PublicReadView):
     @extend_schema(
         tags=TAGS, operation_id="games_record", summary="The public record of a finished game",
         description="After the end: the engine's record (deal, deck, every move, result), the move log and the seed. "
@@ -361,7 +384,7 @@ class GameRecordView(GameView):
         return Response(call(service.record_for, request.user, game_id))
 
 
-class GameReplayView(GameView):
+class GameReplayView(PublicReadView):
     @extend_schema(
         tags=TAGS, operation_id="games_replay", summary="Step through a finished game",
         description="The game rebuilt from its move log after `step` moves (default: all), with the spectator view "

@@ -11,8 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-#: Channel-layer message type; the consumer handles it in ``client_event``.
-MESSAGE_TYPE = "client.event"
+from games.realtime.lifecycle import EVENT_MESSAGE as MESSAGE_TYPE  # the consumer's ``client_event``
 
 
 def send_frames(items: list[tuple[int, dict[str, Any]]], what: str) -> None:

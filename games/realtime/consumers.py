@@ -268,6 +268,6 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "notification", "notification": event["notification"]})
 
     async def client_event(self, event: dict) -> None:
-        """A typed event for this user (``type: client.event``, games.challenges.events): a challenge
-        change, ``game_started``, ``game_finished``; every socket of the user gets it."""
+        """A typed event for this user (``type: client.event``): a challenge change (games.challenges.events),
+        ``game_started``, ``game_finished`` (games.realtime.lifecycle); every socket of the user gets it."""
         await self.send_json(event["frame"])

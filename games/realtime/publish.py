@@ -26,6 +26,8 @@ from channels.layers import get_channel_layer
 
 from claim.loops import process_loop
 
+from .lifecycle import lifecycle_messages
+
 logger = logging.getLogger(__name__)
 
 #: Channel-layer message type; the consumer handles it in ``game_update``.
@@ -47,6 +49,12 @@ def load_game_and_seats(game_id: int):
 
 def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None,
                    parts=None) -> list[tuple[str, dict]]:
+    """The ``game.update`` messages of :func:`build_all` (without the lifecycle frames)."""
+    return build_all(game_id, game=game, seats=seats, views=views, parts=parts)[0]
+
+
+def build_all(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] | None = None,
+              parts=None) -> tuple[list[tuple[str, dict]], list[tuple[str, dict]]]:
     """``(group, message)`` for each seated human of the game (empty if the game is gone).
 
     ``game``/``seats``: the committed game and its seats (with users) if the caller has them, to skip
@@ -61,8 +69,9 @@ def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, d
         game, seats = load_game_and_seats(game_id)
         parts = None
     if game is None:
-        return []
+        return [], []
     views = views or {}
+    built: dict[int, dict] = {}
     messages: list[tuple[str, dict]] = []
     seen: set[int] = set()
     for seat in seats:
@@ -78,7 +87,9 @@ def build_messages(game_id: int, *, game=None, seats=None, views: Mapping[int, d
         messages.append(
             (user_group(user.pk), {"type": MESSAGE_TYPE, "game_id": game.pk, "version": game.version, "view": view})
         )
-    return messages
+        built[user.pk] = view
+    # game_started / game_finished for this version, if it is one (games/realtime/lifecycle.py)
+    return messages, [(user_group(uid), message) for uid, message in lifecycle_messages(game, seats, built)]
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
@@ -203,7 +214,8 @@ def publish_game_update(game_id: int, *, game=None, seats=None, views: Mapping[i
     The views are built here, before returning; :func:`send_to_groups` sends them.
     """
     try:
-        messages = build_messages(game_id, game=game, seats=seats, views=views, parts=parts)
+        updates, lifecycle = build_all(game_id, game=game, seats=seats, views=views, parts=parts)
+        messages = updates + lifecycle
     except Exception as exc:  # publishing must never break the move
         logger.warning("publish_game_update(%s) failed: %s: %s", game_id, type(exc).__name__, exc)
         return

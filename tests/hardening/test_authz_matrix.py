@@ -75,6 +75,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "games_history": row(401, 404, 200, 200, 403, 200),
     "games_record": row(401, 404, 409, 409, 403, 409),
     "games_replay": row(401, 404, 409, 409, 403, 409),
+    "users_games_export": row(200, 200, 200, 200, 403, 200),  # finished games are public (issue 26)
     # --- clock and vacation -------------------------------------------------------------------------------
     "games_clock_retrieve": row(401, 404, 200, 200, 403, 200),
     "games_clock_give_time_create": row(401, 404, 409, 409, 403, 200),  # alice is to act: only botty gives time

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 #: Headers whose values differ between any two answers (clock, random tokens; the length follows the body,
 #: compared apart).
-VARYING = {b"date", b"set-cookie", b"content-length"}
+VARYING = {b"date", b"set-cookie", b"content-length", b"ratelimit"}  # ratelimit: the requests left
 
 
 @pytest.fixture
