@@ -261,6 +261,10 @@ FRONTEND_URL = env_str("FRONTEND_URL", "http://127.0.0.1:8000")
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:admin@localhost")
+# The push services a subscription's endpoint may name (games/notify/endpoints.py): a host, or ".domain".
+PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", ["fcm.googleapis.com", "android.googleapis.com",
+                                                     ".push.services.mozilla.com", ".push.apple.com",
+                                                     ".notify.windows.com"])
 
 # --- REST framework -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
