@@ -4,6 +4,7 @@ quote the far side's answer, and a subscription cannot be taken over (games/noti
 from __future__ import annotations
 
 import base64
+import contextlib
 import socket
 import threading
 from unittest import mock
@@ -119,10 +120,8 @@ def test_issue22_an_allowed_name_resolving_to_loopback_is_never_contacted(make_u
     hits: list[object] = []
 
     def accept() -> None:
-        try:
+        with contextlib.suppress(OSError):
             hits.append(listener.accept())
-        except OSError:
-            pass
 
     thread = threading.Thread(target=accept)
     thread.start()
