@@ -539,6 +539,23 @@ def resume(user: Any, game_id: int) -> Game:
     return game
 
 
+def is_paused(game: Game) -> bool:
+    clock = _clock_of(game)
+    return clock is not None and clock.paused_at is not None
+
+
+def end_pause_by_move(game: Game, seats: list[Seat], seat: int) -> bool:
+    """A move during a pause ends it, inside the move's transaction (caller holds the row lock): the
+    pause requests are cleared and a ``resumed`` history entry (``"by": "move"``) comes before the
+    move's, so the move's answer already says ``paused: false``. False: the game was not paused."""
+    clock = _clock_of(game)
+    if clock is None or clock.paused_at is None:
+        return False
+    end_pause(game, clock, seats, timezone.now())
+    bump(game, "resumed", seat, [{"type": "resumed", "seat": seat, "by": "move"}])
+    return True
+
+
 def end_pause(game: Game, clock: Any, seats: list[Seat], now: datetime) -> None:
     """Clear the pause; a bank clock is credited with the paused time for the seats to act."""
     if clock.control == clock.Control.BANK and clock.paused_at is not None:

@@ -196,6 +196,42 @@ def test_mutual_pause_stops_the_clock(make_user, play, clock, commit, api_client
 
 
 @pytest.mark.django_db
+def test_a_move_ends_the_pause_in_its_own_answer(make_user, play, clock, commit, api_client):
+    """Issue 21: the move that ends a pause answered ``paused: true`` with both requests still set, and
+    no history entry said the pause ended."""
+    from games.models import GameEvent
+
+    alice, bob = make_user("alice"), make_user("bob")
+    _no_vacation(alice, bob)
+    game = play.game(alice, bob, days=2)
+    for user in (alice, bob):
+        api_client.force_authenticate(user)
+        with commit():
+            r = api_client.post(f"/api/v1/games/{game.pk}/clock/pause")
+    assert r.json()["paused"] is True
+    game.refresh_from_db()
+    seat = to_act_seat(game)
+    from games.rules.registry import get_rules
+
+    rules = get_rules(game.kind)
+    legal = rules.legal_moves(rules.from_json(game.state), seat.index)
+    api_client.force_authenticate(seat.user)
+    with commit():
+        r = api_client.post(f"/api/v1/games/{game.pk}/moves", {"version": game.version, "move": legal[0]},
+                            format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    clock_part = body.get("clock") or body
+    assert clock_part["paused"] is False and clock_part["pause_requests"] == []
+    types = list(GameEvent.objects.filter(game=game).order_by("version").values_list("type", "seat"))
+    assert types[-2:] == [("resumed", seat.index), ("move", seat.index)]
+    cl = GameClock.objects.get(game=game)
+    assert cl.paused_at is None and cl.pause_requests == []
+    game.refresh_from_db()
+    assert game.deadline is not None
+
+
+@pytest.mark.django_db
 def test_bank_clock_with_increment_and_cap(make_user, play, clock, commit):
     alice, bob = make_user("alice"), make_user("bob")
     _no_vacation(alice, bob)
