@@ -250,6 +250,14 @@ def _bank_state(game: Game, clock: Any, last_event: Any = None) -> tuple[list[fl
     return _history_banks(game, clock)
 
 
+def bank_needs_history(game: Game, clock: Any) -> bool:
+    """True when a move's answer would read the bank from the whole history (:func:`_bank_state`: the
+    clock's snapshot is not at the game's version yet), a query the asynchronous move path cannot make."""
+    if clock is None or clock.control != clock.Control.BANK:
+        return False
+    return len(clock.banks or []) != game.seat_count or clock.synced_version != game.version
+
+
 def _bonus(clock: Any, count: int) -> list[int]:
     return (list(clock.bonus_seconds or []) + [0] * count)[:count]
 
