@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
 
-from ._common import after_commit, apply_result, bump, load_state, lock_game, log, rules_of, seats_of
+from ._common import after_commit, apply_result, bump, load_state, lock_game, log, move_time, rules_of, seats_of
 from .access import require_joined_seat
 from .errors import Conflict, InvalidRequest
 
@@ -585,7 +585,7 @@ def _deadline_after_pause(game: Game, clock: Any, seats: list[Seat], now: dateti
         return write_bank(game, clock, seats)
     remaining = getattr(clock, "_remaining", None)
     if remaining is None:
-        return now + timedelta(days=game.days_per_move) if game.days_per_move else None
+        return now + move_time(game.days_per_move) if game.days_per_move else None
     return now + timedelta(seconds=max(remaining, 0))
 
 
