@@ -58,7 +58,7 @@ export function Notifications() {
       <ul class="games" id="notes">
         {(notes || []).map((n) => (
           <li>
-            <button type="button" class={`game-row note ${n.read ? "" : "turn"}`} onClick={() => open(n)} data-note={n.id}>
+            <button type="button" class={`game-row note ${n.read ? "" : "turn"}`} onClick={() => open(n)} data-note={n.id} data-game={n.game_id ?? undefined}>
               <span class="gr-main"><strong>{eventName(n.event)}</strong>{!n.read && <span class="sr-only"> ({t("notes.unread")})</span>}</span>
               <span class="gr-sub small">{n.body || n.title} <span class="muted">· {relTime(n.created_at)}</span></span>
             </button>
