@@ -47,6 +47,19 @@ def authenticate_token(plain: str) -> tuple[User, ApiToken]:
     return token.user, token
 
 
+#: What a ``bot:play`` token of a bot account may do besides playing: read its games and its profile.
+BOT_PLAY_IMPLIES = ("games:read", "games:play", "account:read")
+
+
+def effective_scopes(scopes: Any, is_bot: bool) -> set[str]:
+    """A token's scopes as checked: ``bot:play`` on a bot account includes :data:`BOT_PLAY_IMPLIES`
+    (docs/api.md, "Authentication and scopes"); on an ordinary account it adds nothing."""
+    have = set(scopes or [])
+    if is_bot and "bot:play" in have:
+        have.update(BOT_PLAY_IMPLIES)
+    return have
+
+
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
@@ -82,7 +95,8 @@ class HasScopes(permissions.BasePermission):
         required = getattr(view, "required_scopes", [])
         if isinstance(required, dict):
             required = required.get(request.method, required.get("*", []))
-        missing = [s for s in required if s not in token.scopes]
+        have = effective_scopes(token.scopes, bool(getattr(request.user, "is_bot", False)))
+        missing = [s for s in required if s not in have]
         if missing:
             self.message = f"This token lacks the scope(s): {', '.join(missing)}."
             return False

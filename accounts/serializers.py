@@ -6,7 +6,7 @@ from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 
 from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, User
 
@@ -46,6 +46,8 @@ class ProfileSerializer(serializers.ModelSerializer):
         max_length=40, required=False, allow_blank=True, help_text="Shown instead of the username when set."
     )
     email = serializers.EmailField(required=False, allow_blank=True, help_text="Used only for password resets.")
+    username = serializers.CharField(read_only=True,
+                                     help_text=f"Chosen at registration (cannot change); {USERNAME_RULES}")
 
     class Meta:
         model = User
@@ -162,9 +164,11 @@ class TokenCreateSerializer(serializers.Serializer):
                 f"Unknown scope(s): {', '.join(unknown)}. Choose from: {', '.join(sorted(SCOPES))}."
             )
         if "bot:play" in value and not self.context["user"].is_bot:
-            raise serializers.ValidationError(
+            # 403, not 400: the request is well formed, the account may not have this scope.
+            raise exceptions.PermissionDenied(
                 "The scope bot:play is only for bot accounts: upgrade this account first "
-                "(POST /api/v1/accounts/bot/upgrade, only possible before it has played), or use games:play."
+                "(POST /api/v1/accounts/bot/upgrade, only possible before it has played), or use games:play.",
+                code="bot_account_required",
             )
         return sorted(set(value))
 

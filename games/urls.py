@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+from games.bots.api import OnlineBotsView
+
 app_name = "games"
 
 urlpatterns = [
@@ -12,4 +14,5 @@ urlpatterns = [
     path("", include("games.clock.urls")),
     path("", include("games.seeks.urls")),
     path("", include("games.notify.urls")),
+    path("bots/online", OnlineBotsView.as_view(), name="bots-online"),
 ]

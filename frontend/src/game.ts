@@ -143,6 +143,14 @@ export function normGame(p: Obj): Game {
   };
 }
 
+/** Whether the game holds its full table view (GET /games/{id}, a push, a move's answer): a Claim-family
+ *  engine view or an Inheritors one. Inbox rows are summaries without it. */
+export function hasTableView(g: Game | undefined): boolean {
+  if (!g) return false;
+  const v = g.raw.view as Record<string, unknown> | null | undefined;
+  return g.view !== null || (!!v && typeof v === "object" && typeof v.game === "string");
+}
+
 export function seatName(g: Game, seat: number | null | undefined): string {
   if (seat == null) return "?";
   return g.seats.find((s) => s.index === seat)?.name ?? `#${seat + 1}`;

@@ -1,7 +1,7 @@
 // App state: one small observable object; components re-render on change via useStore().
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, clearCache, getCached, rows, storeCached } from "./api";
-import { normGame, versionAction, type Game } from "./game";
+import { hasTableView, normGame, versionAction, type Game } from "./game";
 import { pickLang, translate, type Key, type Lang } from "./i18n";
 
 export interface Me {
@@ -157,8 +157,9 @@ export async function loadLists(): Promise<void> {
         for (const p of rows<Record<string, unknown>>(r.data)) {
           const g = normGame(p);
           const held = games[g.id];
-          // List rows may be summaries: keep a fuller view we already hold for the same version.
-          games[g.id] = held && held.version >= g.version && held.view ? { ...held, deadline: g.deadline ?? held.deadline } : g;
+          // List rows are summaries: keep a fuller view we already hold for the same version (a Claim or an
+          // Inheritors view alike: replacing an Inheritors table with its summary left it on "Loading…").
+          games[g.id] = held && held.version >= g.version && hasTableView(held) ? { ...held, deadline: g.deadline ?? held.deadline } : g;
           out[status].push(g.id);
         }
       } catch (e) {

@@ -13,6 +13,7 @@ from typing import Any
 
 from rest_framework import permissions
 
+from accounts.authentication import effective_scopes
 from accounts.models import ApiToken
 
 READ, PLAY = "games:read", "games:play"
@@ -37,11 +38,11 @@ class GameScopes(permissions.BasePermission):
 
 def scope_refusal(scopes: Any, is_bot: bool, reading: bool) -> str | None:
     """Why a token with ``scopes`` may not read (GET) or play (POST) games, or None when it may."""
-    scopes = set(scopes or [])
+    have = effective_scopes(scopes, is_bot)
     if reading:
-        return None if READ in scopes or (is_bot and BOT in scopes) else f"This token lacks the scope: {READ}."
-    if PLAY in scopes or (is_bot and BOT in scopes):
+        return None if READ in have else f"This token lacks the scope: {READ}."
+    if PLAY in have:
         return None
-    if BOT in scopes and not is_bot:
+    if BOT in have and not is_bot:
         return f"The scope {BOT} is only valid for bot accounts; this token needs {PLAY}."
     return f"This token lacks the scope: {PLAY} (or {BOT} for a bot account)."

@@ -15,6 +15,13 @@ MAX_MOVE_CHARS = 2000
 
 # ----------------------------------------------------------------------------- requests
 
+#: How a game ends (``Game.ended_reason``): by play, resignation, abort or on time.
+ENDED_REASONS = ["normal", "resigned", "aborted", "timeout"]
+#: Every ``GameEvent.type`` the service writes (games/service, games/clock).
+HISTORY_TYPES = ["created", "joined", "move", "resigned", "abort_offer", "aborted", "time_given", "pause_asked",
+                 "paused", "resumed", "timeout"]
+
+
 class OpponentSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=["user", "open", "ai"], help_text="Who sits in this seat.")
     username = serializers.CharField(required=False, max_length=150, help_text='For "user": who is invited.')
@@ -219,7 +226,7 @@ class GameViewSerializer(GameSummarySerializer):
     view = serializers.DictField(allow_null=True, help_text="The engine's view for your seat (spectator view "
                                                             "for others); null before the game starts.")
     last_events = LastEventsSerializer(allow_null=True)
-    ended_reason = serializers.ChoiceField(choices=["normal", "resigned", "aborted"], allow_null=True)
+    ended_reason = serializers.ChoiceField(choices=ENDED_REASONS, allow_null=True)
     can_abort = serializers.BooleanField()
     invite_code = serializers.CharField(allow_null=True, help_text="While open, shown to seated players.")
     rematch_of = serializers.IntegerField(allow_null=True)
@@ -228,7 +235,7 @@ class GameViewSerializer(GameSummarySerializer):
 
 class HistoryEntrySerializer(serializers.Serializer):
     version = serializers.IntegerField()
-    type = serializers.CharField(help_text="created, joined, move, resigned, abort_offer, aborted")
+    type = serializers.ChoiceField(choices=HISTORY_TYPES, help_text="What changed in this version.")
     seat = serializers.IntegerField(allow_null=True)
     events = serializers.ListField(child=serializers.DictField(), help_text="Public events of this version.")
     move_number = serializers.IntegerField(allow_null=True)
@@ -251,8 +258,9 @@ class RecordSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     seed = serializers.IntegerField(help_text="The deal's seed: published with the record.")
     status = serializers.CharField()
-    ended_reason = serializers.CharField(allow_null=True)
-    result = serializers.DictField(allow_null=True)
+    ended_reason = serializers.ChoiceField(choices=ENDED_REASONS, allow_null=True)
+    result = serializers.DictField(allow_null=True, help_text="The outcome; with `reason` when play was cut "
+                                                              "short (resigned, timeout, aborted).")
     moves = LoggedMoveSerializer(many=True)
     record = serializers.DictField(allow_null=True, help_text="The engine's record (e.g. claim.record/1).")
     created_at = serializers.DateTimeField()

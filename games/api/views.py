@@ -353,7 +353,7 @@ class GameRecordView(GameView):
         responses={200: RecordSerializer,
                    409: schema.errors("The game has not ended (or was aborted).",
                                       ("not_finished", "The record is published when the game ends."),
-                                      ("no_record", "This game was aborted before any move: there is no record.")),
+                                      ("no_record", "This game was aborted before it was dealt: there is no record.")),
                    **schema.STANDARD},
     )
     def get(self, request, game_id: int):

@@ -6,7 +6,7 @@ closed with an application close code, because a rejected handshake reaches a br
 anonymous 1006 with no reason:
 
 * ``4401``: no session and no token, or an invalid/revoked token;
-* ``4403``: a valid token without the ``games:read`` scope.
+* ``4403``: a valid token without the ``games:read`` scope (``bot:play`` of a bot account includes it).
 
 Every connection joins the channel-layer group ``user.<id>``. The publisher
 (:mod:`games.realtime.publish`) sends each seated user *their own* view to that group; this
@@ -24,6 +24,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from accounts.authentication import effective_scopes
+from games.bots import mark_online
 from games.notify.service import mark_absent, mark_present
 
 from . import queries
@@ -79,12 +81,15 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             await self._refuse(CLOSE_UNAUTHENTICATED, "unauthenticated",
                                "Log in, or pass a valid API token (?token=clm_… or Authorization: Bearer).")
             return
-        if token is not None and READ_SCOPE not in (token.scopes or []):
-            await self._refuse(CLOSE_FORBIDDEN, "forbidden", f"This token lacks the scope {READ_SCOPE}.")
+        if token is not None and READ_SCOPE not in effective_scopes(token.scopes, user.is_bot):
+            await self._refuse(CLOSE_FORBIDDEN, "forbidden",
+                               f"This token lacks the scope {READ_SCOPE} (or bot:play on a bot account).")
             return
         self.user = user
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if user.is_bot:
+            await database_sync_to_async(mark_online)(user)
 
     async def _refuse(self, code: int, error: str, message: str) -> None:
         await self.send_json({"type": "error", "code": error, "message": message})
@@ -146,6 +151,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         await self._reply({"type": "error", "message": message}, ref)
 
     async def on_ping(self, content: dict) -> dict:
+        if self.user.is_bot:  # bots are listed online while they ping (games.bots)
+            await database_sync_to_async(mark_online)(self.user)
         if self.viewing is not None:  # keep the presence of the open game fresh
             await database_sync_to_async(mark_present)(self.user.pk, self.viewing)
         return {"type": "pong"}

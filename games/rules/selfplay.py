@@ -23,14 +23,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from games.rules.base import JSON, Rules, RulesError
-from games.rules.cards import CARD_ID, FACTION_NAMES
+from games.rules.cards import FACTION_NAMES
 from games.rules.claim import core
 from games.rules.claim.core import OVER, SEER_PRIZE, SEER_TOP
-from games.rules.claim.engine import ClaimRules
+from games.rules.claim.engine import ClaimRules, move_json
 from games.rules.claim.options import random_mix
 from games.rules.registry import get_rules
-
-_SEER_MOVES = {SEER_PRIZE: {"seer": "prize"}, SEER_TOP: {"seer": "top"}}
 
 
 def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Random,
@@ -40,17 +38,13 @@ def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Rando
     moves = st.moves
     while st.phase != OVER:
         seat = st.turn
-        opts = [SEER_PRIZE, SEER_TOP] if st.seer >= 0 else sorted(set(core.legal(st)))
+        # cards, a Seer choice (T3.5b) or a Giant choice (M6.5), as the engine lists them
+        opts = [SEER_PRIZE, SEER_TOP] if st.seer >= 0 else sorted(set(core.legal(st)), reverse=st.smash_seat >= 0)
         m = opts[rng.randrange(len(opts))]
-        if m < 0:
-            core.seer_choice(st, m == SEER_TOP)
-            move: dict[str, Any] = dict(_SEER_MOVES[m])
-        else:
-            core.play(st, m)
-            move = {"play": CARD_ID[m]}
-        entry: dict[str, Any] = {"seat": seat, "move": move}
+        core.apply_move(st, m)
+        entry: dict[str, Any] = {"seat": seat, "move": move_json(m)}
         if with_legal:
-            entry["legal"] = [dict(_SEER_MOVES[o]) if o < 0 else {"play": CARD_ID[o]} for o in opts]
+            entry["legal"] = [move_json(o) for o in opts]
         moves.append(entry)
     record = rules.record(st)
     if with_legal:

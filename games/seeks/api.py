@@ -30,6 +30,16 @@ class TooManyGames(APIException):
     default_code = "too_many_games"
 
 
+class UnlimitedRated(APIException):
+    """The same answer as creating a rated unlimited game (``POST /games``)."""
+
+    status_code = 400
+    default_code = "unlimited_rated"
+    default_detail = ("Unlimited games are never rated: choose days per move or a bank clock, or an "
+                      "unrated game.")
+    payload = {"fields": {"rated": [default_detail]}}
+
+
 def seek_payload(s: Seek) -> dict[str, Any]:
     now = timezone.now()
     w = service.window(s, now)
@@ -38,6 +48,7 @@ def seek_payload(s: Seek) -> dict[str, Any]:
             "time_control": parse_time_control(s.time_control, None if s.time_control else s.days_per_move).payload(),
             "rated": s.rated, "rating_range": s.rating_range,
             "window": None if w is None else round(w), "min_reliability": s.min_reliability, "quick": s.quick,
+            "bots_welcome": s.bots_welcome, "is_bot": s.user.is_bot,
             "status": s.status, "game_id": s.game_id,
             "created_at": s.created_at.isoformat().replace("+00:00", "Z")}
 
@@ -53,6 +64,9 @@ class _GameChoiceSerializer(serializers.Serializer):
                                     help_text="As when creating a game (days, a bank, unlimited); takes precedence "
                                               "over days_per_move. Seeks pair only with the same time control.")
     rated = serializers.BooleanField(default=True)
+    bots_welcome = serializers.BooleanField(
+        default=False, help_text="Also pair with bot accounts (a bot's seek pairs only with bots and with seeks "
+                                 "that welcome them).")
 
     def validate(self, data):
         info = GAMES[data["kind"]].info
@@ -67,7 +81,7 @@ class _GameChoiceSerializer(serializers.Serializer):
             data["days_per_move"] = tc.get("days_per_move")  # days (or None: bank, unlimited)
             data["time_control"] = tc if tc["type"] == "bank" else None
         if data["rated"] and data["days_per_move"] is None and data.get("time_control") is None:
-            raise serializers.ValidationError({"rated": ["Unlimited games are never rated."]})
+            raise UnlimitedRated()
         try:
             data["options"] = GAMES[data["kind"]].normalize_options(data["options"], data["seats"])
         except RulesError as exc:

@@ -24,6 +24,7 @@ class Seek(models.Model):
     rated = models.BooleanField(default=True)
     rating_range = models.PositiveIntegerField(null=True, blank=True, help_text="± rating points; null: any.")
     min_reliability = models.PositiveSmallIntegerField(default=0)
+    bots_welcome = models.BooleanField(default=False, help_text="A human's seek may be paired with a bot account's.")
     quick = models.BooleanField(default=False, help_text="'Play now': an AI game after ai_fallback_at.")
     ai_fallback_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)

@@ -10,6 +10,8 @@ Rulings:
 * Closest rating first, then the oldest seek. For 3-4 seats, the group is filled greedily by closeness.
 * A match creates the game through ``games.service.create_game`` (seats in random order, first user as
   creator, the others invited) and ``join_game`` for every invited user, then notifies ``match_found``.
+* Bots (issue 26): a bot account's seek pairs with another bot's, or with a human's seek that says
+  ``bots_welcome``; a human who did not opt in is never paired with a bot (rated or not).
 * Cap on concurrent games (open or active): ``SEEK_CAP_BASE`` (6) + finished games, at most
   ``SEEK_CAP_MAX`` (100).
 * Quick pairing: the oldest compatible seek at once, else a quick seek that becomes an unrated game
@@ -82,8 +84,16 @@ class _Ctx:
         return self.rel[user.pk]
 
 
+def bots_agree(a: Seek, b: Seek) -> bool:
+    """A bot meets a human only if the human's seek welcomes bots."""
+    if a.user.is_bot == b.user.is_bot:
+        return True
+    human = b if a.user.is_bot else a
+    return human.bots_welcome
+
+
 def compatible(a: Seek, b: Seek, now: datetime, ctx: _Ctx) -> bool:
-    if a.user_id == b.user_id:
+    if a.user_id == b.user_id or not bots_agree(a, b):
         return False
     if ((a.kind, a.seats, a.days_per_move, a.time_control, a.rated, a.options)
             != (b.kind, b.seats, b.days_per_move, b.time_control, b.rated, b.options)):
@@ -171,12 +181,13 @@ def create_seek(user: Any, **fields: Any) -> tuple[Seek, Game | None]:
 
 
 def quick_pair(user: Any, kind: str, seats: int = 2, days_per_move: int | None = 3, options: dict | None = None,
-               rated: bool = False, time_control: dict | None = None) -> tuple[Seek, Game | None]:
+               rated: bool = False, time_control: dict | None = None,
+               bots_welcome: bool = False) -> tuple[Seek, Game | None]:
     """'Play now': the oldest compatible seek, else a quick seek with an AI fallback."""
     fallback = timezone.now() + timedelta(seconds=_setting("SEEK_AI_FALLBACK_SECONDS", 120))
     return create_seek(user, kind=kind, seats=seats, days_per_move=days_per_move, options=options or {},
                        rated=rated, rating_range=None, quick=True, ai_fallback_at=fallback,
-                       time_control=time_control)
+                       time_control=time_control, bots_welcome=bots_welcome)
 
 
 def ai_level_for(user: Any, kind: str, seats: int) -> int:

@@ -324,6 +324,25 @@ def _seats_public(game: Game, seats: list[Seat]) -> list[dict[str, Any]]:
     return seats_payload(seats, None)
 
 
+def ended_result(game: Game) -> dict[str, Any] | None:
+    """The result of an ended game as the service decided it (with ``reason``): an aborted game has none
+    stored, so it gets a result without winners."""
+    if game.status == Game.Status.ABORTED:
+        return {"winner": None, "winners": [], "reason": "aborted"}
+    return game.result
+
+
+def self_contained_record(game: Game, record: dict[str, Any]) -> dict[str, Any]:
+    """The engine's record with how the game ended (issue 26): ``ended_reason`` always, and ``result``
+    filled from the game when the engine has none because play was cut short (resigned, timeout, aborted).
+    A game that ended by play keeps the engine's own ``result`` (``replay_record`` recomputes exactly it)."""
+    record = dict(record)
+    record["ended_reason"] = game.ended_reason or None
+    if record.get("result") is None:
+        record["result"] = ended_result(game)
+    return record
+
+
 def record_payload(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The public record of an ended game: engine record, the move log, the seed and the result."""
     rules = rules_of(game)
@@ -340,9 +359,9 @@ def record_payload(game: Game, seats: list[Seat] | None = None) -> dict[str, Any
         "seed": game.seed,
         "status": game.status,
         "ended_reason": game.ended_reason or None,
-        "result": game.result,
+        "result": ended_result(game),
         "moves": moves,
-        "record": rules.record(state) if state is not None else None,
+        "record": self_contained_record(game, rules.record(state)) if state is not None else None,
         "created_at": _iso(game.created_at),
         "finished_at": _iso(game.finished_at),
     }

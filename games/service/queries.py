@@ -60,9 +60,9 @@ def history_for(user: Any, game_id: int, from_version: int = 0) -> tuple[Game, S
 
 
 def _require_ended(game: Game) -> None:
-    if game.status == Game.Status.ABORTED:
-        raise Conflict("This game was aborted before any move: there is no record.", code="no_record")
-    if game.status != Game.Status.FINISHED:
+    if game.status == Game.Status.ABORTED and game.state is None:
+        raise Conflict("This game was aborted before it was dealt: there is no record.", code="no_record")
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise Conflict("The record is published when the game ends.", code="not_finished")
 
 

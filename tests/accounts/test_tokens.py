@@ -83,8 +83,9 @@ def test_duplicate_scopes_are_folded(session_client):
 
 def test_bot_play_needs_a_bot_account(session_client, user):
     response = create(session_client, scopes=["bot:play"])
-    assert response.status_code == 400
-    message = error(response)["fields"]["scopes"][0]
+    assert response.status_code == 403  # docs/accounts.md: a well-formed request the account may not make
+    assert error(response)["code"] == "bot_account_required"
+    message = error(response)["message"]
     assert "only for bot accounts" in message and "/api/v1/accounts/bot/upgrade" in message
     user.is_bot = True
     user.save()

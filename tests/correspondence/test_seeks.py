@@ -169,3 +169,48 @@ def test_play_now_over_http_can_be_ranked_and_validates_options(make_user, commi
     assert ok.status_code == 201, ok.content
     game = Game.objects.filter(seats__user=me).get()
     assert game.rated and game.kind == "claim-mix"
+
+
+# ----------------------------------------------------------------------------- bots (issue 26)
+
+@pytest.mark.django_db
+def test_a_bot_is_not_paired_with_a_human_who_did_not_welcome_bots(make_user, commit):
+    bot, human = make_user("robo", is_bot=True), make_user("human")
+    _seek_h, game = _seek(commit, human, rating_range=None)
+    assert game is None
+    _seek_b, game = _seek(commit, bot, rating_range=None)
+    assert game is None  # rated seeks of a bot and a human who did not opt in never meet
+    assert Seek.objects.filter(status=Seek.Status.OPEN).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_human_who_welcomes_bots_is_paired_with_one(make_user, commit):
+    bot, human = make_user("robo", is_bot=True), make_user("human")
+    _seek(commit, human, rating_range=None, bots_welcome=True)
+    _seek_b, game = _seek(commit, bot, rating_range=None)
+    assert game is not None and {s.user.username for s in game.seats.all()} == {"robo", "human"}
+
+
+@pytest.mark.django_db
+def test_bots_pair_with_bots(make_user, commit):
+    a, b = make_user("robo1", is_bot=True), make_user("robo2", is_bot=True)
+    _seek(commit, a, rating_range=None)
+    _s, game = _seek(commit, b, rating_range=None)
+    assert game is not None
+
+
+@pytest.mark.django_db
+def test_a_bots_welcome_seek_over_the_api(make_user, client):
+    human = make_user("human")
+    client.force_login(human)
+    r = client.post("/api/v1/seeks", {"kind": "claim", "bots_welcome": True}, content_type="application/json")
+    assert r.status_code == 201, r.content
+    assert r.json()["bots_welcome"] is True and r.json()["is_bot"] is False
+
+
+@pytest.mark.django_db
+def test_a_rated_unlimited_seek_answers_like_game_creation(make_user, client):
+    client.force_login(make_user("human"))
+    r = client.post("/api/v1/seeks", {"kind": "claim", "days_per_move": None, "rated": True},
+                    content_type="application/json")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "unlimited_rated"

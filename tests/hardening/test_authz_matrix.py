@@ -53,7 +53,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "accounts_login_create": row(200, 200, 200, 200, 200, 200),
     "accounts_register_create": row(201, 201, 201, 201, 201, 201),
     "accounts_logout_create": row(204, 204, 204, 204, 204, 204),
-    "accounts_me_retrieve": row(401, 200, 200, 200, 403, 403),
+    "accounts_me_retrieve": row(401, 200, 200, 200, 403, 200),  # bot:play of a bot account reads it (issue 26)
     "accounts_me_partial_update": row(401, 403, 403, 200, 403, 403),
     "accounts_password_change_create": row(401, 403, 403, 204, 403, 403),
     "accounts_password_reset_create": row(204, 204, 204, 204, 204, 204),
@@ -88,6 +88,8 @@ MATRIX: dict[str, dict[str, int]] = {
     "seeks_create": row(401, 201, 201, 201, 403, 201),
     "seeks_destroy": row(401, 404, 204, 204, 403, 404),
     "seeks_quick_create": row(401, 201, 201, 201, 403, 201),
+    # --- bots (public) ---------------------------------------------------------------------------------
+    "bots_online": row(200, 200, 200, 200, 200, 200),
     # --- ratings ------------------------------------------------------------------------------------------
     "ratings_me_retrieve": row(401, 200, 200, 200, 403, 200),
     "ratings_users_retrieve": row(401, 200, 200, 200, 403, 200),

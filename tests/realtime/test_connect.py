@@ -104,3 +104,24 @@ async def test_unknown_path_is_not_routed(asgi_app):
     comm = WebsocketCommunicator(asgi_app, "/ws/other/", headers=[(b"origin", b"http://testserver")])
     with pytest.raises(ValueError):  # URLRouter: "No route found for path"
         await comm.connect(timeout=1)
+
+
+async def test_bot_play_token_of_a_bot_account_connects(connect, make_user, make_token):
+    """docs/api.md: a bot account's ``bot:play`` token reads and plays, so it opens the socket (issue 26)."""
+    bot = await adb(make_user)("robo")
+    bot.is_bot = True
+    await adb(bot.save)()
+    plain = await adb(make_token)(bot, scopes=["bot:play"])
+    connected, _, comm = await connect(token=plain)
+    assert connected
+    await comm.send_json_to({"type": "ping", "id": 1})
+    assert await receive(comm) == {"type": "pong", "id": 1}
+
+
+async def test_bot_play_token_of_an_ordinary_account_is_refused(connect, make_user):
+    from accounts.models import ApiToken
+
+    user = await adb(make_user)()
+    _, plain = await adb(ApiToken.issue)(user, "old", ["bot:play"])  # e.g. made before a rule change
+    _, _, comm = await connect(token=plain)
+    await _expect_refused(comm, 4403, "forbidden")

@@ -63,12 +63,14 @@ def rules_for(st: Core) -> ClaimRules:
 
 
 def play(st: Core, *moves: str) -> tuple[Core, list[Event]]:
-    """Apply moves for whoever must act: "knight-5" plays a card, "seer:top"/"seer:prize" choose."""
+    """Apply moves for whoever must act: "knight-5" plays a card, "seer:top"/"seer:prize" choose,
+    "smash:2" is the Giant choice (M6.5) of seat 2's Gnome."""
     rules = rules_for(st)
     events: list[Event] = []
     for m in moves:
         seat = next(iter(rules.to_act(st)))
-        move: dict[str, Any] = {"seer": m.split(":")[1]} if m.startswith("seer:") else {"play": m}
+        move: dict[str, Any] = ({"seer": m.split(":")[1]} if m.startswith("seer:")
+                                else {"smash": int(m.split(":")[1])} if m.startswith("smash:") else {"play": m})
         st, ev = rules.apply(st, seat, move)
         events.extend(ev)
     return st, events

@@ -39,7 +39,16 @@ def test_M5_1_M3_7_complete_games_keep_every_invariant(seats, seed, rnd, json_at
         (seat,) = CLAIM_MIX.to_act(s)
         legal = CLAIM_MIX.legal_moves(s, seat)
         assert legal and all(CLAIM_MIX.legal_moves(s, o) == [] for o in range(seats) if o != seat)
-        if s.seer < 0:
+        if s.smash_seat >= 0:  # M6.5 only the Giant choice: no card may be played meanwhile
+            assert all("smash" in m for m in legal) and len(legal) >= 2
+            for card in set(s.hands[seat]):
+                try:
+                    CLAIM_MIX.apply(s, seat, {"play": CARD_ID[card]})
+                except IllegalMove as exc:
+                    assert "your Giant smashes" in str(exc)
+                else:  # pragma: no cover
+                    raise AssertionError("card accepted during a Giant choice")
+        elif s.seer < 0:
             for card in set(s.hands[seat]) - {CARD_ID_REV[m["play"]] for m in legal}:
                 try:
                     CLAIM_MIX.apply(s, seat, {"play": CARD_ID[card]})

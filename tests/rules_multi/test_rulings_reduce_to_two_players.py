@@ -36,9 +36,16 @@ def test_M5_2_M5_4_reduce_to_C5_4_C5_5_and_T3_5b():
 
 def test_M6_5_reduces_to_T3_2_the_opponents_row():
     g5 = [0x55]
-    assert R.giant_target(0, 5, 2, [[], g5], [[], []]) == 1
-    assert R.giant_target(1, 5, 2, [g5, g5], [[], []]) == 0
-    assert R.giant_target(0, 5, 2, [g5, []], [[], []]) is None  # never the winner's own Gnome
+    assert R.giant_candidates(0, 5, 2, [[], g5]) == [1]
+    assert R.giant_candidates(1, 5, 2, [g5, g5]) == [0]
+    assert R.giant_candidates(0, 5, 2, [g5, []]) == []  # never the winner's own Gnome
+
+
+def test_M6_3_reduces_to_C6_4_the_loser():
+    for lead, card in ((0x35, 0x32), (0x32, 0x35), (0x35, 0x07)):  # Dwarf 5 / Dwarf 2 / Goblin 7
+        w = R.trick_winner([lead, card])
+        for leader in (0, 1):
+            assert R.dwarf_recipient([lead, card], w, leader, 2) == (leader + 1 - w) % 2
 
 
 def test_M7_1_reduces_to_C8_2_C8_4_for_two_players():

@@ -158,10 +158,16 @@ def test_record_and_replay_before_the_end_409(alice, bob):
     e = err(alice.get(f"/api/v1/games/{gid}/record"), 409, "not_finished")
     assert e["message"] == "The record is published when the game ends."
     err(alice.get(f"/api/v1/games/{gid}/replay", {"step": 1}), 409, "not_finished")
-    # an aborted game has no record
+    # an aborted game that was dealt has a record, its result says so (issue 26: self-contained records)
     assert alice.post(f"/api/v1/games/{gid}/abort").status_code == 200
     assert bob.post(f"/api/v1/games/{gid}/abort").json()["status"] == "aborted"
-    err(alice.get(f"/api/v1/games/{gid}/record"), 409, "no_record")
+    record = alice.get(f"/api/v1/games/{gid}/record").json()
+    assert record["record"]["result"] == {"winner": None, "winners": [], "reason": "aborted"}
+    assert record["record"]["ended_reason"] == "aborted"
+    # one aborted while still open (never dealt) has none
+    open_gid = alice.create(kind="claim", opponents=[{"type": "open"}])["id"]
+    assert alice.post(f"/api/v1/games/{open_gid}/abort").json()["status"] == "aborted"
+    err(alice.get(f"/api/v1/games/{open_gid}/record"), 409, "no_record")
 
 
 def test_query_parameters_are_validated(alice):

@@ -12,7 +12,7 @@ import {
 import { errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
-import { EndActions } from "./EndActions";
+import { EndActions, endReasonText, hasCount } from "./EndActions";
 import "../inheritors.css";
 
 export const ti = (key: InhKey | string, params?: Record<string, string | number>) => inhTranslate(state.lang, key, params);
@@ -131,7 +131,7 @@ export function InheritorsTable({ g }: { g: Game }) {
   }
 
   let turnText: string;
-  if (ts.kind === "over") turnText = ti("inh.end.title");
+  if (ts.kind === "over" || over) turnText = ti("inh.end.title"); // over: also a resigned game the engine never ended
   else if (ts.kind === "mine") {
     turnText = v.phase === "post" && !v.pending ? ti("inh.your_turn_post") : ti("inh.your_turn");
     if (ts.others.length) turnText += ` (${ti("inh.also_acting", { names: ts.others.map(name).join(", ") })})`;
@@ -305,6 +305,16 @@ function InhEnd({ g, v, r, order, name }: { g: Game; v: InhView; r: InhResult; o
   const head = outcome === "win" ? ti("inh.end.you_won") : outcome === "shared" ? ti("inh.end.shared")
     : outcome === "loss" ? ti("inh.end.you_lost") : (r.winners ?? []).map(name).join(", ");
   const decided = r.tiebreak?.decided_by;
+  if (!hasCount(r)) {
+    // resigned or lost on time: the engine never scored this game
+    return (
+      <section class="end" aria-labelledby="end-h" id="ih-end" data-reason={(r as { reason?: string }).reason ?? ""}>
+        <h2 id="end-h">{ti("inh.end.title")}: {head}</h2>
+        <p id="end-reason">{endReasonText(g)} {t("end.no_count")}</p>
+        <EndActions g={g} />
+      </section>
+    );
+  }
   return (
     <section class="end" aria-labelledby="end-h" id="ih-end">
       <h2 id="end-h">{ti("inh.end.title")}: {head}</h2>

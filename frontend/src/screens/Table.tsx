@@ -3,13 +3,14 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, isOffline, uuid } from "../api";
 import { cardName, dimReason, factionTitle, groupByFaction, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
-import { opponentSeat, othersClockwise, partnerOf, seatName, seatOutcome, voteSeats, type Game, type LastTrick } from "../game";
+import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, seatOutcome, voteSeats, type Game, type LastTrick } from "../game";
 import type { Key } from "../i18n";
+import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
 import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
-import { EndActions } from "./EndActions";
+import { EndActions, endReasonText, hasCount } from "./EndActions";
 import { InheritorsTable } from "./InheritorsTable";
 import { setViewing } from "../realtime";
 
@@ -46,6 +47,10 @@ export function Table({ id }: { id: number }) {
     return () => clearInterval(timer);
   }, [id, g?.version, g?.myTurn, g?.status, st.ws]);
 
+  // An inbox row (a summary, newer than the view we held) replaced the table's view: fetch the view again.
+  const viewless = !!g && !hasTableView(g) && g.status !== "open";
+  useEffect(() => { if (viewless) void loadGame(id); }, [id, viewless, g?.version]);
+
   useEffect(() => setSelected(null), [g?.version]);
   // Keyboard play: a move sent from the hand (or its confirmation) keeps focus in the hand once the new
   // version has replaced the card; at the end it moves to the result.
@@ -62,7 +67,7 @@ export function Table({ id }: { id: number }) {
   });
 
   if (!g) return <main class="page" id="main"><p aria-busy="true">{t("common.loading")}</p></main>;
-  if (g.kind === "inheritors" && g.raw.view) return <InheritorsTable g={g} />;
+  if (g.kind === "inheritors" && inhView(g.raw)) return <InheritorsTable g={g} />;
   const v = g.view;
   if (!v) {
     return (
@@ -339,6 +344,7 @@ function EndScreen({ g }: { g: Game }) {
   const opp = opponentSeat(g);
   if (!r) return <section class="end"><h2>{t("end.title")}</h2></section>;
   const n = v.seats || 2;
+  if (!hasCount(r)) return <EndNoCount g={g} />;
   if (n > 2) return <EndScreenN g={g} />;
   const head = r.winner == null ? t("end.draw") : r.winner === me ? t("end.you_won") : t("end.you_lost");
   const groups = [groupByFaction(Object.values(r.score[me] || {}).flat(), v.factions), groupByFaction(Object.values(r.score[opp] || {}).flat(), v.factions)];
@@ -362,6 +368,23 @@ function EndScreen({ g }: { g: Game }) {
           })}
         </tbody>
       </table>
+      <EndActions g={g} />
+    </section>
+  );
+}
+
+/** A game that ended before the count (resigned, lost on time): who ended it, the outcome, no votes. */
+function EndNoCount({ g }: { g: Game }) {
+  const r = (g.result || g.view!.result)!;
+  const me = g.mySeat ?? 0;
+  const outcome = seatOutcome(r, me);
+  const n = g.view!.seats || 2;
+  const head = outcome === "draw" ? t("end.draw") : n === 4 ? t(outcome === "win" ? "end.your_team_won" : "end.your_team_lost")
+    : outcome === "win" ? ((r.winners?.length ?? 0) > 1 ? t("end.shared_win") : t("end.you_won")) : t("end.you_lost");
+  return (
+    <section class="end" aria-labelledby="end-h" id="end" data-reason={r.reason ?? ""}>
+      <h2 id="end-h" tabIndex={-1}>{t("end.title")}: {head}</h2>
+      <p id="end-reason">{endReasonText(g)} {t("end.no_count")}</p>
       <EndActions g={g} />
     </section>
   );

@@ -85,3 +85,11 @@ def gnome_risk(card: int, opp_hand: Sequence[int]) -> float:
 
 __all__ = ["UNDEAD", "card_power", "faction_prob", "follower_weight", "gnome_risk", "majority_prob",
            "win_prob"]
+
+
+def strongest_gnome_rival(candidates: Sequence[int], gnomes: Sequence[Sequence[int]],
+                          score: Sequence[Sequence[int]]) -> int:
+    """M6.5 a simple Giant choice: the candidate with the most Gnomes (row + score pile: the
+    strongest rival for the Gnome vote); equal -> the first listed (clockwise from the winner's left)."""
+    return max(candidates, key=lambda s: (len(gnomes[s]) + sum(1 for c in score[s] if c >> 4 == GNOME),
+                                          -candidates.index(s)))

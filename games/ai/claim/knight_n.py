@@ -20,8 +20,10 @@ as the average unseen card), played Undead score for the winner at once; the spe
 charged with :func:`.evaluate.card_power`. So winning a trick the partner already wins only costs
 a card, and a low card is kept back. Phase 2 (M6): the value comes from the resulting score
 piles, Gnome rows and the cards still in play, as the engine distributed them: Dwarves go to the
-lowest-ranked card's player (M6.3, good when that is my side, bad when it feeds an opponent),
-Giants smash an opponent's Gnome (M6.5, never the partner's), Trolls go to the pool (M6.6).
+lowest-ranked card of the side that lost (M6.3), Giants smash an opponent's Gnome (M6.5, never
+the partner's: the Giant choice is valued like a card, by the position after the smash; in the
+simulated tricks other winners choose with :func:`.evaluate.strongest_gnome_rival`), Trolls go to
+the pool (M6.6).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 from games.rules.cards import GNOME, SEER, UNDEAD
 from games.rules.claim import core
 
-from .evaluate import card_power, faction_prob, follower_weight, majority_prob
+from .evaluate import card_power, faction_prob, follower_weight, majority_prob, strongest_gnome_rival
 from .knowledge import Knowledge, build_core_n, sample_hidden_n
 
 SPEND = 0.045  # win-probability units per unit of card_power spent in phase 1 (as for 2 seats)
@@ -227,11 +229,19 @@ def phase2_value(k: Knowledge, st: core.Core) -> float:
     return side_value(k, counts, rest)
 
 
+def settle_smash(st: core.Core) -> None:
+    """M6.5 a simulated Giant choice: the winner smashes the strongest Gnome rival's Gnome."""
+    while st.smash_seat >= 0:
+        cands = [core.smash_target(m) for m in core.legal(st)]
+        core.giant_choice(st, strongest_gnome_rival(cands, st.gnomes, st.score))
+
+
 def _finish_trick(k: Knowledge, st: core.Core) -> None:
     """Later seats complete the trick in progress: the simple policy, except that the last seat
     picks the card that is best for its side once the engine resolved the trick."""
     side = k.side
     n = st.seats
+    settle_smash(st)
     while st.played:
         if len(st.played) == n - 1:
             me = st.turn
@@ -240,6 +250,7 @@ def _finish_trick(k: Knowledge, st: core.Core) -> None:
             for r in sorted(set(core.legal(st))):
                 s2 = st.copy()
                 core.play(s2, r)
+                settle_smash(s2)
                 v = phase2_value(k, s2)
                 if side(me) != side(k.seat):
                     v = 1.0 - v
@@ -247,8 +258,10 @@ def _finish_trick(k: Knowledge, st: core.Core) -> None:
                     best, best_v = r, v
             assert best is not None
             core.play(st, best)
+            settle_smash(st)
             return
         core.play(st, respond(st, side))
+    settle_smash(st)
 
 
 def phase2_scores(k: Knowledge, legal: Sequence[int], rng: random.Random) -> dict[int, float]:
@@ -264,6 +277,21 @@ def phase2_scores(k: Knowledge, legal: Sequence[int], rng: random.Random) -> dic
         # keep strong cards for later tricks when the difference is negligible
         scores[c] = total / len(bases) - 0.0005 * (c & 15)
     return scores
+
+
+def smash_scores(k: Knowledge, moves: Sequence[int], rng: random.Random) -> dict[int, float]:
+    """M6.5 my Giant choice: each candidate valued by the position after its smash."""
+    bases = _samples(k, rng)
+    out: dict[int, float] = {}
+    for m in moves:
+        total = 0.0
+        for base in bases:
+            st = base.copy()
+            core.apply_move(st, m)
+            settle_smash(st)
+            total += phase2_value(k, st)
+        out[m] = total / len(bases)
+    return out
 
 
 # ------------------------------------------------------------------ entry point
@@ -283,7 +311,8 @@ def choose_k(k: Knowledge, legal: Sequence[Mapping[str, Any]], seed: int) -> dic
             if m.get("seer") == want:
                 return dict(m)
     cards = [core_move(m) for m in legal]
-    sc = scores(k, cards, rng)
+    smash = any(core.is_smash(c) for c in cards)
+    sc = smash_scores(k, cards, rng) if smash else scores(k, cards, rng)
     best = max(sc.values())
-    pick = min(c for c, s in sc.items() if s >= best - 1e-12)  # ties: the lowest card
+    pick = min(c for c, s in sc.items() if s >= best - 1e-12)  # ties: the lowest card / last seat
     return dict(legal[cards.index(pick)])

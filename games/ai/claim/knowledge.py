@@ -63,6 +63,15 @@ class Knowledge:
     known: list[list[int]] = field(default_factory=list)
     # factions each seat is publicly known to lack in its hand this phase (the view's ``voids``, C4.2b/C4.3)
     voids: list[frozenset[int]] = field(default_factory=list)
+    # M6.5 a pending Giant choice (3-4 seats): the view's ``smash_pending`` ({seat, gnome, candidates, later})
+    smash_pending: dict[str, Any] | None = None
+
+    def smash_values(self) -> list[int]:
+        """The values of the Giants still to resolve in the pending Giant choice (M6.5), first = now."""
+        p = self.smash_pending
+        if not p:
+            return []
+        return [parse_card(p["gnome"]) & 15, *(parse_card(g) & 15 for g in p.get("later", ()))]
 
     @property
     def partner(self) -> int | None:
@@ -155,6 +164,7 @@ def _knowledge(view: Mapping[str, Any], seat: int, n: int, factions: tuple[str, 
         smashed=_codes(view["smashed"]),
         seats=n,
         voids=[frozenset(FACTION_ALIASES[f] for f in v) for v in view.get("voids") or [[]] * n],
+        smash_pending=view.get("smash_pending"),
     )
 
 
@@ -254,6 +264,9 @@ def build_core_n(k: Knowledge, hands: list[list[int]], followers: list[list[int]
         played = k.played
         nxt = core.next_leader_index(played, core.winning_index(played))
         st.seer_next = (k.leader + nxt) % n
+    if k.smash_pending:  # M6.5 the trick is complete; its winner owes the Giant choice
+        st.smash_seat = int(k.smash_pending["seat"])
+        st.smash_left = k.smash_values()
     return st
 
 
@@ -325,17 +338,16 @@ def build_core(k: Knowledge, opp_hand: list[int], opp_followers: list[int] | Non
 
 
 def core_move(move: Mapping[str, Any]) -> int:
+    if "smash" in move:
+        return core.smash_move(int(move["smash"]))  # M6.5
     if "seer" in move:
         return core.SEER_TOP if move["seer"] == "top" else core.SEER_PRIZE
     return parse_card(move["play"])
 
 
 def apply_core(st: Core, m: int) -> None:
-    """Apply a core move (card or Seer choice) with the engine's core functions."""
-    if m < 0:
-        core.seer_choice(st, m == core.SEER_TOP)
-    else:
-        core.play(st, m)
+    """Apply a core move (card, Seer choice or Giant choice) with the engine's core functions."""
+    core.apply_move(st, m)
 
 
 __all__ = ["PHASE1", "PHASE2", "Knowledge", "apply_core", "build_core", "build_core_n", "core_move",

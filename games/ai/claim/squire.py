@@ -5,6 +5,7 @@
   its cheapest winning card; on a poor prize it plays its cheapest card instead of wasting one.
 * Leader: a random card, but on a poor phase-1 prize never its highest card.
 * Seer choice (T3.5b): keeps the higher of the prize and the peeked card.
+* Giant choice (3-4 seats, M6.5): smashes the Gnome of the opponent with the most Gnomes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from games.rules.claim import core
 
+from .evaluate import strongest_gnome_rival
 from .knowledge import core_move, read_view
 
 GOOD_PRIZE = 5
@@ -26,6 +28,9 @@ def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: in
     if k.seer_pending == k.seat and k.peek is not None and k.prize is not None:
         want = "top" if (k.peek & 15) > (k.prize & 15) else "prize"
         return next(dict(m) for m in legal if m.get("seer") == want)
+    if any("smash" in m for m in legal):
+        seats = [int(m["smash"]) for m in legal]
+        return {"smash": strongest_gnome_rival(seats, k.gnomes, k.score)}
     cards = [core_move(m) for m in legal]
 
     def pick(c: int) -> dict[str, Any]:

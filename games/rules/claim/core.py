@@ -33,6 +33,22 @@ PHASE1, PHASE2, OVER = 1, 2, 3
 
 # The two Seer choices (T3.5b) as core "moves".
 SEER_PRIZE, SEER_TOP = -1, -2
+# M6.5 the Giant choice "smash the Gnome of seat s" (3-4 seats) as the core move SMASH0 - s.
+SMASH0 = -10
+
+
+def smash_move(seat: int) -> int:
+    """The core move of the Giant choice ``{"smash": seat}`` (M6.5)."""
+    return SMASH0 - seat
+
+
+def smash_target(move: int) -> int:
+    """The seat of a core Giant-choice move (inverse of :func:`smash_move`)."""
+    return SMASH0 - move
+
+
+def is_smash(move: int) -> bool:
+    return move <= SMASH0
 
 _GNOME0 = GNOME * 16
 
@@ -77,6 +93,8 @@ class Core:
         "seats",
         "seer",
         "seer_next",
+        "smash_left",
+        "smash_seat",
         "smashed",
         "trick_no",
         "turn",
@@ -106,6 +124,10 @@ class Core:
     played: list[int]  # cards of the trick in progress, in play order (seat = (leader+i) % seats)
     seer: int  # seat that owes a Seer choice (T3.5), else -1
     seer_next: int  # next leader of the trick whose Seer choice is pending
+    # M6.5 a pending Giant choice (3-4 seats): the trick's winner, and the values of the trick's Giants
+    # still to resolve in play order (the first has several candidates); -1 / [] if none
+    smash_seat: int
+    smash_left: list[int]
     has_doppel: bool
     last: dict[str, Any] | None  # public summary of the last completed trick (rich mode only)
     dealt: tuple[tuple[int, ...], ...]  # dealt hands (for the record)
@@ -136,6 +158,8 @@ class Core:
         n.played = self.played[:]
         n.seer = self.seer
         n.seer_next = self.seer_next
+        n.smash_seat = self.smash_seat
+        n.smash_left = self.smash_left[:]
         n.has_doppel = self.has_doppel
         n.last = self.last
         n.dealt = self.dealt
@@ -180,6 +204,8 @@ def new_core(
     st.played = []
     st.seer = -1
     st.seer_next = -1
+    st.smash_seat = -1
+    st.smash_left = []
     st.has_doppel = DOPPELGANGER in st.factions
     st.last = None
     st.dealt = tuple(tuple(h) for h in hands)
@@ -207,6 +233,10 @@ def legal(st: Core) -> list[int]:
     callers must not mutate the result."""
     if st.seer >= 0:
         return [SEER_PRIZE, SEER_TOP]  # T3.5b
+    if st.smash_seat >= 0:
+        from games.rules.claim import multi
+
+        return [smash_move(s) for s in multi.smash_candidates(st)]  # M6.5 the winner chooses
     hand = st.hands[st.turn]
     played = st.played
     if not played:
@@ -350,6 +380,23 @@ def seer_choice(st: Core, take_top: bool, rec: bool = False) -> None:
     st.seer = -1
     st.seer_next = -1
     _finish_phase1(st, winner, nxt, True, take_top, rec)
+
+
+def giant_choice(st: Core, target: int, rec: bool = False) -> None:
+    """M6.5 the pending Giant winner smashes the matching Gnome of ``target`` (3-4 seats)."""
+    from games.rules.claim import multi
+
+    multi.giant_choice_done(st, target, rec)
+
+
+def apply_move(st: Core, m: int, rec: bool = False) -> None:
+    """Any core move: a card code, a Seer choice (T3.5b) or a Giant choice (M6.5)."""
+    if m >= 0:
+        play(st, m, rec)
+    elif is_smash(m):
+        giant_choice(st, smash_target(m), rec)
+    else:
+        seer_choice(st, m == SEER_TOP, rec)
 
 
 def score_undead(st: Core, winner: int, played: list[int]) -> tuple[list[int], list[int]]:

@@ -21,13 +21,14 @@ from games.rules.cards import (
     FACTION_ALIASES,
     FACTION_NAMES,
     FACTION_TITLES,
+    GNOME,
     card_title,
     deck_for,
     parse_card,
 )
 from games.rules.claim import core, multi
 from games.rules.claim import multiplayer_rulings as mr
-from games.rules.claim.core import OVER, PHASE1, SEER_PRIZE, SEER_TOP, Core
+from games.rules.claim.core import OVER, PHASE1, SEER_PRIZE, SEER_TOP, Core, is_smash, smash_move, smash_target
 from games.rules.claim.options import check_seats, faction_ids, normalize
 from games.rules.claim.scoring import faction_vote, piles_by_faction
 from games.rules.claim.serial import (
@@ -46,6 +47,23 @@ _UNKNOWN_SEER = (
     'you won with a Seer: choose {"seer": "prize"} to keep the prize or {"seer": "top"} '
     "to take the top card of the deck"
 )
+
+
+def _smash_text(st: Core) -> str:
+    cands = multi.smash_candidates(st)
+    gnome = card_title(GNOME * 16 + st.smash_left[0])
+    seats = " or ".join(f'{{"smash": {s}}}' for s in cands)
+    return (f"your Giant smashes a {gnome}: choose whose, {seats} "
+            f"(seats {', '.join(map(str, cands))} have one)")
+
+
+def move_json(m: int) -> Move:
+    """The JSON move of a core move (card, Seer choice T3.5b, Giant choice M6.5)."""
+    if m >= 0:
+        return {"play": CARD_ID[m]}
+    if is_smash(m):
+        return {"smash": smash_target(m)}
+    return {"seer": "top" if m == SEER_TOP else "prize"}
 
 
 class ClaimRules:
@@ -99,6 +117,8 @@ class ClaimRules:
             return []
         if state.seer >= 0:
             return [{"seer": "prize"}, {"seer": "top"}]
+        if state.smash_seat >= 0:
+            return [{"smash": s} for s in multi.smash_candidates(state)]  # M6.5
         return [{"play": CARD_ID[c]} for c in sorted(set(core.legal(state)))]
 
     def _parse(self, st: Core, seat: int, move: Mapping[str, Any]) -> int:
@@ -107,6 +127,8 @@ class ClaimRules:
             raise IllegalMove("the game is over")
         if seat != st.turn:
             raise NotYourTurn("it is not your turn")
+        if st.smash_seat >= 0:
+            return self._parse_smash(st, move)
         if not isinstance(move, Mapping) or len(move) != 1:
             raise IllegalMove(_UNKNOWN_SEER if st.seer >= 0 else _UNKNOWN_PLAY)
         if st.seer >= 0:
@@ -119,6 +141,8 @@ class ClaimRules:
         if "play" not in move:
             if "seer" in move:
                 raise IllegalMove("there is no Seer choice to make now: play a card")
+            if "smash" in move:
+                raise IllegalMove("there is no Giant choice to make now: play a card")
             raise IllegalMove(_UNKNOWN_PLAY)
         try:
             card = parse_card(move["play"])
@@ -136,16 +160,32 @@ class ClaimRules:
             raise IllegalMove(f"you must follow {FACTION_TITLES[lf]}{extra}: you hold {held}")
         return card
 
+    def _parse_smash(self, st: Core, move: Mapping[str, Any]) -> int:
+        """M6.5 the pending Giant choice: ``{"smash": seat}`` naming one of the candidates."""
+        if not isinstance(move, Mapping) or len(move) != 1 or "smash" not in move:
+            raise IllegalMove(_smash_text(st))
+        target = move["smash"]
+        if not isinstance(target, int) or isinstance(target, bool) \
+                or target not in multi.smash_candidates(st):
+            raise IllegalMove(f"{target!r} is not a seat you may choose: {_smash_text(st)}")
+        return smash_move(target)
+
     def apply(self, state: Core, seat: int, move: Mapping[str, Any]) -> tuple[Core, list[Event]]:
         cmove = self._parse(state, seat, move)
         st = state.copy()
         events: list[Event] = []
         phase_before = st.phase
-        if cmove < 0:
+        completed = True
+        if is_smash(cmove):
+            core.giant_choice(st, smash_target(cmove), rec=True)
+            last = st.last or {}
+            events.append({"type": "smash", "seat": seat, "from": smash_target(cmove),
+                           "gnome": CARD_ID[last["smashed"][-1]] if last.get("smashed") else None})
+            completed = False  # the trick was already reported
+        elif cmove < 0:
             core.seer_choice(st, cmove == SEER_TOP, rec=True)
             events.append({"type": "seer", "seat": seat,
                            "choice": "top" if cmove == SEER_TOP else "prize"})
-            completed = True
         else:
             core.play(st, cmove, rec=True)
             events.append({"type": "play", "seat": seat, "card": CARD_ID[cmove]})
@@ -155,8 +195,7 @@ class ClaimRules:
                 completed = False
             else:
                 completed = not st.played
-        st.moves.append({"seat": seat, "move": {"play": CARD_ID[cmove]} if cmove >= 0
-                         else {"seer": "top" if cmove == SEER_TOP else "prize"}})
+        st.moves.append({"seat": seat, "move": move_json(cmove)})
         if completed:
             last = last_to_json(st.last)
             assert last is not None
@@ -167,10 +206,15 @@ class ClaimRules:
                 events.append({"type": "blind_draw", "seat": s})
             if st.phase == PHASE1:
                 events.append({"type": "prize", "card": CARD_ID[st.prize]})
-            elif st.phase != phase_before and st.phase != OVER:
-                events.append({"type": "phase", "phase": st.phase, "leader": st.leader})
-            if st.phase == OVER:
-                events.append({"type": "game_over", "result": self.result(st)})
+        if st.smash_seat >= 0:
+            # M6.5 the winner chooses whose Gnome the next Giant smashes
+            events.append({"type": "smash_pending", "seat": st.smash_seat,
+                           "gnome": CARD_ID[GNOME * 16 + st.smash_left[0]],
+                           "candidates": multi.smash_candidates(st)})
+        elif st.phase != phase_before and st.phase not in (OVER, PHASE1):
+            events.append({"type": "phase", "phase": st.phase, "leader": st.leader})
+        if st.phase == OVER and state.phase != OVER:
+            events.append({"type": "game_over", "result": self.result(st)})
         return st, events
 
     def is_over(self, state: Core) -> bool:
@@ -206,6 +250,11 @@ class ClaimRules:
             "current_trick": [{"seat": (st.leader + i) % st.seats, "card": CARD_ID[c]}
                               for i, c in enumerate(st.played)],
             "seer_pending": st.seer if st.seer >= 0 else None,
+            # M6.5 a Giant choice the trick's winner owes (3-4 seats): whose Gnome to smash
+            "smash_pending": ({"seat": st.smash_seat, "gnome": CARD_ID[GNOME * 16 + st.smash_left[0]],
+                               "candidates": multi.smash_candidates(st),
+                               "later": [CARD_ID[GNOME * 16 + x] for x in st.smash_left[1:]]}
+                              if st.smash_seat >= 0 else None),
             "score": [{FACTION_NAMES[f]: ids(b[f]) for f in factions} for b in by],
             "gnome_rows": [sorted_ids(r) for r in st.gnomes],
             "troll_pool": sorted_ids(st.pool),
@@ -308,10 +357,7 @@ class ClaimRules:
                 cmove = self._parse(st, m["seat"], m["move"])
             except IllegalMove as exc:
                 raise IllegalMove(f"move {i + 1}: {exc}") from None
-            if cmove < 0:
-                core.seer_choice(st, cmove == SEER_TOP, rec=True)
-            else:
-                core.play(st, cmove, rec=True)
+            core.apply_move(st, cmove, rec=True)
             st.moves.append({"seat": m["seat"], "move": dict(m["move"])})
         return st
 

@@ -107,9 +107,9 @@ def finish_phase1(st: Core, winner: int, nxt: int, seer: bool, take_top: bool, r
 
 
 def finish_phase2(st: Core, widx: int, winner: int, nxt: int, rec: bool) -> None:
-    """M6 end of a phase-2 trick (order M2.5f): Dwarves to the lowest-ranked card's player, Gnomes
-    to the winner's row, Trolls to the pool, the rest to the winner's score pile -> Troll pickup
-    -> Giant smashes."""
+    """M6 end of a phase-2 trick (order M2.5f): Dwarves to the lowest-ranked card of the side that
+    lost, Gnomes to the winner's row, Trolls to the pool, the rest to the winner's score pile ->
+    Troll pickup -> Giant smashes (the winner may owe a choice, M6.5) -> next trick or the end."""
     n = st.seats
     played = st.played
     sw = st.score[winner]
@@ -134,17 +134,6 @@ def finish_phase2(st: Core, widx: int, winner: int, nxt: int, rec: bool) -> None
             st.pool.remove(m)
             pickup = [m]
         sw.extend(pickup)
-    smashes: list[int] = []
-    smashed_from: list[int] = []
-    for c in played:
-        if c >> 4 == GIANT:
-            target = R.giant_target(winner, c & 15, n, st.gnomes, st.score)  # M6.5 [R]
-            if target is not None:
-                g = GNOME * 16 + (c & 15)
-                st.gnomes[target].remove(g)
-                st.smashed.append(g)
-                smashes.append(g)
-                smashed_from.append(target)
     st.trick_no += 1
     if rec:
         st.last = {
@@ -153,25 +142,68 @@ def finish_phase2(st: Core, widx: int, winner: int, nxt: int, rec: bool) -> None
             "cards": _trick_cards(st, played),
             "winner": winner,
             "next_leader": nxt,
-            "dwarves_to": dwarves_to,  # M6.3 the player of the lowest-ranked card
+            "dwarves_to": dwarves_to,  # M6.3 the lowest-ranked card of the side that lost
             "dwarves_to_loser": dwarves,
             "gnomes_to_row": gnomes,
             "trolls_to_pool": trolls,
             "troll_pickup": pickup,
-            "smashed": smashes,
-            "smashed_from": smashed_from,
+            "smashed": [],
+            "smashed_from": [],
         }
+    st.smash_seat = winner
+    st.smash_left = [c & 15 for c in played if c >> 4 == GIANT]  # M6.5 in play order
     st.played = []
     st.leader = nxt
-    if last_trick:
-        for s in range(n):  # T3.1b
+    _resolve_giants(st, rec)
+
+
+def smash_candidates(st: Core) -> list[int]:
+    """M6.5 the seats the pending Giant winner may choose from (empty when nothing is pending)."""
+    if st.smash_seat < 0 or not st.smash_left:
+        return []
+    return R.giant_candidates(st.smash_seat, st.smash_left[0], st.seats, st.gnomes)
+
+
+def giant_choice_done(st: Core, target: int, rec: bool) -> None:
+    """M6.5 the pending Giant winner chose ``target`` (one of :func:`smash_candidates`)."""
+    value = st.smash_left.pop(0)
+    _smash(st, target, value, rec)
+    _resolve_giants(st, rec)
+
+
+def _smash(st: Core, target: int, value: int, rec: bool) -> None:
+    g = GNOME * 16 + value
+    st.gnomes[target].remove(g)
+    st.smashed.append(g)
+    if rec and st.last is not None:
+        # a new dict: Core.copy shares ``last`` with the state before the move
+        st.last = {**st.last, "smashed": [*st.last["smashed"], g],
+                   "smashed_from": [*st.last["smashed_from"], target]}
+
+
+def _resolve_giants(st: Core, rec: bool) -> None:
+    """M6.5 each Giant the winner collected smashes one Gnome of its value, in play order: at once
+    with one candidate, nothing with none; with several the winner must choose (``{"smash": seat}``),
+    so the game waits for that seat. Then the next trick, or T3.1b and the end after the last."""
+    winner = st.smash_seat
+    while st.smash_left:
+        cands = R.giant_candidates(winner, st.smash_left[0], st.seats, st.gnomes)
+        if len(cands) > 1:
+            st.turn = winner  # the winner's explicit move
+            return
+        value = st.smash_left.pop(0)
+        if cands:
+            _smash(st, cands[0], value, rec)
+    st.smash_seat = -1
+    if not st.hands[0]:
+        for s in range(st.seats):  # T3.1b
             if st.gnomes[s]:
                 st.score[s].extend(st.gnomes[s])
                 st.gnomes[s] = []
         st.phase = OVER
         st.turn = -1
     else:
-        st.turn = nxt
+        st.turn = st.leader
 
 
 # --------------------------------------------------------------------------- scoring and views

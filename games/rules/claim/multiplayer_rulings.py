@@ -24,8 +24,8 @@ Clause index (claim-combined.md):
 * M5.2 phase-1 distribution: prize to the winner, blind draws clockwise :func:`phase1_receivers`
 * M5.4 Seers with N players (A21) .................................... :func:`seer_receivers`
 * M5.6 phase-2 first leader (A1/A11) ................................. :func:`phase2_first_leader`
-* M6.3 Dwarves to the player of the lowest-ranked card (A20) ......... :func:`dwarf_recipient`
-* M6.5 Giants smash an opponent's Gnome, never a partner's (A22) ..... :func:`giant_target`
+* M6.3 Dwarves to the lowest-ranked card of the side that lost (A20) .. :func:`dwarf_recipient`
+* M6.5 Giants: the winner chooses the opponent, never the partner (A22) :func:`giant_candidates`
 * M7.1 3 players: faction votes with several players ................. :func:`faction_vote_n`
 * M7.2 3 players: winner, tie-breaks, shared wins, ranks (A24) ....... :func:`decide_three`
 * M7.3 4 players: partnership scoring with combined piles (A23) ....... :func:`decide_teams`
@@ -162,33 +162,43 @@ def phase2_first_leader(next_leader_after_last_phase1_trick: int) -> int:
 # --------------------------------------------------------------------------- M6 phase 2
 
 
+def side_of(seat: int, seats: int) -> int:
+    """The side a seat plays for: its team with 4 players (M3.4), itself otherwise (M3.3)."""
+    return seat % 2 if seats == 4 else seat
+
+
 def dwarf_recipient(cards: Sequence[int], winner_index: int, leader: int, seats: int) -> int:
-    """M6.3 [R] (A20 option a) every Dwarf played in a phase-2 trick goes to the score pile of the
-    player whose card ranks lowest (M4.5). With 2 players: the loser (C6.4)."""
-    return (leader + lowest_ranked_index(cards, winner_index)) % seats
+    """M6.3 [R] (A20) every Dwarf played in a phase-2 trick (the winner's own too) goes to the score
+    pile of the player of the **lowest-ranked card (M4.5) among the cards of the side that did not
+    win the trick**. 3 players: every other player is such a side, so this is the lowest-ranked card
+    of the trick. 4 players: the lowest-ranked of the two cards of the team that did not win (never
+    the winner's partner: the Dwarves' point is that the losing side takes them). With 2 players:
+    the loser (C6.4).
+
+    Ties: M4.5 ranks every card strictly (equal group and value -> the earlier card ranks higher),
+    so of two equal cards the later-played one takes the Dwarves. A trick with no card of a losing
+    side cannot occur (every player plays one card to each trick; with 4 players the other team
+    always has two cards in it): such input raises ``ValueError`` rather than being guessed at.
+    """
+    win_side = side_of((leader + winner_index) % seats, seats)
+    losing = [i for i in range(len(cards)) if side_of((leader + i) % seats, seats) != win_side]
+    if not losing:
+        raise ValueError("M6.3: a trick with no card of the side that lost (every player plays one card)")
+    return (leader + min(losing, key=lambda i: rank_key(cards, i))) % seats
 
 
-def giant_target(winner: int, value: int, seats: int, gnome_rows: Sequence[Sequence[int]],
-                 score: Sequence[Sequence[int]]) -> int | None:
-    """M6.5 [R] (A22) a Giant collected by ``winner`` may smash one Gnome of the same ``value``
-    from the Gnome row of one opponent of the winner's choice (3 players: either other player;
-    4 players: a player of the other team, never the partner).
+def giant_candidates(winner: int, value: int, seats: int, gnome_rows: Sequence[Sequence[int]]) -> list[int]:
+    """M6.5 [R] (A22) the players whose Gnome a Giant of ``value`` collected by ``winner`` may smash:
+    every opponent (3 players: either other player; 4 players: the two players of the other team,
+    never the partner) whose Gnome row holds a Gnome of that value, clockwise from the winner's left.
 
-    Our ruling makes the choice automatically (as T3.2e does for 2 players, a smash never hurts
-    the smasher): among the opponents whose row holds a matching Gnome, the one with the most
-    Gnomes (row + score pile: the strongest rival for the Gnome vote); equal -> the first such
-    opponent clockwise from the winner's left. ``None`` if no opponent has a matching Gnome.
-    (With 4 players the choice cannot change the result: the two opponents' piles are combined.)
+    The **winner chooses** among them with the explicit move ``{"smash": seat}`` when there are two
+    (the engine waits for it, like the Seer choice); with one candidate the smash happens at once,
+    with none nothing happens. (With 4 players the choice cannot change the result: the two
+    opponents' piles are combined; it is still the winner's, as the rule says.)
     """
     gnome = GNOME * 16 + value
-    best: int | None = None
-    best_n = -1
-    for s in opponents(winner, seats):
-        if gnome in gnome_rows[s]:
-            n = len(gnome_rows[s]) + sum(1 for c in score[s] if c >> 4 == GNOME)
-            if n > best_n:
-                best, best_n = s, n
-    return best
+    return [s for s in opponents(winner, seats) if gnome in gnome_rows[s]]
 
 
 # --------------------------------------------------------------------------- M7 scoring

@@ -5,7 +5,7 @@ the winner; ``random_game(factions, rng)`` deals a fresh game and does the same.
 
 Move choice: the leader plays a uniformly random card of their hand; the follower a uniformly
 random card among the legal ones (each *physical* card equally likely, so two Goblin 0s count
-twice); a pending Seer choice is a coin flip.
+twice); a pending Seer choice is a coin flip, a Giant choice (3-4 seats, M6.5) uniform.
 
 The trick loop below is the core procedure of :mod:`games.rules.claim.core` written out with
 local variables only (this is what makes ~10,000 games/s possible in plain Python). It must stay
@@ -89,9 +89,9 @@ def random_playout(st: Core, rng: random.Random, log: list[tuple[int, int]] | No
             m = SEER_TOP if rnd() < 0.5 else SEER_PRIZE
             core.seer_choice(st, m == SEER_TOP)
         else:
-            opts = core.legal(st)
+            opts = core.legal(st)  # cards, or the Giant choice's seats (M6.5, uniformly)
             m = opts[int(rnd() * len(opts))]
-            core.play(st, m)
+            core.apply_move(st, m)
         if log is not None:
             log.append((seat, m))
     if st.phase != OVER:
@@ -113,9 +113,9 @@ def _playout_n(st: Core, rnd: Callable[[], float], log: list[tuple[int, int]] | 
             m = SEER_TOP if rnd() < 0.5 else SEER_PRIZE
             core.seer_choice(st, m == SEER_TOP)
         else:
-            opts = core.legal(st)
+            opts = core.legal(st)  # cards, or the Giant choice's seats (M6.5, uniformly)
             m = opts[int(rnd() * len(opts))]
-            core.play(st, m)
+            core.apply_move(st, m)
         if log is not None:
             log.append((seat, m))
     from games.rules.claim.multi import winners_n

@@ -95,6 +95,9 @@ def state_to_json(st: Core) -> JSON:
         data[name] = ids(getattr(st, name))
     for name in _INT_FIELDS:
         data[name] = getattr(st, name)
+    if st.smash_seat >= 0:  # M6.5 a pending Giant choice (absent otherwise: older states read the same)
+        data["smash_seat"] = st.smash_seat
+        data["smash_left"] = list(st.smash_left)
     return data
 
 
@@ -110,6 +113,8 @@ def state_from_json(data: Mapping[str, Any]) -> Core:
         setattr(st, name, codes(data[name]))
     for name in _INT_FIELDS:
         setattr(st, name, int(data[name]))
+    st.smash_seat = int(data.get("smash_seat", -1))
+    st.smash_left = [int(v) for v in data.get("smash_left", ())]
     st.prize = parse_card(data["prize"]) if data["prize"] is not None else -1
     st.last = last_from_json(data["last"])
     st.moves = [{"seat": m["seat"], "move": dict(m["move"])} for m in data["moves"]]
