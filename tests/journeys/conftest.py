@@ -193,7 +193,8 @@ def served(tmp_path_factory) -> Iterator[Server]:
                     SECRET_KEY="journey-only-secret-key-0123456789-0123456789-0123456789",
                     ALLOWED_HOSTS="127.0.0.1,localhost", SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0",
                     CSRF_COOKIE_SECURE="0", SECURE_HSTS_SECONDS="0")
-    for step in (["manage.py", "migrate", "--noinput", "-v", "0"], ["manage.py", "collectstatic", "--noinput", "-v", "0"]):
+    for step in (["manage.py", "migrate", "--noinput", "-v", "0"],
+                 ["manage.py", "collectstatic", "--noinput", "-v", "0"]):
         subprocess.run([str(VENV / "python"), *step], cwd=ROOT, env=env, check=True, timeout=300)
     server = Server("served", f"http://127.0.0.1:{port}")
     commands = {

@@ -1,6 +1,6 @@
 // Notifications: the in-app inbox, preferences per event and channel, Web Push, and vacation settings.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, ApiError } from "../api";
 import { formatInZone, needsHomeScreen, vapidKeyBytes } from "../corr";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
@@ -175,11 +175,13 @@ export function Vacation() {
   }
   async function book(e: Event) {
     e.preventDefault();
-    if (!start) return;
+    if (!start || !v) return;
+    const have = Math.floor(v.balance_days);
+    if (Number(days) > have) { toast(t("vac.not_enough", { have, asked: Number(days) }), "error"); return; }
     try {
       setV(await api<VacationData>("POST", "/vacation/periods", { start: new Date(start + "T00:00:00").toISOString(), days: Number(days) }));
       toast(t("common.saved"));
-    } catch (x) { toast(errorText(x), "error"); }
+    } catch (x) { toast(x instanceof ApiError && x.fields.days ? x.fields.days.join(" ") : errorText(x), "error"); }
   }
   if (!v) return null;
   const zone = st.me?.time_zone;
