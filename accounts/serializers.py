@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import RegexValidator
@@ -26,6 +28,38 @@ def validate_time_zone(value: str) -> str:
     return value
 
 
+DISPLAY_NAME_RULES = ("at most 40 characters, without control, bidi or zero-width characters; not another "
+                      "player's username, and not starting with \"AI (\" (the AI seats' names)")
+
+
+def _folded(value: str) -> str:
+    return unicodedata.normalize("NFKC", value).casefold().strip()
+
+
+def check_display_name(value: str, user: User | None, username: str | None) -> str:
+    """The display-name rules (docs/security.md): no control / format (bidi, zero-width) / private or
+    unassigned characters, no "AI (...)" prefix, and not a username other than the user's own, ignoring case
+    and compatibility forms."""
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise serializers.ValidationError(
+                f"A display name cannot contain the character U+{ord(ch):04X}: {DISPLAY_NAME_RULES}.")
+    folded = _folded(value)
+    if not folded:
+        return value.strip()
+    if folded.startswith(_folded("AI (")) or folded.startswith("ai("):
+        raise serializers.ValidationError(f'A display name cannot start with "AI (": {DISPLAY_NAME_RULES}.')
+    own = _folded(username or (user.username if user else ""))
+    if folded != own:
+        taken = User.objects.filter(username__iexact=unicodedata.normalize("NFKC", value).strip())
+        if user is not None and user.pk:
+            taken = taken.exclude(pk=user.pk)
+        if taken.exists():
+            raise serializers.ValidationError(
+                f"That display name is another player's username: {DISPLAY_NAME_RULES}.")
+    return value.strip()
+
+
 def check_password_strength(password: str, user: User, field: str) -> None:
     try:
         password_validation.validate_password(password, user=user)
@@ -43,9 +77,11 @@ class ProfileSerializer(serializers.ModelSerializer):
         max_length=64, required=False, validators=[validate_time_zone], help_text="IANA time zone, e.g. Europe/Prague."
     )
     display_name = serializers.CharField(
-        max_length=40, required=False, allow_blank=True, help_text="Shown instead of the username when set."
+        max_length=40, required=False, allow_blank=True,
+        help_text=f"Shown instead of the username when set: {DISPLAY_NAME_RULES}."
     )
-    email = serializers.EmailField(required=False, allow_blank=True, help_text="Used only for password resets.")
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254,
+                                   help_text="Used only for password resets.")
     username = serializers.CharField(read_only=True,
                                      help_text=f"Chosen at registration (cannot change); {USERNAME_RULES}")
 
@@ -53,6 +89,9 @@ class ProfileSerializer(serializers.ModelSerializer):
         model = User
         fields = ["id", "username", "display_name", "email", "language", "time_zone", "is_bot", "date_joined"]
         read_only_fields = ["id", "username", "is_bot", "date_joined"]
+
+    def validate_display_name(self, value: str) -> str:
+        return check_display_name(value, self.instance, None)
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -63,8 +102,9 @@ class RegisterSerializer(serializers.Serializer):
         help_text=f"Unique regardless of letter case; {USERNAME_RULES}",
     )
     password = _password_field(help_text="Checked by the password rules (length, common, numeric, similarity).")
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
-    display_name = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=254)
+    display_name = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+                                         help_text=f"Shown instead of the username when set: {DISPLAY_NAME_RULES}.")
     language = serializers.ChoiceField(
         choices=LANGUAGES, required=False, default="en", error_messages=LANGUAGE_ERRORS
     )
@@ -78,6 +118,7 @@ class RegisterSerializer(serializers.Serializer):
         return value
 
     def validate(self, attrs):
+        attrs["display_name"] = check_display_name(attrs["display_name"], None, attrs["username"])
         candidate = User(username=attrs["username"], email=attrs["email"], display_name=attrs["display_name"])
         check_password_strength(attrs["password"], candidate, "password")
         return attrs
@@ -103,7 +144,7 @@ class PasswordChangeSerializer(serializers.Serializer):
 
 
 class PasswordResetSerializer(serializers.Serializer):
-    email = serializers.EmailField()
+    email = serializers.EmailField(max_length=254)
 
 
 class PasswordResetConfirmSerializer(serializers.Serializer):

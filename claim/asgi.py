@@ -22,36 +22,17 @@ if os.environ.get("CLAIM_EMBEDDED_BEAT") == "1":  # set by `make run`: no Celery
     start_embedded_beat()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from accounts.ws_auth import TokenOrSessionAuthMiddlewareStack  # noqa: E402
+from accounts.ws_auth import SocketAuthStack  # noqa: E402
+from claim.logfilters import redact_tokens_in_server_logs  # noqa: E402
 from claim.ws_routing import websocket_urlpatterns  # noqa: E402
 
+redact_tokens_in_server_logs()
 
-def _presents_token(scope) -> bool:
-    """A token in the query string or an Authorization header: a non-browser client."""
-    if b"token=" in scope.get("query_string", b""):
-        return True
-    return any(name == b"authorization" for name, _ in scope.get("headers", []))
-
-
-class OriginCheckForCookies:
-    """Cross-site WebSocket hijacking needs the victim's cookies, so the Origin check guards
-    cookie (session) sockets only. Token clients (bots, third-party apps) often send no Origin
-    at all; their token is the credential, and the auth middleware still checks it."""
-
-    def __init__(self, inner):
-        self.inner = inner
-        self.checked = AllowedHostsOriginValidator(inner)
-
-    async def __call__(self, scope, receive, send):
-        app = self.inner if _presents_token(scope) else self.checked
-        return await app(scope, receive, send)
-
-
+# The socket's credential and Origin check are decided in one place (accounts/ws_auth.py).
 application = ProtocolTypeRouter(
     {
         "http": http_app,
-        "websocket": OriginCheckForCookies(TokenOrSessionAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SocketAuthStack(URLRouter(websocket_urlpatterns)),
     }
 )

@@ -3,7 +3,9 @@
 Two shapes from the same code:
 
 * **Embedded** (``CLAIM_EMBEDDED=1``, set by ``make run``): SQLite, Channels' in-memory layer,
-  Celery tasks run in-process on a thread pool (no broker), DEBUG on, a generated secret key.
+  Celery tasks run in-process on a thread pool (no broker), a generated secret key. DEBUG is off here too:
+  the embedded run is sometimes reached from a LAN, and Django's debug page prints whatever state a
+  failing view held (docs/security.md).
 * **Served** (default): ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` (channel layer, Celery broker
   and result backend, cache), DEBUG off, secure cookies; passes ``manage.py check --deploy``.
 """
@@ -21,7 +23,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("CLAIM_VAR_DIR", str(BASE_DIR / "var")))
 
 EMBEDDED = env_bool("CLAIM_EMBEDDED", False)
-DEBUG = env_bool("DEBUG", EMBEDDED)
+DEBUG = env_bool("DEBUG", False)  # only for development on your own machine; never reachable by others
 TESTING = env_bool("CLAIM_TESTING", False)
 
 
@@ -64,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # NUL / lone surrogates in the address refused; a view's unhandled exception a generic 500 (no state).
+    "claim.middleware.RequestGuard",
     # WhiteNoise, async-capable: every middleware here is, so ASGI requests stay on the event loop
     # until the view (docs/performance.md).
     "claim.frontend_urls.StaticFilesMiddleware",
@@ -273,6 +277,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "games.api.permissions.GameScopes"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "claim.api_errors.exception_handler",
+    # JSON only, bounded depth, no NUL / lone surrogates (claim/parsers.py); a form post gets 415.
+    "DEFAULT_PARSER_CLASSES": ["claim.parsers.JSONParser"],
+    # JSON answers whatever Accept says (claim/negotiation.py): no HTML page under /api/.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "claim.negotiation.JSONWhateverAccept",
     "DEFAULT_METADATA_CLASS": "claim.api_metadata.EndpointMetadata",
     "DEFAULT_THROTTLE_CLASSES": [
         # DRF's throttles with one Redis round trip per check (claim/throttling.py).
@@ -288,7 +297,7 @@ REST_FRAMEWORK = {
         "moves": env_str("THROTTLE_MOVES", "600/min"),
         "games_create": env_str("THROTTLE_GAMES_CREATE", "200/hour"),
     },
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)
     "PAGE_SIZE": 50,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Throttles key on the client IP: trust X-Forwarded-For only behind our own proxy.

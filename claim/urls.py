@@ -23,3 +23,6 @@ urlpatterns = [
 ]
 
 handler404 = "claim.api_errors.not_found"
+handler400 = "claim.middleware.bad_request_page"
+handler403 = "claim.middleware.forbidden_page"
+handler500 = "claim.middleware.server_error"

@@ -69,7 +69,7 @@ export function sortCards(ids: string[]): string[] {
   });
 }
 
-export type Move = { play: string } | { seer: "prize" | "top" };
+export type Move = { play: string } | { seer: "prize" | "top" } | { smash: number };
 
 /** Why a card may not be played now (null = it is legal). */
 export type DimReason =
@@ -77,6 +77,7 @@ export type DimReason =
   | { code: "not_your_turn" }
   | { code: "game_over" }
   | { code: "seer_choice" }
+  | { code: "smash_choice" }
   | { code: "must_follow"; faction: Faction; doppel: boolean }
   | { code: "must_doppel" };
 
@@ -101,6 +102,7 @@ export function dimReason(card: string, st: TableState): DimReason {
   if (st.over) return { code: "game_over" };
   if (!st.my_turn) return { code: "not_your_turn" };
   if (st.legal_moves.some((m) => "seer" in m)) return { code: "seer_choice" };
+  if (st.legal_moves.some((m) => "smash" in m)) return { code: "smash_choice" };
   if (legalCards(st.legal_moves).has(card)) return null;
   const lead = st.current_trick[0];
   if (!lead) return { code: "not_your_turn" };

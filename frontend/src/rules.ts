@@ -88,22 +88,47 @@ export const MULTI_RULINGS: Record<Lang, string[]> = {
     "Deck: one pair plus five singles, 72 cards. 3 players: 12 cards each, everyone for themselves. 4 players: 9 cards each, partners sit diagonally opposite and must not show each other their cards.",
     "Tricks go clockwise. The highest card of the led faction wins; equal values go to the card played first. On a Goblin lead the highest Knight wins, also against Doppelgangers.",
     "Phase 1: the winner takes the prize, every other player draws one card unseen, clockwise from the winner's left. Seers: the card the winner does not take goes to the player on the winner's left.",
-    "Dwarves go to the player whose card ranks lowest in the trick. A Giant smashes a matching Gnome of an opponent (never the partner), chosen automatically: the opponent with the most Gnomes, then the first to the winner's left.",
+    "Dwarves go to the player of the lowest card among those of the side that lost the trick (with 4 players: the other team's lower card, never the winner's partner; of two equal cards the later one). A Giant smashes a matching Gnome of an opponent (never the partner): when several opponents have one, the winner chooses whose.",
     "Scoring, 3 players: the most cards win each faction (ties: highest cards); the most factions win; then more cards in your factions; still equal: a shared win. 4 players: partners' piles are added up and the team with more factions wins.",
   ],
   de: [
     "Deck: ein Paar plus fünf Einzelfraktionen, 72 Karten. 3 Spieler: je 12 Karten, jeder für sich. 4 Spieler: je 9 Karten, die Partner sitzen diagonal gegenüber und dürfen einander keine Karten zeigen.",
     "Es wird im Uhrzeigersinn gespielt. Die höchste Karte der ausgespielten Fraktion gewinnt; bei gleichem Wert die zuerst gespielte. Auf einen ausgespielten Goblin gewinnt der höchste Ritter, auch gegen Doppelgänger.",
     "Phase 1: Der Gewinner nimmt den Preis, jeder andere zieht verdeckt eine Karte, im Uhrzeigersinn links vom Gewinner beginnend. Seher: Die Karte, die der Gewinner nicht nimmt, erhält der Spieler links von ihm.",
-    "Zwerge gehen an den Spieler, dessen Karte im Stich am niedrigsten rangiert. Ein Riese zerschmettert einen passenden Gnom eines Gegners (nie des Partners), automatisch gewählt: der Gegner mit den meisten Gnomen, dann der erste links vom Gewinner.",
+    "Zwerge gehen an den Spieler mit der niedrigsten Karte der Seite, die den Stich verloren hat (zu viert: die niedrigere Karte des anderen Teams, nie der Partner des Gewinners; bei zwei gleichen Karten die spätere). Ein Riese zerschmettert einen passenden Gnom eines Gegners (nie des Partners): Haben mehrere Gegner einen, wählt der Gewinner.",
     "Wertung, 3 Spieler: Die meisten Karten gewinnen jede Fraktion (Gleichstand: höchste Karten); die meisten Fraktionen gewinnen; dann mehr Karten in deinen Fraktionen; sonst geteilter Sieg. 4 Spieler: Die Stapel der Partner werden zusammengezählt, das Team mit mehr Fraktionen gewinnt.",
   ],
   cs: [
     "Balíček: jedna dvojice a pět samostatných frakcí, 72 karet. 3 hráči: každý 12 karet, každý sám za sebe. 4 hráči: každý 9 karet, partneři sedí úhlopříčně naproti a nesmějí si ukazovat karty.",
     "Hraje se po směru hodinových ručiček. Vyhrává nejvyšší karta vynesené frakce; při stejné hodnotě karta zahraná dřív. Na vyneseného skřeta vyhrává nejvyšší rytíř, i proti dvojníkům.",
     "Fáze 1: vítěz si vezme odměnu, každý další hráč si lízne jednu kartu naslepo, po směru od hráče vlevo od vítěze. Věštci: kartu, kterou si vítěz nevezme, dostane hráč po jeho levici.",
-    "Trpaslíci jdou hráči, jehož karta je ve štychu nejníže. Obr rozdrtí odpovídajícího gnóma soupeře (nikdy partnera), vybraného automaticky: soupeře s nejvíce gnómy, pak prvního vlevo od vítěze.",
+    "Trpaslíci jdou hráči s nejnižší kartou strany, která štych prohrála (ve čtyřech: nižší karta druhého týmu, nikdy partner vítěze; ze dvou stejných karet ta pozdější). Obr rozdrtí odpovídajícího gnóma soupeře (nikdy partnera): má-li ho víc soupeřů, vybere vítěz.",
     "Bodování, 3 hráči: každou frakci získá nejvíc karet (při shodě nejvyšší karty); vyhrává nejvíc frakcí; pak víc karet ve vašich frakcích; jinak sdílené vítězství. 4 hráči: hromádky partnerů se sčítají a vyhrává tým s více frakcemi.",
+  ],
+};
+
+// The five powers the 3-4 player versions change (the Claim 2 text): what we do and why (docs/rulings.md).
+export const MULTI_POWERS: Record<Lang, { faction: Faction; what: string; why: string }[]> = {
+  en: [
+    { faction: "knight", what: "On a Goblin lead the highest Knight wins, also against Doppelgangers counting as Goblins; equal Knights: the earlier one.", why: "Several Knights and Doppelgangers can meet one Goblin lead; this applies the 2-player power to every card." },
+    { faction: "doppelganger", what: "Unchanged from 2 players.", why: "We found no source for a change; equal values between followers go to the card played first, as for every card." },
+    { faction: "seer", what: "The card the Seer winner does not take goes to the player on the winner's left; the others draw unseen.", why: "With one opponent it is \"the other player\"; the left neighbour draws next anyway." },
+    { faction: "dwarf", what: "To the lowest card of the side that lost: with 3 players the lowest card of the trick, with 4 the other team's lower card, never the winner's partner.", why: "The loser takes the Dwarves in every version; with partners the lowest card could be the winner's partner's." },
+    { faction: "giant", what: "When several opponents have a matching Gnome, the winner chooses whose is smashed (never the partner's).", why: "The rule says the winner smashes an opponent's Gnome; with several opponents the choice is the winner's, like the Seer's." },
+  ],
+  de: [
+    { faction: "knight", what: "Auf einen ausgespielten Goblin gewinnt der höchste Ritter, auch gegen Doppelgänger, die als Goblins zählen; bei gleichen Rittern der frühere.", why: "Mehrere Ritter und Doppelgänger können auf einen Goblin treffen; so gilt die Fähigkeit aus dem Spiel zu zweit für jede Karte." },
+    { faction: "doppelganger", what: "Unverändert wie zu zweit.", why: "Wir fanden keine Quelle für eine Änderung; bei gleichen Werten zweier Bedienender gewinnt wie bei jeder Karte die zuerst gespielte." },
+    { faction: "seer", what: "Die Karte, die der Seher-Gewinner nicht nimmt, erhält der Spieler links von ihm; die anderen ziehen verdeckt.", why: "Zu zweit ist es „der andere“; der linke Nachbar zieht ohnehin als Nächster." },
+    { faction: "dwarf", what: "An die niedrigste Karte der Seite, die verloren hat: zu dritt die niedrigste Karte des Stichs, zu viert die niedrigere Karte des anderen Teams, nie der Partner des Gewinners.", why: "In jeder Fassung nimmt der Verlierer die Zwerge; mit Partnern konnte die niedrigste Karte die des Partners sein." },
+    { faction: "giant", what: "Haben mehrere Gegner einen passenden Gnom, wählt der Gewinner, wessen zerschmettert wird (nie der des Partners).", why: "Laut Regel zerschmettert der Gewinner einen gegnerischen Gnom; bei mehreren Gegnern wählt er, wie beim Seher." },
+  ],
+  cs: [
+    { faction: "knight", what: "Na vyneseného skřeta vyhrává nejvyšší rytíř, i proti dvojníkům, kteří se počítají jako skřeti; při stejných rytířích ten dřívější.", why: "Na jednoho skřeta může přijít víc rytířů a dvojníků; schopnost ze hry dvou hráčů tak platí pro každou kartu." },
+    { faction: "doppelganger", what: "Beze změny oproti hře dvou hráčů.", why: "Nenašli jsme zdroj žádné změny; při stejných hodnotách dvou přiznávajících vyhrává jako u každé karty ta zahraná dřív." },
+    { faction: "seer", what: "Kartu, kterou si vítěz s věštcem nevezme, dostane hráč po jeho levici; ostatní si líznou naslepo.", why: "Ve dvou je to „ten druhý“; levý soused si stejně lízá jako další." },
+    { faction: "dwarf", what: "Nejnižší kartě strany, která prohrála: ve třech nejnižší karta štychu, ve čtyřech nižší karta druhého týmu, nikdy partner vítěze.", why: "V každé verzi bere trpaslíky poražený; s partnery mohla být nejnižší karta partnerova." },
+    { faction: "giant", what: "Má-li odpovídajícího gnóma víc soupeřů, vybere vítěz, čí se rozdrtí (nikdy partnerův).", why: "Podle pravidla vítěz drtí soupeřova gnóma; při více soupeřích volí on, jako u věštce." },
   ],
 };
 

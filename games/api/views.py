@@ -10,7 +10,6 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -74,8 +73,10 @@ class GameView(APIView):
     """Base: authenticated, token scopes games:read (GET) / games:play or bot:play (POST)."""
 
     permission_classes = [IsAuthenticated, GameScopes]
-    parser_classes = [JSONParser]  # JSON only: a form post gets 415, never a half-parsed body
     required_scopes = {"GET": ["games:read"], "POST": ["games:play"]}  # documentation (see GameScopes)
+
+
+MAX_INT_PARAM = 2**31 - 1
 
 
 def _int_param(request, name: str, default: int | None) -> int | None:
@@ -88,7 +89,7 @@ def _int_param(request, name: str, default: int | None) -> int | None:
         raise GameAPIError(service.InvalidRequest(f"{name} must be an integer.", field=name)) from None
     if value < 0:
         raise GameAPIError(service.InvalidRequest(f"{name} must be 0 or more.", field=name))
-    return value
+    return min(value, MAX_INT_PARAM)  # never beyond PostgreSQL's integer: nothing is that late
 
 
 class GamesView(GameView, GenericAPIView):

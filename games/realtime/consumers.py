@@ -25,6 +25,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.authentication import effective_scopes
+from claim.parsers import loads
 from games.bots import mark_online
 from games.notify.service import mark_absent, mark_present
 
@@ -114,10 +115,10 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if len(text_data) > MAX_MESSAGE_CHARS:
             await self._error(f"Message too long (at most {MAX_MESSAGE_CHARS} characters).")
             return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self._error("Malformed JSON.")
+        try:  # bounded like the API's bodies (depth, NUL, lone surrogates): claim/parsers.py
+            content = loads(text_data)
+        except ValueError as exc:
+            await self._error(f"Malformed JSON. ({exc})")
             return
         await self.receive_json(content)
 

@@ -67,6 +67,9 @@ class Rules(Protocol):
     """A game engine. Module-level singletons registered in :mod:`games.rules.registry`."""
 
     info: GameInfo
+    #: every shape a move may take (:mod:`games.rules.moveshape`); a move of no such shape is refused before
+    #: ``apply`` sees it.
+    move_shapes: Sequence[Any]
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSON:
         """Validate options for this number of seats and return them with defaults filled in.

@@ -21,6 +21,7 @@ from claim.rowsql import (
 from games.ai import choose_move
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import NotYourTurn, Rules, RulesError, replay
+from games.rules.moveshape import MalformedMove, check_move
 
 from ._common import (
     advance,
@@ -170,7 +171,8 @@ def checked_apply(game: Game, seats: list[Seat], user: Any, version: int, move: 
 
     Returns ``(the user's seat, rules, new state, events)``. Raises 404 invisible game, 403 not
     seated/joined, 409 ``not_active`` / ``stale_version`` (with the current view) / ``not_your_turn``,
-    400 ``illegal_move`` with the engine's message. No query: ``game`` and ``seats`` are loaded.
+    400 ``illegal_move`` for a move of no shape its game declares (games/rules/moveshape.py, named problem) or
+    with the engine's message. No query: ``game`` and ``seats`` are loaded.
     """
     mine = require_joined_seat(game, seats, user)
     if game.status != Game.Status.ACTIVE:
@@ -182,6 +184,11 @@ def checked_apply(game: Game, seats: list[Seat], user: Any, version: int, move: 
                        payload={"view": game_view_payload(game, user, seats=seats)})
     rules = rules_of(game)
     state = load_state(game, rules)
+    try:  # the one check of a client's move against its game's exact shapes, before the engine sees it
+        check_move(rules.move_shapes, move)
+    except MalformedMove as exc:
+        raise IllegalMoveError(f"This move has no shape of this game: {exc}.",
+                               payload={"legal_moves": rules.legal_moves(state, mine.index)}) from None
     to_act = rules.to_act(state)
     if mine.index not in to_act:
         waiting = ", ".join(str(i) for i in sorted(to_act))

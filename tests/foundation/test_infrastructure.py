@@ -107,5 +107,5 @@ def test_embedded_settings_use_sqlite_memory_layer_and_thread_tasks(tmp_path):
         "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.TASK_MODE, s.DEBUG)"
     )
     assert proc.stdout.split() == [
-        "django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "thread", "True"
+        "django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "thread", "False"
     ], proc.stderr[-1500:]

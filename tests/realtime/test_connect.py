@@ -88,6 +88,63 @@ async def test_foreign_origin_with_session_cookie_is_rejected(connect, make_user
     assert not connected
 
 
+EVIL = (b"origin", b"http://evil.example")
+
+
+@pytest.mark.parametrize("path", ["/ws/?xtoken=1", "/ws/?token=", "/ws/?a=token=1", "/ws/?mytoken=clm_x",
+                                  "/ws/?token=not-a-token", "/ws/?token=clm_aaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"])
+async def test_issue22_cookie_socket_of_a_foreign_origin_never_reads_views(connect, make_user, session_cookie, path):
+    """Issue 22 item 2: the Origin check was skipped whenever the query string *contained* ``token=``
+    (``/ws/?xtoken=1``) and the victim's session cookie then authenticated. Now a foreign origin with the
+    cookie is refused at the handshake, or (an invalid token) closed 4401 without a byte of game data."""
+    user = await adb(make_user)()
+    cookie = await adb(session_cookie)(user)
+    connected, _, comm = await connect(path, headers=[cookie, EVIL], origin=False)
+    if connected:  # a token was presented and did not authenticate: refused, never the cookie's user
+        await _expect_refused(comm, 4401, "unauthenticated")
+
+
+async def test_issue22_bad_bearer_header_with_cookie_is_refused(connect, make_user, session_cookie):
+    user = await adb(make_user)()
+    cookie = await adb(session_cookie)(user)
+    connected, _, comm = await connect(headers=[cookie, EVIL, (b"authorization", b"Bearer nope")], origin=False)
+    assert connected
+    await _expect_refused(comm, 4401, "unauthenticated")
+
+
+async def test_issue22_cookie_without_origin_is_refused(connect, make_user, session_cookie):
+    user = await adb(make_user)()
+    cookie = await adb(session_cookie)(user)
+    connected, _, _ = await connect(headers=[cookie], origin=False)
+    assert not connected
+
+
+async def test_issue22_valid_token_from_any_origin_is_its_own_user_not_the_cookies(connect, make_user, make_token,
+                                                                                    session_cookie):
+    victim, bot = await adb(make_user)(), await adb(make_user)()
+    cookie = await adb(session_cookie)(victim)
+    plain = await adb(make_token)(bot)
+    connected, _, comm = await connect(f"/ws/?token={plain}", headers=[cookie, EVIL], origin=False)
+    assert connected
+    await comm.send_json_to({"type": "ping"})
+    assert await receive(comm) == {"type": "pong"}
+
+
+async def test_issue22_deeply_nested_json_on_the_socket_is_an_error_message(connect, make_user, make_token):
+    """Issue 22 item 5: nested JSON closed the socket abnormally; now an error frame, and the socket lives."""
+    user = await adb(make_user)()
+    plain = await adb(make_token)(user)
+    connected, _, comm = await connect(token=plain)
+    assert connected
+    await comm.send_to(text_data="[" * 5000 + "]" * 5000)
+    message = await receive(comm)
+    assert message["type"] == "error" and "nested deeper" in message["message"]
+    await comm.send_to(text_data='{"type": "ping", "id": "a\u0000"}')
+    assert (await receive(comm))["type"] == "error"
+    await comm.send_json_to({"type": "ping"})
+    assert await receive(comm) == {"type": "pong"}
+
+
 async def test_token_client_without_origin_connects(connect, make_user, make_token):
     """Bots and third-party apps send no Origin; their token is the credential."""
     user = await adb(make_user)()

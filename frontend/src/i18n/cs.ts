@@ -277,4 +277,11 @@ export const cs: Record<Key, string> = {
   "replay.record": "Úplný záznam (JSON)",
   "replay.back": "Zpět ke stolu",
   "end.open_rematch": "Otevřít odvetu",
+  "table.smash_title": "Váš obr drtí gnóma",
+  "table.smash_prompt": "Více soupeřů má ve své řadě gnómů {gnome}. Zvolte, čího gnóma váš obr rozdrtí:",
+  "table.smash_from": "{name} ({n} v řadě gnómů)",
+  "table.smash_first": "Nejdřív zvolte, čího gnóma váš obr rozdrtí.",
+  "replay.smash": "{name} rozdrtil(a) gnóma hráče {victim} (obr)",
+  "rules.five_title": "Pět schopností, které se pro 3 a 4 hráče mění",
+  "rules.five_intro": "Pravidla Claim 2 uvádějí, že verze pro 3 a 4 hráče mírně mění schopnosti rytířů, dvojníků, věštců, trpaslíků a obrů. Tištěné změny jsme neměli k dispozici, proto u každé platí naše rozhodnutí, i s důvodem.",
 };

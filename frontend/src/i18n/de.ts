@@ -277,4 +277,11 @@ export const de: Record<Key, string> = {
   "replay.record": "Vollständiges Protokoll (JSON)",
   "replay.back": "Zurück zum Tisch",
   "end.open_rematch": "Zur Revanche",
+  "table.smash_title": "Dein Riese zerschmettert einen Gnom",
+  "table.smash_prompt": "Mehrere Gegner haben einen {gnome} in ihrer Gnomreihe. Wähle, wessen Gnom dein Riese zerschmettert:",
+  "table.smash_from": "{name} ({n} in der Gnomreihe)",
+  "table.smash_first": "Wähle zuerst, wessen Gnom dein Riese zerschmettert.",
+  "replay.smash": "{name} zerschmetterte einen Gnom von {victim} (Riese)",
+  "rules.five_title": "Die fünf Fähigkeiten, die sich bei 3 und 4 Spielern ändern",
+  "rules.five_intro": "Laut den Regeln von Claim 2 ändern die Fassungen für 3 und 4 Spieler die Fähigkeiten von Rittern, Doppelgängern, Sehern, Zwergen und Riesen leicht. Die gedruckten Änderungen lagen uns nicht vor; für jede gilt daher unsere Regelung, mit Begründung.",
 };

@@ -276,6 +276,13 @@ export const en = {
   "replay.record": "Full record (JSON)",
   "replay.back": "Back to the table",
   "end.open_rematch": "Open the rematch",
+  "table.smash_title": "Your Giant smashes a Gnome",
+  "table.smash_prompt": "Several opponents have a {gnome} in their Gnome row. Choose whose your Giant smashes:",
+  "table.smash_from": "{name} ({n} in the Gnome row)",
+  "table.smash_first": "First choose whose Gnome your Giant smashes.",
+  "replay.smash": "{name} smashed a Gnome of {victim} (Giant)",
+  "rules.five_title": "The five powers changed for 3 and 4 players",
+  "rules.five_intro": "The Claim 2 rules say that the 3 and 4 player versions slightly change the powers of Knights, Doppelgangers, Seers, Dwarves and Giants. The printed changes were not available to us, so for each of them this is our ruling, and why.",
 } as const;
 
 export type Key = keyof typeof en;

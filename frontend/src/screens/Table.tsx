@@ -11,6 +11,7 @@ import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, to
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
 import { EndActions, endReasonText, hasCount } from "./EndActions";
+import { GiantChoice } from "./GiantChoice";
 import { InheritorsTable } from "./InheritorsTable";
 import { setViewing } from "../realtime";
 
@@ -20,6 +21,7 @@ function reasonText(r: DimReason): string {
     case "not_your_turn": return t("table.not_your_turn");
     case "game_over": return t("table.game_over");
     case "seer_choice": return t("table.seer_first");
+    case "smash_choice": return t("table.smash_first");
     case "must_doppel": return t("table.must_doppel");
     case "must_follow": {
       const faction = factionTitle(r.faction, state.lang);
@@ -288,6 +290,7 @@ export function Table({ id }: { id: number }) {
           </div>
         </Dialog>
       )}
+      {!over && <GiantChoice g={g} busy={busy} send={(m) => void send(m)} />}
       {power && (
         <Dialog title={t("table.power", { faction: factionTitle(power, st.lang) })} onClose={() => setPower(null)} id="power">
           <p>{POWERS[st.lang][power]}</p>

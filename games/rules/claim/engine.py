@@ -41,6 +41,7 @@ from games.rules.claim.serial import (
     state_from_json,
     state_to_json,
 )
+from games.rules.claim.shapes import MOVE_SHAPES
 
 _UNKNOWN_PLAY = 'unknown move: expected {"play": card}'
 _UNKNOWN_SEER = (
@@ -68,6 +69,8 @@ def move_json(m: int) -> Move:
 
 class ClaimRules:
     """One registered game kind ("claim", "claim2" or "claim-mix")."""
+
+    move_shapes = MOVE_SHAPES
 
     def __init__(self, kind: str, title: str) -> None:
         self.kind = kind

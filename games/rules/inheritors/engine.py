@@ -22,6 +22,7 @@ from typing import Any
 from ..base import GameInfo, IllegalMove, InvalidOptions, NotYourTurn
 from . import actions, clans, honors, pending, scoring, setup, views
 from . import record as rec
+from .shapes import MOVE_SHAPES
 from .state import OVER, POST, PRE, InheritorsState, JSONDict, _deep
 
 Move = dict[str, Any]
@@ -183,6 +184,7 @@ class InheritorsRules:
     """:class:`games.rules.base.Rules` for Inheritors (2-4 seats)."""
 
     info = INFO
+    move_shapes = MOVE_SHAPES
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSONDict:
         return setup.normalize_options(options, seats)

@@ -26,11 +26,13 @@ def normalize_options(options: Mapping[str, Any] | None, seats: int) -> JSONDict
     if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 4:
         raise InvalidOptions(f"Inheritors is played by 2 to 4 players, not {seats}.")
     opts = dict(DEFAULT_OPTIONS)
+    if options is not None and not isinstance(options, Mapping):
+        raise InvalidOptions("options must be a JSON object, e.g. {\"clans\": \"random\"}")
     for key, value in dict(options or {}).items():
         if key not in DEFAULT_OPTIONS:
             raise InvalidOptions(f"unknown option {key!r} (known: clans, guaranteed_one)")
         opts[key] = value
-    if opts["clans"] not in data.CLAN_MODES:
+    if not isinstance(opts["clans"], str) or opts["clans"] not in data.CLAN_MODES:
         modes = ", ".join(sorted(data.CLAN_MODES))
         raise InvalidOptions(f"clan mode {opts['clans']!r} is not available (available: {modes})")
     if not isinstance(opts["guaranteed_one"], bool):
