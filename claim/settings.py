@@ -12,8 +12,10 @@ Two shapes from the same code:
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -145,15 +147,22 @@ if REDIS_URL:
     # published; =lists: channels_redis' list-based layer (a BZPOPMIN round trip per message received,
     # per-channel capacity and expiry). docs/performance.md compares them.
     CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
+    # Redis pub/sub ignores the database number: two deployments on one Redis server (staging on /5,
+    # production on /6) would hear each other's "user.<id>" groups. Every channel and group name carries
+    # CHANNEL_PREFIX, by default derived from this deployment's secret key and Redis database (a hash:
+    # it reveals neither). Servers of one deployment share both, so they share the prefix.
+    CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "") or "claim-" + hashlib.sha256(
+        f"channels|{SECRET_KEY}|{urlsplit(REDIS_URL).path.lstrip('/') or '0'}".encode()).hexdigest()[:16]
     if CHANNEL_LAYER == "pubsub":
         CHANNEL_LAYERS = {
-            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                        "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX}}
         }
     elif CHANNEL_LAYER == "lists":
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+                "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "prefix": CHANNEL_PREFIX},
             }
         }
     else:
@@ -265,6 +274,10 @@ FRONTEND_URL = env_str("FRONTEND_URL", "http://127.0.0.1:8000")
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:admin@localhost")
+# The push services a subscription's endpoint may name (games/notify/endpoints.py): a host, or ".domain".
+PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", ["fcm.googleapis.com", "android.googleapis.com",
+                                                     ".push.services.mozilla.com", ".push.apple.com",
+                                                     ".notify.windows.com"])
 
 # --- REST framework -----------------------------------------------------------------------------
 REST_FRAMEWORK = {

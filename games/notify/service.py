@@ -261,27 +261,43 @@ def send_push(sub: PushSubscription, note: Notification) -> bool:
     """One Web Push message. Expired subscriptions (404/410) are deleted; every failure is recorded."""
     from pywebpush import WebPushException, webpush
 
+    from .endpoints import EndpointRefused, endpoint_problem, public_session
+
     if not settings.VAPID_PRIVATE_KEY:
         Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False,
                                 error="Web Push is not configured on this server.", target=sub.endpoint[:200])
+        return False
+    problem = endpoint_problem(sub.endpoint)  # registered before the endpoint rules (games/notify/endpoints.py)
+    if problem:
+        Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False, error=problem[:400],
+                                target=sub.endpoint[:200])
+        sub.delete()
         return False
     payload = json.dumps({"title": note.title, "body": note.body, "event": note.event, "game_id": note.game_id,
                           "url": _url(note)})
     try:
         webpush(subscription_info={"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
                 data=payload, vapid_private_key=settings.VAPID_PRIVATE_KEY,
-                vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=24 * 3600, timeout=10)
+                vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=24 * 3600, timeout=10,
+                requests_session=public_session())
     except WebPushException as exc:
         code = getattr(exc.response, "status_code", None)
+        # The status only: the push service's answer (its body) is never stored or shown.
+        error = f"The push service refused the message (HTTP {code})." if code else "The push service failed."
         Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False, status_code=code,
-                                error=str(exc)[:400], target=sub.endpoint[:200])
+                                error=error, target=sub.endpoint[:200])
         if code in (404, 410):
             log.info("push subscription %s expired (%s): removed", sub.pk, code)
             sub.delete()
         return False
-    except Exception as exc:  # network errors: recorded, the subscription is kept
+    except EndpointRefused as exc:  # resolves to a non-public address: never contacted
+        Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False, error=str(exc)[:400],
+                                target=sub.endpoint[:200])
+        return False
+    except Exception as exc:  # network errors: recorded by kind only (no text from the far side), kept
         Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False,
-                                error=f"{type(exc).__name__}: {exc}"[:400], target=sub.endpoint[:200])
+                                error=f"Could not reach the push service ({type(exc).__name__}).",
+                                target=sub.endpoint[:200])
         return False
     sub.last_ok_at = timezone.now()
     sub.save(update_fields=["last_ok_at"])
