@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 
@@ -45,3 +45,28 @@ def _close_old_connections(sender: object = None, **_: object) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_ready.connect
+def _heartbeat(sender: object = None, **_: object) -> None:
+    """The worker's heartbeat in Redis every few seconds (a thread of the worker's main process, so a pool
+    busy with long tasks still counts as alive): ``/api/v1/health`` reads it instead of pinging the workers
+    and waiting (claim/health.py)."""
+    import logging
+    import socket
+    import threading
+    import time
+
+    from claim.health import HEARTBEAT_EVERY, write_heartbeat
+
+    hostname = getattr(sender, "hostname", None) or socket.gethostname()
+
+    def beat() -> None:
+        while True:
+            try:
+                write_heartbeat(hostname)
+            except Exception:  # Redis down: health reports it; the worker carries on
+                logging.getLogger(__name__).warning("worker heartbeat: Redis unreachable")
+            time.sleep(HEARTBEAT_EVERY)
+
+    threading.Thread(target=beat, name="claim-heartbeat", daemon=True).start()

@@ -12,8 +12,10 @@ Two shapes from the same code:
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -148,15 +150,22 @@ if REDIS_URL:
     # published; =lists: channels_redis' list-based layer (a BZPOPMIN round trip per message received,
     # per-channel capacity and expiry). docs/performance.md compares them.
     CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
+    # Redis pub/sub ignores the database number: two deployments on one Redis server (staging on /5,
+    # production on /6) would hear each other's "user.<id>" groups. Every channel and group name carries
+    # CHANNEL_PREFIX, by default derived from this deployment's secret key and Redis database (a hash:
+    # it reveals neither). Servers of one deployment share both, so they share the prefix.
+    CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "") or "claim-" + hashlib.sha256(
+        f"channels|{SECRET_KEY}|{urlsplit(REDIS_URL).path.lstrip('/') or '0'}".encode()).hexdigest()[:16]
     if CHANNEL_LAYER == "pubsub":
         CHANNEL_LAYERS = {
-            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                        "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX}}
         }
     elif CHANNEL_LAYER == "lists":
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+                "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "prefix": CHANNEL_PREFIX},
             }
         }
     else:
@@ -207,12 +216,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": env_int("CELERY_V
 if env_str("CELERY_RESTORE_SWEEP_SECONDS"):
     CELERY_BROKER_TRANSPORT_OPTIONS.update(unacked_restore_interval=env_int("CELERY_RESTORE_SWEEP_SECONDS", 100),
                                            unacked_restore_throttle=1)
+# Correspondence timings, shortened by the journey tests only (tests/journeys, docs/testing.md): the
+# length of one "day" of a days-per-move deadline, and how long "Play now" waits before the AI fallback.
+CLOCK_DAY_SECONDS = env_int("CLOCK_DAY_SECONDS", 86400)
+SEEK_AI_FALLBACK_SECONDS = env_int("SEEK_AI_FALLBACK_SECONDS", 120)
 CELERY_BEAT_SCHEDULE: dict = {
     # Safety net: an AI seat whose turn task was lost (crash between commit and enqueue) moves.
     "resume-ai-turns": {"task": "games.resume_ai_turns", "schedule": 60.0},
     # Correspondence (issue 6, docs/correspondence.md): deadlines, pairing, reminders, digest, ratings net.
     "expire-deadlines": {"task": "clock.expire_deadlines", "schedule": float(env_int("CLOCK_BEAT_SECONDS", 60))},
-    "pair-seeks": {"task": "seeks.pair_all", "schedule": 60.0},
+    "pair-seeks": {"task": "seeks.pair_all", "schedule": float(env_int("SEEK_BEAT_SECONDS", 60))},
     "expire-challenges": {"task": "challenges.expire", "schedule": 60.0},
     "deadline-reminders": {"task": "notify.send_reminders", "schedule": 600.0},
     "daily-digest": {"task": "notify.send_digests", "schedule": 3600.0},
@@ -265,6 +278,10 @@ FRONTEND_URL = env_str("FRONTEND_URL", "http://127.0.0.1:8000")
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:admin@localhost")
+# The push services a subscription's endpoint may name (games/notify/endpoints.py): a host, or ".domain".
+PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", ["fcm.googleapis.com", "android.googleapis.com",
+                                                     ".push.services.mozilla.com", ".push.apple.com",
+                                                     ".notify.windows.com"])
 
 # --- REST framework -----------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -57,6 +57,7 @@ export interface EngineView {
   prize: string | null;
   current_trick: Trickcard[];
   seer_pending: number | null;
+  smash_pending?: { seat: number; gnome: string; candidates: number[]; later: string[] } | null; // M6.5
   score: Record<string, string[]>[];
   gnome_rows: string[][];
   troll_pool: string[];

@@ -45,6 +45,8 @@ describe("legal-card highlighting", () => {
     expect(dimReason("goblin-0", { ...base, my_turn: false, legal_moves: [] })).toEqual({ code: "not_your_turn" });
     expect(dimReason("goblin-0", { ...base, over: true })).toEqual({ code: "game_over" });
     expect(dimReason("goblin-0", { ...base, legal_moves: [{ seer: "prize" }, { seer: "top" }] })).toEqual({ code: "seer_choice" });
+    // M6.5 a pending Giant choice: no card may be played until the winner chose whose Gnome
+    expect(dimReason("goblin-0", { ...base, legal_moves: [{ smash: 1 }, { smash: 2 }] })).toEqual({ code: "smash_choice" });
   });
   it("every card is legal for the leader", () => {
     const lead = { ...base, current_trick: [], legal_moves: base.hand.map((c) => ({ play: c })) };

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { mixProblem, singlesFor } from "../src/cards";
 import { othersClockwise, partnerOf, seatOutcome, voteSeats } from "../src/game";
 import { TABLES } from "../src/i18n";
-import { MULTI_RULINGS } from "../src/rules";
+import { MULTI_POWERS, MULTI_RULINGS } from "../src/rules";
+import { INH_DEVIATIONS } from "../src/i18n/inheritors";
 
 describe("3-4 player Claim (claim-combined M3-M7)", () => {
   it("mix picker: one pair + 3 singles for 2 players, + 5 singles for 3-4 players", () => {
@@ -36,6 +37,14 @@ describe("3-4 player Claim (claim-combined M3-M7)", () => {
     for (const lang of ["en", "de", "cs"] as const) {
       expect(TABLES[lang]["rulings.notice"].length).toBeGreaterThan(40);
       expect(MULTI_RULINGS[lang].length).toBe(MULTI_RULINGS.en.length);
+    }
+  });
+  it("the five powers the 3-4 player versions change, each with what we do and why, in every language", () => {
+    for (const lang of ["en", "de", "cs"] as const) {
+      expect(MULTI_POWERS[lang].map((p) => p.faction)).toEqual(["knight", "doppelganger", "seer", "dwarf", "giant"]);
+      for (const p of MULTI_POWERS[lang]) expect(p.what.length > 10 && p.why.length > 10).toBe(true);
+      expect(INH_DEVIATIONS[lang].items.length).toBe(4);
+      expect(TABLES[lang]["table.smash_prompt"]).toContain("{gnome}");
     }
   });
 });

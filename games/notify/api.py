@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -12,10 +13,15 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from claim.api_errors import error_body
+
+from .endpoints import endpoint_problem
 from .models import DEFAULTS, EVENTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
 from .service import note_payload
 
 TAGS = ["notifications"]
+ENDPOINT_TAKEN = ("This push endpoint is registered to another account: turn notifications off in that account "
+                  "(or log it out) on this browser first.")
 
 
 def _iso(dt: Any) -> str | None:
@@ -105,6 +111,12 @@ class SubscriptionSerializer(serializers.Serializer):
     endpoint = serializers.URLField(max_length=800)
     keys = serializers.DictField(child=serializers.CharField(max_length=200))
 
+    def validate_endpoint(self, value):
+        problem = endpoint_problem(value)
+        if problem:
+            raise serializers.ValidationError(problem)
+        return value
+
     def validate_keys(self, value):
         if not value.get("p256dh") or not value.get("auth"):
             raise serializers.ValidationError("keys.p256dh and keys.auth are required.")
@@ -113,14 +125,21 @@ class SubscriptionSerializer(serializers.Serializer):
 
 class PushSubscriptionsView(APIView):
     @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={201: OpenApiTypes.OBJECT},
-                   summary="Register this browser's Web Push subscription (PushSubscription.toJSON())")
+                   summary="Register this browser's Web Push subscription (PushSubscription.toJSON())",
+                   description="The endpoint must be an https URL of a known Web Push service "
+                               "(docs/security.md); one registered to another account answers 409 "
+                               "`endpoint_taken`.")
     def post(self, request):
         ser = SubscriptionSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         d = ser.validated_data
-        sub, _ = PushSubscription.objects.update_or_create(
-            endpoint=d["endpoint"], defaults={"user": request.user, "p256dh": d["keys"]["p256dh"],
-                                              "auth": d["keys"]["auth"]})
+        with transaction.atomic():
+            sub = PushSubscription.objects.select_for_update().filter(endpoint=d["endpoint"]).first()
+            if sub is not None and sub.user_id != request.user.pk:  # never take another user's subscription
+                return Response(error_body("endpoint_taken", ENDPOINT_TAKEN), status=status.HTTP_409_CONFLICT)
+            sub, _ = PushSubscription.objects.update_or_create(
+                endpoint=d["endpoint"], user=request.user,
+                defaults={"p256dh": d["keys"]["p256dh"], "auth": d["keys"]["auth"]})
         return Response({"id": sub.pk, "endpoint": sub.endpoint}, status=status.HTTP_201_CREATED)
 
     @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={204: None},

@@ -198,6 +198,33 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
     return notes
 
 
+def notify_game(event: str, game_id: int, user_ids: list[int], title: str, body: str,
+                data: dict[str, Any] | None = None, **values: Any) -> list[Notification]:
+    """Notify players of one game in their own language (:mod:`games.notify.texts` keys ``title`` and
+    ``body``), naming the game and each recipient's opponents, with the game's link in ``data["url"]``."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Game, Seat
+    from games.service.payload import seats_payload
+
+    from .texts import game_name, game_url, names, text
+
+    kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
+    if kind is None:
+        return []
+    rows = list(Seat.objects.filter(game_id=game_id).select_related("user").order_by("index"))
+    shown = seats_payload(rows, None)
+    languages = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "language"))
+    items: list[Item] = []
+    for uid in user_ids:
+        lang = languages.get(uid)
+        others = names(lang, [s["name"] for row, s in zip(rows, shown, strict=True)
+                              if row.user_id != uid and s["name"]])
+        v = {"game": game_name(lang, kind, game_id), "opponents": others, **values}
+        items.append((uid, text(lang, title, **v), text(lang, body, **v), {"url": game_url(game_id), **(data or {})}))
+    return notify_many(event, game_id, items)
+
+
 def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
@@ -234,27 +261,43 @@ def send_push(sub: PushSubscription, note: Notification) -> bool:
     """One Web Push message. Expired subscriptions (404/410) are deleted; every failure is recorded."""
     from pywebpush import WebPushException, webpush
 
+    from .endpoints import EndpointRefused, endpoint_problem, public_session
+
     if not settings.VAPID_PRIVATE_KEY:
         Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False,
                                 error="Web Push is not configured on this server.", target=sub.endpoint[:200])
+        return False
+    problem = endpoint_problem(sub.endpoint)  # registered before the endpoint rules (games/notify/endpoints.py)
+    if problem:
+        Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False, error=problem[:400],
+                                target=sub.endpoint[:200])
+        sub.delete()
         return False
     payload = json.dumps({"title": note.title, "body": note.body, "event": note.event, "game_id": note.game_id,
                           "url": _url(note)})
     try:
         webpush(subscription_info={"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
                 data=payload, vapid_private_key=settings.VAPID_PRIVATE_KEY,
-                vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=24 * 3600, timeout=10)
+                vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=24 * 3600, timeout=10,
+                requests_session=public_session())
     except WebPushException as exc:
         code = getattr(exc.response, "status_code", None)
+        # The status only: the push service's answer (its body) is never stored or shown.
+        error = f"The push service refused the message (HTTP {code})." if code else "The push service failed."
         Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False, status_code=code,
-                                error=str(exc)[:400], target=sub.endpoint[:200])
+                                error=error, target=sub.endpoint[:200])
         if code in (404, 410):
             log.info("push subscription %s expired (%s): removed", sub.pk, code)
             sub.delete()
         return False
-    except Exception as exc:  # network errors: recorded, the subscription is kept
+    except EndpointRefused as exc:  # resolves to a non-public address: never contacted
+        Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False, error=str(exc)[:400],
+                                target=sub.endpoint[:200])
+        return False
+    except Exception as exc:  # network errors: recorded by kind only (no text from the far side), kept
         Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False,
-                                error=f"{type(exc).__name__}: {exc}"[:400], target=sub.endpoint[:200])
+                                error=f"Could not reach the push service ({type(exc).__name__}).",
+                                target=sub.endpoint[:200])
         return False
     sub.last_ok_at = timezone.now()
     sub.save(update_fields=["last_ok_at"])
@@ -308,9 +351,8 @@ def send_reminders(now: datetime | None = None) -> int:
             ReminderLog.objects.create(game=game, user_id=seat.user_id, version=game.version, threshold=due,
                                        sent_at=now)
             hours = max(int(left // 3600), 0)
-            notify(seat.user_id, "deadline_near", game.pk, title="Your deadline is near",
-                   body=f"About {hours} h left for your move in game {game.pk}.",
-                   data={"deadline": game.deadline.isoformat(), "percent_left": due})
+            notify_game("deadline_near", game.pk, [seat.user_id], "deadline.title", "deadline.body",
+                        data={"deadline": game.deadline.isoformat(), "percent_left": due}, hours=hours)
             sent += 1
     return sent
 

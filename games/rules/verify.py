@@ -19,6 +19,8 @@ What is checked, beyond replaying the moves with the engine's own rules:
   3-4 seat Claim carries ``"reconstructed_rules": true``;
 * Inheritors: the derived ``setup.market`` / ``setup.removed`` equal what the deck gives (I3.9);
 * the game is over after the last move (a truncated record fails) and no move follows the end;
+* every move has one of the exact shapes its game declares (:mod:`games.rules.moveshape`, as the
+  service checks them);
 * the stored ``result`` equals the replayed one, field by field (the first difference is named).
 
 Pure Python over :mod:`games.rules` (no Django).
@@ -42,6 +44,7 @@ from games.rules.claim.engine import ClaimRules
 from games.rules.claim.serial import RECORD_FORMAT as CLAIM_FORMAT
 from games.rules.inheritors import cards as icards
 from games.rules.inheritors.engine import InheritorsRules
+from games.rules.moveshape import check_move
 from games.rules.registry import get_rules
 
 INHERITORS_FORMAT = "inheritors.record/1"
@@ -167,6 +170,7 @@ def _replay(rules: Any, state: Any, moves: Sequence[tuple[int, Mapping[str, Any]
             raise Problem(ILLEGAL, f"move {i} (seat {seat}) comes after the end of the game "
                                    f"({i - 1} moves end it)")
         try:
+            check_move(rules.move_shapes, move)  # the shapes the service accepts, before the engine
             state, _ = rules.apply(state, seat, move)
         except RulesError as exc:
             raise Problem(ILLEGAL, f"move {i} (seat {seat}, {_short(dict(move))}): {exc}") from None

@@ -249,7 +249,7 @@ class Deployment:
 
     def healthy(self, i: int) -> bool:
         r = httpx.get(f"{self.http(i)}/api/v1/health", timeout=5)
-        return r.status_code == 200 and r.json()["ok"]
+        return r.status_code == 200 and r.json()["ok"] and r.json()["checks"]["celery"]["ok"]
 
     def wait_healthy(self, timeout: float = 90) -> None:
         """Both servers answer, reach the database and Redis, and a Celery worker answers a ping."""

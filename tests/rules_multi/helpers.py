@@ -45,3 +45,37 @@ def play(st: Core, *moves: str) -> tuple[Core, list[Event]]:
 def legal_cards(st: Core) -> list[str]:
     seat = next(iter(CLAIM_MIX.to_act(st)))
     return [m["play"] for m in CLAIM_MIX.legal_moves(st, seat)]
+
+
+def steer_to_giant_choice(st: Core, seed: int = 0, tries: int = 5000) -> list[tuple[int, dict[str, Any]]]:
+    """Moves from ``st`` (random legal ones) after which a seat owes a Giant choice with at least two
+    candidates (M6.5): found by random playouts of the engine's core from ``st``."""
+    import random
+
+    from games.rules.claim import core
+    from games.rules.claim.engine import move_json
+
+    rng = random.Random(seed)
+    for _ in range(tries):
+        s = st.copy()
+        moves: list[tuple[int, dict[str, Any]]] = []
+        while s.phase != core.OVER:
+            if s.smash_seat >= 0:
+                return moves
+            opts = [core.SEER_PRIZE, core.SEER_TOP] if s.seer >= 0 else sorted(set(core.legal(s)))
+            m = opts[rng.randrange(len(opts))]
+            moves.append((s.turn, move_json(m)))
+            core.apply_move(s, m)
+    raise AssertionError("no Giant choice reached")  # pragma: no cover
+
+
+def giant_choice_seed(options: dict[str, Any], seats: int = 3) -> int:
+    """A game seed whose deal reaches a Giant choice within a few random playouts (tests pin the game's
+    seed to it so that they never depend on a deal without one)."""
+    for seed in range(10_000):
+        try:
+            steer_to_giant_choice(CLAIM_MIX.setup(options, seats, seed), tries=20)
+        except AssertionError:
+            continue
+        return seed
+    raise AssertionError("no seed found")  # pragma: no cover

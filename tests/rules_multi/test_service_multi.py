@@ -125,3 +125,45 @@ def test_claim_mix_4_seats_with_ai_level_2(alice, level):
     r = alice.post("/api/v1/games", body)
     assert r.status_code == 201, r.content
     _play_alice_to_the_end(alice, r.json()["id"], 4)
+
+
+GNOMES_GIANTS = ["gnome", "giant", "undead", "dwarf", "dragon", "troll", "seer"]
+
+
+def test_M6_5_the_giant_choice_through_the_api_with_three_humans(make_api):
+    from tests.rules_multi.helpers import giant_choice_seed, steer_to_giant_choice
+
+    players = [make_api(n) for n in ("g0", "g1", "g2")]
+    body = {"kind": "claim-mix", "seats": 3, "options": {"factions": GNOMES_GIANTS},
+            "opponents": [{"type": "user", "username": n} for n in ("g1", "g2")]}
+    r = players[0].post("/api/v1/games", body)
+    assert r.status_code == 201, r.content
+    gid = r.json()["id"]
+    Game.objects.filter(pk=gid).update(seed=giant_choice_seed({"factions": GNOMES_GIANTS}))
+    for p in players[1:]:
+        assert p.post(f"/api/v1/games/{gid}/join").status_code == 201
+    by_seat = {p.view(gid)["my_seat"]: p for p in players}
+    rules = get_rules("claim-mix")
+    moves = steer_to_giant_choice(rules.from_json(Game.objects.get(pk=gid).state), tries=20)
+    for i, (seat, move) in enumerate(moves):
+        p = by_seat[seat]
+        assert p.move(gid, p.view(gid)["version"], move, client_id=f"s{i}").status_code == 201
+    view = players[0].view(gid)
+    (winner,) = view["to_act"]
+    mine = by_seat[winner].view(gid)
+    pending = mine["view"]["smash_pending"]
+    assert pending["seat"] == winner and len(pending["candidates"]) >= 2
+    assert mine["legal_moves"] == [{"smash": s} for s in pending["candidates"]]
+    # a card, the winner's own seat, a non-integer: 4xx with a message naming the choice
+    hand = mine["view"]["hand"]
+    for bad in ({"play": hand[0]}, {"smash": winner}, {"smash": "1"}, {"smash": True}):
+        r = by_seat[winner].move(gid, mine["version"], bad, client_id=f"bad{bad}")
+        assert 400 <= r.status_code < 500, (bad, r.status_code, r.content)
+        assert "smash" in r.content.decode() or "Giant" in r.content.decode(), r.content
+    r = by_seat[winner].move(gid, mine["version"], {"smash": pending["candidates"][-1]}, client_id="ok")
+    assert r.status_code == 201, r.content
+    after = by_seat[winner].view(gid)
+    v = after["view"]
+    assert v["smash_pending"] is None or v["smash_pending"]["gnome"] != pending["gnome"] or \
+        v["smash_pending"]["later"] != pending["later"]
+    assert replay_log(gid).ok

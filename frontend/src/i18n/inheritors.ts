@@ -519,3 +519,37 @@ export const INH_RULES: Record<Lang, InhRules> = {
     ],
   },
 };
+
+/** Where our Inheritors rules depart from the original text or choose a reading (docs/rulings.md, issue 23). */
+export const INH_DEVIATIONS: Record<Lang, { title: string; intro: string; items: string[] }> = {
+  en: {
+    title: "Where we differ from the original text",
+    intro: "These points are our rulings or readings; the rest follows the text.",
+    items: [
+      "Starting market: the text takes the top 3 cards of the deck. We turn them over one by one like any market refill: an advocate goes to the Removed area and the next card is turned over, so the starting market never holds an advocate.",
+      "Honor H6 (show 3 tomes) and the tie-break (more tomes) count epics as well as tomes. The text names tomes only; this is our ruling. With the beginner clans no epic is in play.",
+      "Wolf, \"a second influence card immediately\": every time you play an influence card as your action you may play one more at once (once per such action), not just once when you claim the Wolf.",
+      "The text gives the eight honors as examples; we use exactly these eight.",
+    ],
+  },
+  de: {
+    title: "Wo wir vom Originaltext abweichen",
+    intro: "Diese Punkte sind unsere Regelungen oder Lesarten; alles andere folgt dem Text.",
+    items: [
+      "Startmarkt: Laut Text bilden die obersten 3 Karten den Markt. Wir decken sie wie beim Nachfüllen einzeln auf: Ein Fürsprecher kommt in den Bereich „entfernt“ und die nächste Karte wird aufgedeckt; der Startmarkt enthält also nie einen Fürsprecher.",
+      "Die Ehrung H6 (3 Folianten zeigen) und der Gleichstand (mehr Folianten) zählen Epen wie Folianten. Der Text nennt nur Folianten; das ist unsere Regelung. Mit den Einsteiger-Clans ist kein Epos im Spiel.",
+      "Wolf, „zweite Einflusskarte sofort“: Jedes Mal, wenn du als Aktion eine Einflusskarte spielst, darfst du sofort eine weitere spielen (einmal je solcher Aktion), nicht nur einmal beim Beanspruchen des Wolfs.",
+      "Der Text nennt die acht Ehrungen als Beispiele; wir verwenden genau diese acht.",
+    ],
+  },
+  cs: {
+    title: "Kde se lišíme od původního textu",
+    intro: "Tyto body jsou naše rozhodnutí nebo výklady; vše ostatní se řídí textem.",
+    items: [
+      "Počáteční trh: podle textu tvoří trh 3 vrchní karty balíčku. My je otáčíme po jedné jako při každém doplnění trhu: přímluvce jde do oblasti „odstraněno“ a otočí se další karta, takže počáteční trh nikdy nemá přímluvce.",
+      "Pocta H6 (ukázat 3 svazky) a rozhodnutí při shodě (víc svazků) počítají eposy stejně jako svazky. Text jmenuje jen svazky; je to naše rozhodnutí. S klany pro začátečníky není ve hře žádný epos.",
+      "Vlk, „druhá karta vlivu ihned“: pokaždé, když jako akci zahrajete kartu vlivu, smíte hned zahrát ještě jednu (jednou za takovou akci), ne jen jednou při zabrání Vlka.",
+      "Text uvádí osm poct jako příklady; používáme právě těchto osm.",
+    ],
+  },
+};

@@ -1,6 +1,6 @@
 // The rules page of Inheritors: our short summary and, plainly, which parts are provisional ([P] data).
 import type { Key } from "../i18n";
-import { INH_RULES } from "../i18n/inheritors";
+import { INH_DEVIATIONS, INH_RULES } from "../i18n/inheritors";
 import { t, useStore } from "../store";
 
 export const RULES_KINDS = ["claim", "claim2", "claim-mix", "inheritors"];
@@ -8,6 +8,7 @@ export const RULES_KINDS = ["claim", "claim2", "claim-mix", "inheritors"];
 export function InheritorsRules() {
   const st = useStore();
   const r = INH_RULES[st.lang];
+  const d = INH_DEVIATIONS[st.lang];
   return (
     <main class="page rules" id="main">
       <h1>{t("rules.full", { game: t("game.inheritors") })}</h1>
@@ -21,6 +22,11 @@ export function InheritorsRules() {
         <ul>{r.provisional.map((p) => <li>{p}</li>)}</ul>
       </section>
       {r.sections.map((s) => <section><h2>{s.h}</h2>{s.p.map((p) => <p>{p}</p>)}</section>)}
+      <section id="deviations" class="notice rulings" aria-labelledby="deviations-h">
+        <h2 id="deviations-h">{d.title}</h2>
+        <p>{d.intro}</p>
+        <ul>{d.items.map((p) => <li>{p}</li>)}</ul>
+      </section>
     </main>
   );
 }

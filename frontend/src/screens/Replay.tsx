@@ -12,7 +12,7 @@ import { InheritorsReplay } from "./InheritorsReplay";
 interface Step {
   step: number;
   steps: number;
-  move: { number: number; seat: number; move: { play?: string; seer?: string } } | null;
+  move: { number: number; seat: number; move: { play?: string; seer?: string; smash?: number } } | null;
   spectator_view: EngineView;
   seat_views: EngineView[];
 }
@@ -70,6 +70,7 @@ export function ReplayScreen({ id }: { id: number }) {
 function ClaimStep({ cur, v, name }: { cur: Step; v: EngineView; name: (s: number) => string }) {
   const moveText = !cur.move ? t("replay.deal")
     : cur.move.move.play ? t("replay.played", { name: name(cur.move.seat), card: cardName(cur.move.move.play, state.lang) })
+      : cur.move.move.smash != null ? t("replay.smash", { name: name(cur.move.seat), victim: name(cur.move.move.smash) })
       : t("replay.seer", { name: name(cur.move.seat), choice: String(cur.move.move.seer ?? "") });
   return (
     <>

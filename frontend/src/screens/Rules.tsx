@@ -1,7 +1,7 @@
 import { factionTitle } from "../cards";
 import { Glyph } from "../Card";
 import type { Key } from "../i18n";
-import { KIND_FACTIONS, MULTI_RULINGS, POWERS, rulesFor } from "../rules";
+import { KIND_FACTIONS, MULTI_POWERS, MULTI_RULINGS, POWERS, rulesFor } from "../rules";
 import { t, useStore } from "../store";
 import { InheritorsRules, RULES_KINDS } from "./InheritorsRules";
 
@@ -23,6 +23,11 @@ export function Rules({ kind }: { kind: string | null }) {
           <h2>{t("rules.multi_title")}</h2>
           <RulingsNotice />
           <ul>{MULTI_RULINGS[st.lang].map((p) => <li>{p}</li>)}</ul>
+          <h3 id="five-powers-h">{t("rules.five_title")}</h3>
+          <p>{t("rules.five_intro")}</p>
+          <dl class="powers" id="five-powers" aria-labelledby="five-powers-h">
+            {MULTI_POWERS[st.lang].map((x) => <><dt><Glyph faction={x.faction} /> {factionTitle(x.faction, st.lang)}</dt><dd>{x.what} <span class="muted">{x.why}</span></dd></>)}
+          </dl>
         </section>
       )}
       <h2>{t("rules.powers")}</h2>
