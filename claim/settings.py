@@ -329,6 +329,9 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
+        "OpponentTypeEnum": "games.api.serializers.OPPONENT_TYPES",
+        "NewTimeControlTypeEnum": "games.api.serializers.NEW_TIME_CONTROL_TYPES",
+        "TimeControlTypeEnum": "games.api.serializers.TIME_CONTROL_TYPES",
         "ChallengeStatusEnum": "games.challenges.models.CHALLENGE_STATUSES",
         "DeclineReasonEnum": "games.challenges.service.DECLINE_REASON_CHOICES",
     },

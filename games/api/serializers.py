@@ -15,6 +15,10 @@ MAX_MOVE_CHARS = 2000
 
 # ----------------------------------------------------------------------------- requests
 
+#: Enum choice sets named in the OpenAPI schema (claim/settings.py, ENUM_NAME_OVERRIDES).
+OPPONENT_TYPES = ["user", "open", "ai"]
+NEW_TIME_CONTROL_TYPES = ["days", "bank", "unlimited"]
+TIME_CONTROL_TYPES = ["correspondence", "bank", "unlimited"]
 #: ``Game.status`` (the OpenAPI enum GameStatusEnum, claim/settings.py).
 GAME_STATUSES = ["open", "active", "finished", "aborted"]
 #: How a game ends (``Game.ended_reason``): by play, resignation, abort or on time.
@@ -25,7 +29,7 @@ HISTORY_TYPES = ["created", "joined", "move", "resigned", "abort_offer", "aborte
 
 
 class OpponentSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["user", "open", "ai"], help_text="Who sits in this seat.")
+    type = serializers.ChoiceField(choices=OPPONENT_TYPES, help_text="Who sits in this seat.")
     username = serializers.CharField(required=False, max_length=150, help_text='For "user": who is invited.')
     level = serializers.ChoiceField(choices=sorted(LEVELS), required=False,
                                     help_text='For "ai": 1 Squire, 2 Knight, 3 King.')
@@ -41,7 +45,7 @@ class OpponentSerializer(serializers.Serializer):
 class NewTimeControlSerializer(serializers.Serializer):
     """Documentation of ``time_control`` in a create request (validated by the service's parser)."""
 
-    type = serializers.ChoiceField(choices=["days", "bank", "unlimited"],
+    type = serializers.ChoiceField(choices=NEW_TIME_CONTROL_TYPES,
                                    help_text='"days": days per move; "bank": a time bank per seat with an '
                                              'increment per move and a cap; "unlimited": no deadline (never '
                                              'rated). "correspondence" is accepted for "days".')
@@ -159,7 +163,7 @@ class SeatSerializer(serializers.Serializer):
 
 
 class TimeControlSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["correspondence", "bank", "unlimited"],
+    type = serializers.ChoiceField(choices=TIME_CONTROL_TYPES,
                                    help_text='"correspondence" (days_per_move), "bank" or "unlimited".')
     days_per_move = serializers.IntegerField(allow_null=True)
     initial_seconds = serializers.IntegerField(allow_null=True, help_text="Bank: each seat's starting time.")

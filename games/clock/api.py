@@ -7,19 +7,20 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.schema import E400
 from games.api.views import call
 from games.models import Game
 from games.service import clock as clock_service
 from games.service._common import seats_of
 from games.service.access import require_visible
 
+from . import schema
 from .models import GameClock, VacationPeriod
 from .vacation import account_for, take_period
 
@@ -70,7 +71,8 @@ def clock_payload(game: Game) -> dict[str, Any]:
 
 
 class ClockView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="The game's clock")
+    @extend_schema(tags=TAGS, responses=schema.CLOCK_READ, summary="The game's clock",
+                   description="Time control and time left per seat (UTC instants). Scope: `games:read`.")
     def get(self, request, game_id: int):
         game = get_object_or_404(Game.objects.select_related("clock"), pk=game_id)
         call(require_visible, game, seats_of(game), request.user)
@@ -80,7 +82,8 @@ class ClockView(APIView):
 class _ClockAction(APIView):
     action_fn = None
 
-    @extend_schema(tags=TAGS, request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(tags=TAGS, request=None, responses=schema.CLOCK_ACTION,
+                   description="Answers the clock after the change. Scope: `games:play`.")
     def post(self, request, game_id: int):
         game = call(type(self).action_fn, request.user, game_id)
         return Response(clock_payload(game))
@@ -122,11 +125,13 @@ def vacation_payload(user: Any) -> dict[str, Any]:
 
 
 class VacationView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Your vacation balance and periods")
+    @extend_schema(tags=TAGS, responses={200: schema.VacationPayloadSerializer, **schema.VACATION},
+                   summary="Your vacation balance and periods")
     def get(self, request):
         return Response(vacation_payload(request.user))
 
-    @extend_schema(tags=TAGS, request=VacationSerializer, responses=OpenApiTypes.OBJECT,
+    @extend_schema(tags=TAGS, request=VacationSerializer,
+                   responses={200: schema.VacationPayloadSerializer, 400: E400, **schema.VACATION},
                    summary="Switch automatic vacation use on or off")
     def patch(self, request):
         ser = VacationSerializer(data=request.data)
@@ -139,7 +144,8 @@ class VacationView(APIView):
 
 
 class VacationPeriodsView(APIView):
-    @extend_schema(tags=TAGS, request=VacationPeriodSerializer, responses={201: OpenApiTypes.OBJECT},
+    @extend_schema(tags=TAGS, request=VacationPeriodSerializer,
+                   responses={201: schema.VacationPayloadSerializer, 400: E400, **schema.VACATION},
                    summary="Book a vacation period ahead (days come from the balance)")
     def post(self, request):
         ser = VacationPeriodSerializer(data=request.data)

@@ -7,14 +7,15 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.openapi import error_responses
 from claim.api_errors import error_body
 
+from . import schema
 from .endpoints import endpoint_problem
 from .models import DEFAULTS, EVENTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
 from .service import note_payload
@@ -31,7 +32,8 @@ def _iso(dt: Any) -> str | None:
 
 
 class InboxView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Your in-app notifications, newest first",
+    @extend_schema(tags=TAGS, responses={200: schema.InboxSerializer, **schema.READ},
+                   summary="Your in-app notifications, newest first",
                    parameters=[OpenApiParameter("unread", bool, required=False)])
     def get(self, request):
         qs = Notification.objects.filter(user=request.user, inbox=True)
@@ -47,7 +49,7 @@ class ReadSerializer(serializers.Serializer):
 
 
 class ReadView(APIView):
-    @extend_schema(tags=TAGS, request=ReadSerializer, responses=OpenApiTypes.OBJECT,
+    @extend_schema(tags=TAGS, request=ReadSerializer, responses={200: schema.MarkedSerializer, **schema.WRITE},
                    summary="Mark notifications read (ids, or all)")
     def post(self, request):
         ser = ReadSerializer(data=request.data)
@@ -61,6 +63,15 @@ class ReadView(APIView):
 class PrefSerializer(serializers.Serializer):
     email_digest = serializers.BooleanField(required=False)
     events = serializers.DictField(child=serializers.DictField(child=serializers.BooleanField()), required=False)
+
+    def to_internal_value(self, data):
+        # A misspelt key would be ignored without a word (issue 26): refuse unknown top-level keys.
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {key: [f"Unknown preference {key!r}; send email_digest and/or events."] for key in unknown})
+        return super().to_internal_value(data)
 
     def validate_events(self, value):
         for event, channels in value.items():
@@ -85,12 +96,16 @@ def prefs_payload(user: Any) -> dict[str, Any]:
 
 
 class PreferencesView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Your notification preferences")
+    @extend_schema(tags=TAGS, responses={200: schema.PreferencesOutSerializer, **schema.READ},
+                   summary="Your notification preferences")
     def get(self, request):
         return Response(prefs_payload(request.user))
 
-    @extend_schema(tags=TAGS, request=PrefSerializer, responses=OpenApiTypes.OBJECT,
-                   summary="Change preferences per event and channel, or the daily digest")
+    @extend_schema(tags=TAGS, request=PrefSerializer, responses={200: schema.PreferencesOutSerializer, **schema.WRITE},
+                   summary="Change preferences per event and channel, or the daily digest",
+                   description="Only `email_digest` and `events` may be sent: any other key is refused (400). "
+                               "A bot silences in-app items on its socket with `{\"type\": \"notifications\", "
+                               "\"enabled\": false}` (docs/realtime.md), or here with `inapp: false` per event.")
     def patch(self, request):
         ser = PrefSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -124,7 +139,8 @@ class SubscriptionSerializer(serializers.Serializer):
 
 
 class PushSubscriptionsView(APIView):
-    @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={201: OpenApiTypes.OBJECT},
+    @extend_schema(tags=TAGS, request=SubscriptionSerializer,
+                   responses={201: schema.SubscriptionOutSerializer, 409: error_responses(409)[409], **schema.WRITE},
                    summary="Register this browser's Web Push subscription (PushSubscription.toJSON())",
                    description="The endpoint must be an https URL of a known Web Push service "
                                "(docs/security.md); one registered to another account answers 409 "
@@ -142,7 +158,7 @@ class PushSubscriptionsView(APIView):
                 defaults={"p256dh": d["keys"]["p256dh"], "auth": d["keys"]["auth"]})
         return Response({"id": sub.pk, "endpoint": sub.endpoint}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={204: None},
+    @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={204: None, **schema.READ},
                    summary="Remove a Web Push subscription")
     def delete(self, request):
         PushSubscription.objects.filter(user=request.user, endpoint=request.data.get("endpoint", "")).delete()
@@ -150,7 +166,8 @@ class PushSubscriptionsView(APIView):
 
 
 class DeliveriesView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Recent failed deliveries (push, e-mail)")
+    @extend_schema(tags=TAGS, responses={200: schema.DeliveriesSerializer, **schema.READ},
+                   summary="Recent failed deliveries (push, e-mail)")
     def get(self, request):
         rows = Delivery.objects.filter(user=request.user, ok=False)[:50]
         return Response({"results": [{"channel": d.channel, "status_code": d.status_code, "error": d.error,

@@ -7,7 +7,6 @@ import re
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -16,6 +15,7 @@ from rest_framework.views import APIView
 
 from games.rules.registry import GAMES
 
+from . import schema
 from .service import history_of_user, leaderboard, pools, ratings_of_user
 
 TAGS = ["ratings"]
@@ -39,20 +39,22 @@ def valid_pool(pool: str) -> bool:
 
 
 class MyRatingsView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Your ratings per pool, history, reliability")
+    @extend_schema(tags=TAGS, responses={200: schema.RatingProfileSerializer, **schema.READ},
+                   summary="Your ratings per pool, history, reliability")
     def get(self, request):
         return Response(profile(request.user))
 
 
 class UserRatingsView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="A player's ratings, history, reliability")
+    @extend_schema(tags=TAGS, responses={200: schema.RatingProfileSerializer, **schema.NOT_FOUND},
+                   summary="A player's ratings, history, reliability")
     def get(self, request, username: str):
         user = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
         return Response(profile(user))
 
 
 class LeaderboardView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT,
+    @extend_schema(tags=TAGS, responses={200: schema.LeaderboardSerializer, **schema.NOT_FOUND},
                    summary="Leaderboard of a pool (active, established players) with the AI levels' ratings")
     def get(self, request, pool: str):
         if not valid_pool(pool):
@@ -70,7 +72,8 @@ class PoolSerializer(serializers.Serializer):
 
 
 class PoolsView(APIView):
-    @extend_schema(tags=TAGS, responses=PoolSerializer(many=True), operation_id="ratings_pools_list",
+    @extend_schema(tags=TAGS, responses={200: PoolSerializer(many=True), **schema.READ},
+                   operation_id="ratings_pools_list",
                    summary="The rating pools (kind x seats) with their number of rated players")
     def get(self, request):
         return Response(pools())

@@ -5,20 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import schema as schema_errors
 from games.api.serializers import TimeControlField
 from games.models import DAYS_PER_MOVE_CHOICES
 from games.rules.base import RulesError
 from games.rules.registry import GAMES
 from games.service.clock import parse_time_control
 
-from . import service
+from . import schema, service
 from .models import Seek
 
 TAGS = ["seeks"]
@@ -107,14 +107,18 @@ def _check_cap(user: Any) -> None:
 
 
 class SeeksView(APIView):
-    @extend_schema(tags=TAGS, responses=OpenApiTypes.OBJECT, summary="Open seeks (yours and everyone's)")
+    @extend_schema(tags=TAGS, responses={200: schema.SeekListSerializer, **schema.STD},
+                   summary="Open seeks (yours and everyone's)", description="Scope: `games:read`.")
     def get(self, request):
         qs = Seek.objects.filter(status=Seek.Status.OPEN).select_related("user")
         mine = [seek_payload(s) for s in qs.filter(user=request.user)]
         others = [seek_payload(s) for s in qs.exclude(user=request.user)[:100]]
         return Response({"mine": mine, "others": others})
 
-    @extend_schema(tags=TAGS, request=SeekSerializer, responses={201: OpenApiTypes.OBJECT},
+    @extend_schema(tags=TAGS, request=SeekSerializer,
+                   responses={201: schema.SeekOutSerializer, 400: schema.E400, 409: schema.E409, **schema.STD},
+                   description="`status` is `matched` (with `game_id`) when it was paired at once. "
+                               "Scope: `games:play`.",
                    summary="Post a seek; it is paired at once when a compatible seek waits")
     def post(self, request):
         ser = SeekSerializer(data=request.data)
@@ -126,7 +130,10 @@ class SeeksView(APIView):
 
 
 class SeekDetailView(APIView):
-    @extend_schema(tags=TAGS, request=None, responses={204: None}, summary="Cancel one of your open seeks")
+    @extend_schema(tags=TAGS, request=None, summary="Cancel one of your open seeks",
+                   responses={204: None, 404: schema_errors.error("No open seek of yours with this id.", "not_found",
+                                                                  "No open seek of yours with this id."),
+                              **schema.STD})
     def delete(self, request, seek_id: int):
         n = Seek.objects.filter(pk=seek_id, user=request.user, status=Seek.Status.OPEN).update(
             status=Seek.Status.CANCELLED)
@@ -136,7 +143,9 @@ class SeekDetailView(APIView):
 
 
 class QuickView(APIView):
-    @extend_schema(tags=TAGS, request=QuickSerializer, responses={201: OpenApiTypes.OBJECT},
+    @extend_schema(tags=TAGS, request=QuickSerializer,
+                   responses={201: schema.SeekOutSerializer, 400: schema.E400, 409: schema.E409, **schema.STD},
+                   description="Scope: `games:play`.",
                    summary="Play now: the oldest compatible seek, else an AI game after a short wait")
     def post(self, request):
         ser = QuickSerializer(data=request.data)

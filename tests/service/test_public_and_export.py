@@ -80,3 +80,10 @@ def test_bad_export_filters_are_400(alice, params, field):
 def test_export_of_nobody_is_404(alice):
     r = APIClient().get("/api/v1/users/nobody/games/export")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def test_unknown_preference_keys_are_refused(alice):
+    r = alice.client.patch("/api/v1/notifications/preferences", {"email_digets": True}, format="json")
+    assert r.status_code == 400 and "email_digets" in r.json()["error"]["fields"]
+    r = alice.client.patch("/api/v1/notifications/preferences", {"email_digest": True}, format="json")
+    assert r.status_code == 200 and r.json()["email_digest"] is True
