@@ -97,8 +97,8 @@ class Server:
             self.log.unlink()
 
 
-def start_server(env: dict[str, str], workers: int = 1) -> Server:
-    port = free_port()
+def start_server(env: dict[str, str], workers: int = 1, port: int | None = None) -> Server:
+    port = port or free_port()
     fd, log_path = tempfile.mkstemp(prefix=f"claim-uvicorn-{port}-", suffix=".log")
     with os.fdopen(fd, "wb") as log:
         process = subprocess.Popen(

@@ -1,0 +1,98 @@
+"""examples/bot.py against a real server process (issue 26): it accepts a challenge of every kind, plays each
+game to its end from ``legal_moves``, and when the server restarts in the middle it reconnects and resyncs."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from .servers import ROOT, shared_env, start_server, wait_ready
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+CHALLENGES = [
+    {"kind": "claim"},
+    {"kind": "claim2"},
+    {"kind": "claim-mix", "options": {"factions": ["knight", "goblin", "dragon", "troll", "seer"]}},
+    {"kind": "inheritors"},
+]
+
+
+def _play_human_turns(http: httpx.Client, game_ids: list[int]) -> dict[int, str]:
+    """One pass over the games: a random legal move wherever it is the human's turn; each game's status."""
+    statuses = {}
+    for game_id in game_ids:
+        view = http.get(f"/games/{game_id}").json()
+        statuses[game_id] = view["status"]
+        if view["status"] == "active" and view["my_turn"] and view["legal_moves"]:
+            body = {"version": view["version"], "move": random.choice(view["legal_moves"])}
+            r = http.post(f"/games/{game_id}/moves", json=body)
+            assert r.status_code in (201, 409), r.text
+    return statuses
+
+
+def test_the_example_bot_plays_a_game_of_every_kind_and_survives_a_restart(make_user, make_token):
+    env = shared_env("the bot and the test talk to a real server process")
+    server = start_server(env)
+    bot_process = None
+    try:
+        wait_ready(server)
+        human = make_user("ada")
+        robo = make_user("robo")
+        robo.is_bot = True
+        robo.save(update_fields=["is_bot"])
+        bot_token = make_token(robo, scopes=["bot:play"])
+        bot_process = subprocess.Popen([sys.executable, str(ROOT / "examples" / "bot.py"), server.http, bot_token,
+                                        "--max-games", str(len(CHALLENGES))],
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        with httpx.Client(base_url=f"{server.http}/api/v1", timeout=30,
+                          headers={"Authorization": f"Bearer {make_token(human)}"}) as http:
+            deadline = time.monotonic() + 30
+            while "robo" not in [b["username"] for b in http.get("/bots/online").json()["results"]]:
+                assert time.monotonic() < deadline, "the bot never came online"
+                time.sleep(0.3)
+            ids = []
+            for terms in CHALLENGES:
+                r = http.post("/challenges", json={"to": "robo", "days_per_move": 3, **terms})
+                assert r.status_code == 201, r.text
+                ids.append(r.json()["id"])
+            game_ids: list[int] = []
+            deadline = time.monotonic() + 60
+            while len(game_ids) < len(ids):
+                assert time.monotonic() < deadline, "the bot did not accept every challenge"
+                answers = [http.get(f"/challenges/{cid}").json() for cid in ids]
+                game_ids = [a["game_id"] for a in answers if a["status"] == "accepted"]
+                time.sleep(0.3)
+
+            restarted = False
+            deadline = time.monotonic() + 600
+            for passes in range(100_000):
+                statuses = _play_human_turns(http, game_ids)
+                if all(s == "finished" for s in statuses.values()):
+                    break
+                assert time.monotonic() < deadline, f"games did not end: {statuses}"
+                if not restarted and passes == 5:  # mid-game
+                    server.stop()  # the bot's socket drops; it must reconnect and resync by itself
+                    server = start_server(env, port=server.port)
+                    wait_ready(server)
+                    restarted = True
+        assert restarted
+        out, _ = bot_process.communicate(timeout=60)
+        assert bot_process.returncode == 0, out
+        assert out.count("bot: accepted") == len(CHALLENGES), out
+        assert "reconnecting" in out and out.count("bot: connected") >= 2, out
+        assert f"done: {len(CHALLENGES)} games ended" in out, out
+        for game_id in game_ids:
+            record = httpx.get(f"{server.http}/api/v1/games/{game_id}/record").json()  # public now, no token
+            assert record["record"]["ended_reason"] == "normal", record["kind"]
+    finally:
+        if bot_process is not None and bot_process.poll() is None:
+            bot_process.kill()
+            print(bot_process.communicate()[0])
+        print(server.output())
+        server.stop()
