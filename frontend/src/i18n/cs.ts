@@ -278,6 +278,7 @@ export const cs: Record<Key, string> = {
   "notes.ev_match_found": "Soupeř nalezen",
   "notes.ev_challenge_received": "Obdržena výzva",
   "notes.ev_vacation_used": "Využita dovolená",
+  "notes.ev_seat_replaced": "Došel čas (místo převzala AI)",
   "push.title": "Web Push",
   "push.enable": "Zapnout push oznámení",
   "push.disable": "Vypnout",

@@ -278,6 +278,7 @@ export const de: Record<Key, string> = {
   "notes.ev_match_found": "Gegner gefunden",
   "notes.ev_challenge_received": "Herausforderung erhalten",
   "notes.ev_vacation_used": "Urlaub genutzt",
+  "notes.ev_seat_replaced": "Zeit abgelaufen (die KI spielt weiter)",
   "push.title": "Web-Push",
   "push.enable": "Push-Benachrichtigungen einschalten",
   "push.disable": "Ausschalten",

@@ -277,6 +277,7 @@ export const en = {
   "notes.ev_match_found": "Match found",
   "notes.ev_challenge_received": "Challenge received",
   "notes.ev_vacation_used": "Vacation used",
+  "notes.ev_seat_replaced": "Your time ran out (AI took your seat)",
   "push.title": "Web Push",
   "push.enable": "Enable push notifications",
   "push.disable": "Turn off",
