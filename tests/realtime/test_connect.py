@@ -112,6 +112,16 @@ async def test_issue22_bad_bearer_header_with_cookie_is_refused(connect, make_us
     await _expect_refused(comm, 4401, "unauthenticated")
 
 
+@pytest.mark.parametrize("origin", [b"http://testserver:9999", b"https://testserver.evil.example", b"null",
+                                    b"http://evil.example", b"testserver"])
+async def test_issue22_cookie_socket_needs_its_own_origin_port_included(connect, make_user, session_cookie, origin):
+    """Channels' AllowedHostsOriginValidator compared host names only: another port of the same host passed."""
+    user = await adb(make_user)()
+    cookie = await adb(session_cookie)(user)
+    connected, _, _ = await connect(headers=[cookie, (b"origin", origin)], origin=False)
+    assert not connected
+
+
 async def test_issue22_cookie_without_origin_is_refused(connect, make_user, session_cookie):
     user = await adb(make_user)()
     cookie = await adb(session_cookie)(user)
@@ -158,7 +168,7 @@ async def test_token_client_without_origin_connects(connect, make_user, make_tok
 async def test_unknown_path_is_not_routed(asgi_app):
     from channels.testing import WebsocketCommunicator
 
-    comm = WebsocketCommunicator(asgi_app, "/ws/other/", headers=[(b"origin", b"http://testserver")])
+    comm = WebsocketCommunicator(asgi_app, "/ws/other/", headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     with pytest.raises(ValueError):  # URLRouter: "No route found for path"
         await comm.connect(timeout=1)
 
