@@ -1,6 +1,6 @@
 // A card drawn with CSS and a small inline SVG glyph per faction (no image downloads).
 import type { JSX } from "preact";
-import { cardName, FACTION_COLOR, parseCard, type Faction } from "./cards";
+import { cardName, FACTION_COLOR, parseCard, shortName, type Faction } from "./cards";
 import { state } from "./store";
 
 const GLYPH: Record<Faction, string> = {
@@ -26,7 +26,7 @@ export function Glyph({ faction, size = 18 }: { faction: Faction; size?: number 
 
 interface Props {
   id: string;
-  size?: "s" | "m" | "l";
+  size?: "s" | "m" | "l" | "h";
   onClick?: (e: JSX.TargetedMouseEvent<HTMLButtonElement>) => void;
   dim?: boolean;
   selected?: boolean;
@@ -35,29 +35,32 @@ interface Props {
   style?: JSX.CSSProperties;
 }
 
+/** A card: its value (6 and 9 underlined), its faction's shape, and (except the small size) the faction's
+ *  name; the full name is the accessible name. */
 export function CardView({ id, size = "m", onClick, dim, selected, label, class: cls = "", style }: Props) {
   const c = parseCard(id);
   const name = label ?? cardName(id, state.lang);
   const classes = `card card-${size} ${dim ? "dim" : ""} ${selected ? "sel" : ""} ${cls}`;
   const st = { "--fc": FACTION_COLOR[c.faction], ...(style || {}) } as JSX.CSSProperties;
+  const u = c.value === 6 || c.value === 9 ? " u" : "";
   const body = (
     <>
-      <span class="cv">{c.value}</span>
-      <Glyph faction={c.faction} size={size === "s" ? 14 : 22} />
-      <span class="cv cv2" aria-hidden="true">{c.value}</span>
+      <span class={`cv${u}`} aria-hidden="true">{c.value}</span>
+      <Glyph faction={c.faction} size={size === "s" ? 13 : size === "h" ? 20 : 22} />
+      {size !== "s" && <span class="cn" aria-hidden="true">{shortName(c.faction, state.lang)}</span>}
     </>
   );
   if (onClick) {
     return (
-      <button type="button" class={classes} style={st} aria-label={name} aria-pressed={selected ? "true" : undefined}
-        aria-disabled={dim ? "true" : undefined} data-card={id} onClick={onClick}>
-        {body}
+      <button type="button" class={classes} style={st} aria-pressed={selected ? "true" : "false"}
+        aria-disabled={dim ? "true" : undefined} data-card={id} data-name={name} onClick={onClick}>
+        {body}<span class="sr-only">{name}</span>
       </button>
     );
   }
   return <span class={classes} style={st} role="img" aria-label={name} data-card={id}>{body}</span>;
 }
 
-export function CardBack({ size = "m", label }: { size?: "s" | "m" | "l"; label?: string }) {
+export function CardBack({ size = "m", label }: { size?: "s" | "m" | "l" | "h"; label?: string }) {
   return <span class={`card card-${size} back`} role={label ? "img" : undefined} aria-label={label} aria-hidden={label ? undefined : "true"} />;
 }

@@ -30,10 +30,27 @@ const PLURAL: Record<Lang, Record<Faction, string>> = {
     gnome: "Gnómové", giant: "Obři", dragon: "Draci", troll: "Trollové", seer: "Věštci" },
 };
 
-// Colours chosen for white text at ≥ 4.5:1 contrast.
+// Short names printed on a card (at most 6 letters): the faction's name is on every card, so its colour is
+// never the only cue (issue 25). The full name is the card's accessible name.
+const SHORT: Record<Lang, Record<Faction, string>> = {
+  en: { goblin: "Goblin", knight: "Knight", undead: "Undead", dwarf: "Dwarf", doppelganger: "Doppel",
+    gnome: "Gnome", giant: "Giant", dragon: "Dragon", troll: "Troll", seer: "Seer" },
+  de: { goblin: "Goblin", knight: "Ritter", undead: "Untot", dwarf: "Zwerg", doppelganger: "Doppel",
+    gnome: "Gnom", giant: "Riese", dragon: "Drache", troll: "Troll", seer: "Seher" },
+  cs: { goblin: "Skřet", knight: "Rytíř", undead: "Nemrt.", dwarf: "Trpasl.", doppelganger: "Dvojn.",
+    gnome: "Gnóm", giant: "Obr", dragon: "Drak", troll: "Troll", seer: "Věštec" },
+};
+
+export function shortName(f: Faction, lang: Lang = "en"): string {
+  return SHORT[lang][f];
+}
+
+// Card faces: white text at >= 6:1 on every colour (WCAG AA for the small name), hues and lightness spread
+// so that no two factions of a game look alike under the common colour-vision deficiencies; the shape
+// (Card.tsx GLYPH) and the printed name are the primary cues, the colour the third.
 export const FACTION_COLOR: Record<Faction, string> = {
-  goblin: "#2f6b2f", knight: "#2b4f8f", undead: "#5b4a72", dwarf: "#8a4b1f", doppelganger: "#3f5e66",
-  gnome: "#8a2f5c", giant: "#6b5a20", dragon: "#a12b2b", troll: "#476140", seer: "#3d3f8f",
+  goblin: "#1f7038", knight: "#1557a0", undead: "#6b3fa0", dwarf: "#9a4a00", doppelganger: "#4d4d4d",
+  gnome: "#a12f6f", giant: "#6e5a00", dragon: "#b02a20", troll: "#006b6b", seer: "#2c2f7a",
 };
 
 export interface Card { id: string; faction: Faction; value: number }

@@ -23,12 +23,13 @@ export interface State {
   offline: boolean;
   ws: "idle" | "connecting" | "open" | "closed";
   toast: { text: string; kind: "info" | "error" } | null;
-  confirmMoves: boolean;
+  /** One-tap play (Settings): a tap sends the move; by default a tap chooses and a second tap commits. */
+  oneTap: boolean;
   unread: number;
 }
 
 const PREF_LANG = "claim.lang";
-const PREF_CONFIRM = "claim.confirm";
+const PREF_ONE_TAP = "claim.onetap";
 
 export const state: State = {
   ready: false,
@@ -40,7 +41,7 @@ export const state: State = {
   offline: false,
   ws: "idle",
   toast: null,
-  confirmMoves: localStorage.getItem(PREF_CONFIRM) === "1",
+  oneTap: localStorage.getItem(PREF_ONE_TAP) === "1",
   unread: 0,
 };
 
@@ -77,9 +78,9 @@ export function setLang(lang: Lang): void {
   set({ lang });
 }
 
-export function setConfirm(on: boolean): void {
-  localStorage.setItem(PREF_CONFIRM, on ? "1" : "0");
-  set({ confirmMoves: on });
+export function setOneTap(on: boolean): void {
+  localStorage.setItem(PREF_ONE_TAP, on ? "1" : "0");
+  set({ oneTap: on });
 }
 
 export function errorText(e: unknown): string {
@@ -189,11 +190,13 @@ export function onPushedView(gameId: number, version: number, view: Record<strin
 }
 
 /** Accept an invitation (take my seat); the game starts when every seat is filled. */
-export async function acceptInvite(id: number): Promise<void> {
+/** Accept an invitation; true when the seat is taken (the caller opens the table). */
+export async function acceptInvite(id: number): Promise<boolean> {
   try {
     putGame(await api<Record<string, unknown>>("POST", `/games/${id}/join`, {}));
-    await loadLists();
-  } catch (e) { toast(errorText(e), "error"); }
+    void loadLists();
+    return true;
+  } catch (e) { toast(errorText(e), "error"); return false; }
 }
 
 /** Decline an invitation (calls the open game off). */

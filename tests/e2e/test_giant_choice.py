@@ -80,7 +80,10 @@ def test_M6_5_the_table_offers_the_giant_choice_and_the_rules_pages_show_the_rul
     assert "Your Giant smashes a Gnome" in text and "Choose whose" in text
     assert page.locator("#smash-dlg button[data-seat]").count() == len(cands)
     target = cands[-1]
-    page.click(f"#smash-{target}")
+    page.click(f"#smash-{target}")  # the first tap chooses (issue 25): nothing is sent yet
+    page.wait_for_selector(f"#smash-{target}[aria-pressed='true']")
+    assert page.locator("#smash-dlg").count() == 1
+    page.click("#smash-commit")
     page.wait_for_selector("#smash-dlg", state="detached", timeout=15000)
     after = get(page, server, f"/games/{gid}")
     view = after["view"]

@@ -27,7 +27,11 @@ def _move_ids(page, selector: str) -> list[str]:
 
 
 def _click_move(page, container: str, move_id: str) -> None:
-    page.locator(f"{container} button[data-move='{move_id}']").click()
+    """Choose, then commit (issue 25): the first tap chooses the move, the second on it sends it."""
+    button = page.locator(f"{container} button[data-move='{move_id}']")
+    button.click()
+    page.wait_for_selector(f"{container} button[data-move='{move_id}'][aria-pressed='true']")
+    button.click()
 
 
 class Player:
@@ -62,7 +66,7 @@ class Player:
             if playable.count() and self.rng.random() < 0.85:
                 cards = playable  # marked: it can go to my tableau (its sheet offers "play")
             card = cards.nth(self.rng.randrange(cards.count()))
-            label = card.get_attribute("aria-label")
+            label = card.get_attribute("data-name")
             assert label and not label.startswith("inh."), label
             card.click()
             page.wait_for_selector("dialog[open] #ih-sheet")
@@ -96,7 +100,7 @@ def _look_at_a_pile(page) -> None:
     """Tap a market pile: a dialog lists every card of it (bottom to top), as many as the pile says."""
     piles = page.locator("#ih-market button.ih-pile")
     assert piles.count() == 3
-    labels = [piles.nth(i).get_attribute("aria-label") or "" for i in range(3)]
+    labels = [piles.nth(i).get_attribute("data-name") or "" for i in range(3)]
     index = next((i for i, label in enumerate(labels) if "empty" not in label), 0)
     pile, label = piles.nth(index), labels[index]
     pile.click()

@@ -1,10 +1,11 @@
-"""Keyboard only, at 360x740: sign up, turn on move confirmation, start a Claim game against the AI and play
-it to the end with Tab / Shift+Tab / arrow keys / Enter / Space / Escape, never the mouse.
+"""Keyboard only, at 360x740: sign up, look at the one-tap setting (left off), start a Claim game against
+the AI and play it to the end with Tab / Shift+Tab / arrow keys / Enter / Space / Escape, never the mouse.
 
 After every key press the focused element must show a focus ring that is on screen and not covered
-(by the sticky header, the fixed hand or a neighbouring card). The Seer choice and the move
-confirmation are modal dialogs: focus moves into them, Tab and Shift+Tab stay inside, and focus comes
-back to the hand when they close. Cards have screen-reader names such as "Knight 7"."""
+(by the sticky header or a neighbouring card). Moves are chosen, then committed (issue 25): Enter on a
+card selects it and the table says what playing it does; Enter again (or the Play button) plays it.
+The Seer choice is a modal dialog: focus moves into it, Tab and Shift+Tab stay inside, a choice is
+confirmed, and focus comes back when it closes. Cards have screen-reader names such as "Knight 7"."""
 
 from __future__ import annotations
 
@@ -90,8 +91,8 @@ def check_card_names(page) -> None:
     for i in range(cards.count()):
         faction, value = cards.nth(i).get_attribute("data-card").rsplit("-", 1)
         name = f"{SINGULAR[faction]} {value}"
-        assert cards.nth(i).get_attribute("aria-label") == name
-    some = cards.first.get_attribute("aria-label")
+        assert cards.nth(i).get_attribute("data-name") == name
+    some = cards.first.get_attribute("data-name")
     assert page.get_by_role("button", name=some, exact=True).count() >= 1  # the accessible name, as AT sees it
 
 
@@ -110,28 +111,22 @@ def play_card(page, first: bool) -> None:
     for _ in range(abs(target - here)):
         press(page, "ArrowRight" if target > here else "ArrowLeft")
     assert page.evaluate("() => document.activeElement.dataset.card") == ids[target]
-    card_name = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    card_name = page.evaluate("() => document.activeElement.dataset.name")
     press(page, "Enter" if first or random.random() < 0.5 else "Space")
-    # The confirmation is a modal dialog with focus on its "Play …" button.
-    page.wait_for_selector("#confirm-dlg[open]")
-    state = focus_state(page)
-    assert state["ok"] and state["dialog"] == "confirm-dlg", state
-    assert focused_matches(page, "#confirm-play")
+    # The first press selects: the card is pressed, the table says what it does, nothing was sent.
+    page.wait_for_selector(f"#hand button.card[data-card='{ids[target]}'][aria-pressed='true']")
+    assert card_name in page.locator("#commit-text").inner_text()
+    assert page.get_attribute("main.table", "data-version") == version
+    assert page.evaluate("() => document.activeElement.dataset.card") == ids[target]
     assert page.locator("#confirm-play").inner_text() == f"Play {card_name}"
     if first:
         shot(page, "40-keyboard-confirm")
-        check_dialog_traps_focus(page, "confirm-dlg")
-        # Escape cancels and gives focus back to the same card; nothing was sent.
-        press(page, "Escape")
-        page.wait_for_selector("#confirm-dlg", state="detached")
-        assert page.evaluate("() => document.activeElement.dataset.card") == ids[target]
-        assert page.get_attribute("main.table", "data-version") == version
-        press(page, "Space")
-        page.wait_for_selector("#confirm-dlg[open]")
-        tab_to(page, "#confirm-play")
-    page.keyboard.press("Enter")
+        # the Play button (just above the hand) commits too
+        tab_to(page, "#confirm-play", key="Shift+Tab")
+        page.keyboard.press("Enter")
+    else:
+        press(page, "Enter" if random.random() < 0.5 else "Space")  # the second press on the card plays it
     wait_for_new_version(page, version)
-    page.wait_for_selector("#confirm-dlg", state="detached")
     # Focus stays in the hand (after the last card it moves to the result; a Seer choice takes it).
     page.wait_for_function("() => !!document.activeElement?.closest('#hand, #end, #seer-dlg')")
     state = focus_state(page)
@@ -146,7 +141,14 @@ def choose_seer(page, first: bool) -> None:
         shot(page, "41-keyboard-seer")
         check_dialog_traps_focus(page, "seer-dlg")
     tab_to(page, random.choice(["#seer-prize", "#seer-top"]))
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # chooses
+    page.wait_for_selector("#seer-dlg [aria-pressed='true']")
+    assert page.get_attribute("main.table", "data-version") == version
+    if random.random() < 0.5:
+        page.keyboard.press("Enter")  # the same option again confirms it
+    else:
+        tab_to(page, "#seer-commit")
+        page.keyboard.press("Enter")
     wait_for_new_version(page, version)
     page.wait_for_selector("#seer-dlg", state="detached")
     page.wait_for_function("() => !!document.activeElement && document.activeElement !== document.body")
@@ -192,13 +194,16 @@ def test_sign_up_and_play_a_whole_game_with_the_keyboard(server, new_page):
     # Focus was on the removed form: it lands on the new screen's <main>, not on <body>.
     page.wait_for_function("() => document.activeElement?.id === 'main'")
 
-    # Settings: confirm moves before sending (Space on the checkbox).
+    # Settings: one-tap play is a setting, off by default (Space toggles it; toggled back here).
     tab_to(page, "#nav-settings", key="Shift+Tab")
     press(page, "Enter")
-    page.wait_for_selector("#confirm-moves")
-    tab_to(page, "#confirm-moves")
+    page.wait_for_selector("#one-tap")
+    tab_to(page, "#one-tap")
+    assert not page.locator("#one-tap").is_checked()
     press(page, "Space")
-    assert page.locator("#confirm-moves").is_checked()
+    assert page.locator("#one-tap").is_checked()
+    press(page, "Space")
+    assert not page.locator("#one-tap").is_checked()
 
     # New game against the AI: arrow keys move within the radio groups.
     tab_to(page, "header nav a[href='#/new']", key="Shift+Tab")

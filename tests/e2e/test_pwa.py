@@ -41,12 +41,15 @@ def act_once(page) -> bool:
     """Make one legal move if it is this page's turn; True if a move was sent."""
     if page.locator("#seer-prize").is_visible():
         version = page.get_attribute("main.table", "data-version")
-        page.click(random.choice(["#seer-prize", "#seer-top"]))
+        choice = random.choice(["#seer-prize", "#seer-top"])
+        page.click(choice)  # choose, then the same again commits (issue 25)
+        page.click(choice)
     elif page.locator("main.table[data-myturn='1'] #hand button.card.legal").count():
         version = page.get_attribute("main.table", "data-version")
         cards = page.locator("#hand button.card.legal")
         card = cards.nth(random.randrange(cards.count()))
-        card.click(position={"x": 8, "y": 24})  # cards overlap: tap the visible left edge
+        card.click()  # the first tap selects the card and says what will happen
+        page.locator("#confirm-play").click()
     else:
         return False
     page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=version)
@@ -85,7 +88,7 @@ def test_sign_up_and_beat_the_ai(server, new_page):
     start_game(page, kind="claim", opponent="ai")
     page.wait_for_selector("#hand button.card")
     # Screen-reader names of cards: "Knight 7".
-    label = page.locator("#hand button.card").first.get_attribute("aria-label")
+    label = page.locator("#hand button.card").first.get_attribute("data-name")
     assert label and label.split()[-1].isdigit()
     page.wait_for_selector("#clock >> text=3 days per move")  # the clock strip: control + my time left
     assert page.locator("#clock button#pause").count() == 1
@@ -94,7 +97,8 @@ def test_sign_up_and_beat_the_ai(server, new_page):
     page.wait_for_selector("main.table[data-myturn='1'] #hand button.card.legal")
     version = page.get_attribute("main.table", "data-version")
     page.context.set_offline(True)
-    page.locator("#hand button.card.legal").first.click(position={"x": 8, "y": 24})
+    page.locator("#hand button.card.legal").first.click()
+    page.locator("#hand button.card.legal").first.click()  # the second tap plays
     page.wait_for_selector(".toast.show >> text=Your move was not sent")
     shot(page, "04b-offline-move")
     page.context.set_offline(False)
@@ -103,7 +107,7 @@ def test_sign_up_and_beat_the_ai(server, new_page):
     assert moves >= 13  # 26 tricks, each needs one of my cards
     shot(page, "05-end")
     assert any(w in result_of(page) for w in ("You won", "You lost", "Draw"))
-    assert page.locator("table.breakdown tbody tr").count() == 5
+    assert page.locator("#end .votes li").count() == 5  # a line per faction: counts, vote, why
     # Replay of the finished game: step forward from the deal.
     page.click("#replay-link")
     page.wait_for_selector("main[data-steps]")
@@ -151,9 +155,9 @@ def test_two_friends_play_a_whole_game(server, new_page):
     else:
         assert ("You won" in ra) != ("You won" in rb), (ra, rb)
     # Both see the same per-faction counts, mirrored (me | opponent).
-    rows_a = [r.split("\t") for r in alice.locator("table.breakdown tbody tr").all_inner_texts()]
-    rows_b = [r.split("\t") for r in bob.locator("table.breakdown tbody tr").all_inner_texts()]
-    assert [(r[1], r[2]) for r in rows_a] == [(r[2], r[1]) for r in rows_b]
+    rows_a = [r.split(",") for r in alice.locator("#end .votes li").evaluate_all("ls => ls.map(l => l.dataset.counts)")]
+    rows_b = [r.split(",") for r in bob.locator("#end .votes li").evaluate_all("ls => ls.map(l => l.dataset.counts)")]
+    assert len(rows_a) == 5 and [(r[0], r[1]) for r in rows_a] == [(r[1], r[0]) for r in rows_b]
     # The game was rated: Bob's profile (seen by Alice) has a Claim 2 rating and its history chart.
     alice.goto(server + f"/#/profile/{b_name}")
     for _ in range(20):

@@ -2,6 +2,7 @@
 import { cardName, type Move } from "../cards";
 import { CardView } from "../Card";
 import { seatName, type Game } from "../game";
+import { useEffect, useState } from "preact/hooks";
 import { t, useStore } from "../store";
 import { Dialog } from "../ui";
 
@@ -13,6 +14,8 @@ export function smashChoices(g: Game): number[] {
 
 export function GiantChoice({ g, busy, send }: { g: Game; busy: boolean; send: (m: Move) => void }) {
   const st = useStore();
+  const [pick, setPick] = useState<number | null>(null);
+  useEffect(() => setPick(null), [g.version]);
   const seats = smashChoices(g);
   const v = g.view;
   const gnome = v?.smash_pending?.gnome ?? null;
@@ -25,13 +28,18 @@ export function GiantChoice({ g, busy, send }: { g: Game; busy: boolean; send: (
         {seats.map((s) => {
           const row = v.gnome_rows?.[s]?.length ?? 0;
           return (
-            <button type="button" class="btn" aria-disabled={busy} id={`smash-${s}`} data-seat={s}
-              onClick={() => { if (!busy) send({ smash: s }); }}>
+            <button type="button" class={`btn ${pick === s ? "primary" : ""}`} aria-disabled={busy} id={`smash-${s}`} data-seat={s}
+              aria-pressed={pick === s} onClick={() => { // choose, then commit (issue 25); one-tap play sends at once
+                if (busy) return;
+                if (st.oneTap || pick === s) send({ smash: s }); else setPick(s);
+              }}>
               {gnome && <CardView id={gnome} size="m" />}
               {t("table.smash_from", { name: seatName(g, s), n: row })}
             </button>
           );
         })}
+        <button type="button" class="btn primary" id="smash-commit" aria-disabled={busy || pick === null}
+          onClick={() => { if (!busy && pick !== null) send({ smash: pick }); }}>{t("table.commit")}</button>
       </div>
     </Dialog>
   );

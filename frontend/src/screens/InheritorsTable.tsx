@@ -46,8 +46,8 @@ export function ICard({ id, onClick, legal, playable, selected, size = "m", labe
     {size === "m" && c.colour && c.colour !== "white" && <span class="ih-ci" aria-hidden="true">{ti(`inh.c.${c.colour}`).slice(0, 1)}</span>}
   </>;
   if (onClick) {
-    return <button type="button" class={cls} aria-label={name} title={name} data-card={id} onClick={onClick}
-      aria-haspopup="dialog">{body}</button>;
+    return <button type="button" class={cls} title={name} data-card={id} data-name={name} onClick={onClick}
+      aria-haspopup="dialog">{body}<span class="sr-only">{name}</span></button>;
   }
   return <span class={cls} role="img" aria-label={name} title={name} data-card={id}>{body}</span>;
 }
@@ -80,7 +80,8 @@ export function InheritorsTable({ g }: { g: Game }) {
   const [busy, setBusy] = useState(false);
   const [card, setCard] = useState<string | null>(null);
   const [pile, setPile] = useState<number | null>(null);
-  useEffect(() => setCard(null), [g.version]); // a new version may have changed what the card can do
+  const [chosen, setChosen] = useState<Move | null>(null);
+  useEffect(() => { setCard(null); setChosen(null); }, [g.version]); // a new version may have changed what the card can do
   const v = inhView(g.raw)!;
   const me = g.mySeat;
   const order = seatOrder(me, v.seats);
@@ -119,8 +120,24 @@ export function InheritorsTable({ g }: { g: Game }) {
       setBusy(false);
       setCard(null);
       setPile(null);
+      setChosen(null);
     }
   }
+
+  /** Choose, then commit (issue 25): the first tap on a move chooses it and says what it does; a second tap
+   *  on it (or Confirm) sends it. One-tap play (Settings) sends at once. */
+  function pick(m: Move) {
+    if (busy) return;
+    if (st.oneTap || (chosen !== null && moveId(chosen) === moveId(m))) void send(m);
+    else setChosen(m);
+  }
+  const isChosen = (m: Move) => chosen !== null && moveId(chosen) === moveId(m);
+  const commitBar = (inDialog: boolean) => chosen && (
+    <div class="ih-commit-bar" id={inDialog ? "ih-commit-bar-dlg" : "ih-commit-bar"}>
+      <p class="small" role="status">{moveLabel(chosen, ti, names, !inDialog)}</p>
+      <button type="button" class="btn primary" id="ih-commit" aria-disabled={busy} onClick={() => { if (!busy && chosen) void send(chosen); }}>{t("table.commit")}</button>
+    </div>
+  );
 
   async function resign() {
     if (!confirm(t("table.resign_confirm"))) return;
@@ -150,7 +167,8 @@ export function InheritorsTable({ g }: { g: Game }) {
         <span>{ti("inh.turn_n", { n: v.turn })}</span> · <span id="ih-deck">{ti("inh.deck", { n: v.deck_count })}</span> · <span>{ti("inh.quest_row", { n: v.quest_row_count })}</span>
         <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
       </p>
-      {!over && g.status === "active" && <Clock g={g} />}
+      {!over && g.status === "active" && (g.seats.some((x) => x.index !== me && x.ai == null)
+        || ((g.raw.time_control as { type?: string } | undefined)?.type ?? "unlimited") !== "unlimited") && <Clock g={g} />}
       {v.end_triggered && !over && <p class="notice small" id="ih-ending">{ti("inh.end_triggered", { name: name(v.last_seat) })}</p>}
       {v.pending?.kind === "saboteur_discard" && !over && (v.pending.waiting?.length ?? 0) > 0 && (
         <p class="small" id="ih-saboteur">{ti("inh.sab_status", { names: (v.pending.waiting ?? []).map(name).join(", ") })}</p>
@@ -167,7 +185,7 @@ export function InheritorsTable({ g }: { g: Game }) {
                 <span class="muted small">{ti("inh.hand_n", { n: p.hand_count })} · {ti("inh.quests_n", { n: p.quest_count })} · {ti("inh.influence", { n: influenceOf(p) })}</span>
               </div>
               <SeatBadges p={p} />
-              <Tableau p={p} v={v} label={ti("inh.tableau_of", { name: name(s) })} />
+              {stacksInOrder(p, v.colours).length > 0 && <Tableau p={p} v={v} label={ti("inh.tableau_of", { name: name(s) })} />}
             </section>
           );
         })}
@@ -179,17 +197,50 @@ export function InheritorsTable({ g }: { g: Game }) {
           {v.market.map((cards, i) => {
             const top = cards[cards.length - 1];
             return (
-              <button type="button" class="ih-pile" data-pile={i} onClick={() => setPile(i)} aria-haspopup="dialog"
-                aria-label={top ? ti("inh.pile_label", { n: i + 1, count: inhCards(st.lang, cards.length), card: inhCardName(top) }) : ti("inh.pile_empty", { n: i + 1 })}>
+              <button type="button" class="ih-pile" data-pile={i} onClick={() => { setChosen(null); setPile(i); }} aria-haspopup="dialog"
+                data-name={top ? ti("inh.pile_label", { n: i + 1, count: inhCards(st.lang, cards.length), card: inhCardName(top) }) : ti("inh.pile_empty", { n: i + 1 })}>
                 <span class="small" aria-hidden="true">{ti("inh.pile", { n: i + 1 })}</span>
-                {top ? <ICard id={top} /> : <span class="ih-card ih-m empty" aria-hidden="true" />}
+                <span aria-hidden="true">{top ? <ICard id={top} /> : <span class="ih-card ih-m empty" />}</span>
                 <span class="muted small" aria-hidden="true">{inhCards(st.lang, cards.length)}</span>
+                <span class="sr-only">{top ? ti("inh.pile_label", { n: i + 1, count: inhCards(st.lang, cards.length), card: inhCardName(top) }) : ti("inh.pile_empty", { n: i + 1 })}</span>
               </button>
             );
           })}
         </div>
       </section>
 
+
+      {!over && g.myTurn && (
+        <section id="ih-moves" aria-labelledby="ih-moves-h" aria-busy={busy}>
+          <h2 id="ih-moves-h" class="small">{ti("inh.moves")}</h2>
+          {pend && <p class="ih-pending" id="ih-pending">{ti(pend)}</p>}
+          {v.pending?.your_choices && v.pending.your_choices.length > 0 && (
+            <p class="small">{ti("inh.your_choices_sab", { cards: v.pending.your_choices.map(([c]) => inhCardName(c)).join(", ") })}</p>
+          )}
+          <div class="ih-move-list">
+            {groups.other.map((m) => (
+              <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)}
+                aria-pressed={isChosen(m)} onClick={() => pick(m)}>{moveLabel(m, ti, names)}</button>
+            ))}
+          </div>
+          {!card && pile === null && commitBar(false)}
+          {groups.byCard.size > 0 && <p class="muted small" id="ih-hint">{ti("inh.tap_card")}</p>}
+        </section>
+      )}
+
+      {me !== null && (
+        <section id="ih-hand-wrap" aria-labelledby="ih-hand-h">
+          <h2 id="ih-hand-h" class="small">{ti("inh.hand")} ({hand.length})</h2>
+          <div class="ih-hand" id="ih-hand">
+            {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
+            {hand.map((c) => {
+              const ok = groups.byCard.has(c);
+              const playable = ok && (groups.byCard.get(c) ?? []).some((m) => m.action === "play" || (m.play === c && !m.action));
+              return <ICard id={c} legal={ok} playable={playable} selected={card === c} onClick={() => (ok ? (setChosen(null), setCard(c)) : toast(g.myTurn ? ti("inh.no_card_moves") : t("table.not_your_turn")))} />;
+            })}
+          </div>
+        </section>
+      )}
 
       {me !== null && (
         <section id="ih-me" class="ih-seat me" aria-labelledby="ih-me-h">
@@ -203,37 +254,6 @@ export function InheritorsTable({ g }: { g: Game }) {
             </>
           )}
           {v.deck_top && <p class="small">{ti("inh.deck_top", { card: inhCardName(v.deck_top) })}</p>}
-        </section>
-      )}
-
-      {!over && g.myTurn && (
-        <section id="ih-moves" aria-labelledby="ih-moves-h" aria-busy={busy}>
-          <h2 id="ih-moves-h" class="small">{ti("inh.moves")}</h2>
-          {pend && <p class="ih-pending" id="ih-pending">{ti(pend)}</p>}
-          {v.pending?.your_choices && v.pending.your_choices.length > 0 && (
-            <p class="small">{ti("inh.your_choices_sab", { cards: v.pending.your_choices.map(([c]) => inhCardName(c)).join(", ") })}</p>
-          )}
-          <div class="ih-move-list">
-            {groups.other.map((m) => (
-              <button type="button" class={`btn ${"end_turn" in m || "pass" in m ? "primary" : ""}`} disabled={busy} data-move={moveId(m)}
-                onClick={() => send(m)}>{moveLabel(m, ti, names)}</button>
-            ))}
-          </div>
-          {groups.byCard.size > 0 && <p class="muted small" id="ih-hint">{ti("inh.tap_card")}</p>}
-        </section>
-      )}
-
-      {me !== null && (
-        <section id="ih-hand-wrap" aria-labelledby="ih-hand-h">
-          <h2 id="ih-hand-h" class="small">{ti("inh.hand")} ({hand.length})</h2>
-          <div class="ih-hand" id="ih-hand">
-            {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
-            {hand.map((c) => {
-              const ok = groups.byCard.has(c);
-              const playable = ok && (groups.byCard.get(c) ?? []).some((m) => m.action === "play" || (m.play === c && !m.action));
-              return <ICard id={c} legal={ok} playable={playable} selected={card === c} onClick={() => (ok ? setCard(c) : toast(g.myTurn ? ti("inh.no_card_moves") : t("table.not_your_turn")))} />;
-            })}
-          </div>
         </section>
       )}
 
@@ -268,23 +288,26 @@ export function InheritorsTable({ g }: { g: Game }) {
       )}
 
       {card && cardMoves.length > 0 && (
-        <Dialog title={ti("inh.card_moves", { card: inhCardName(card) })} onClose={() => setCard(null)} id="ih-sheet">
+        <Dialog title={ti("inh.card_moves", { card: inhCardName(card) })} onClose={() => { setCard(null); setChosen(null); }} id="ih-sheet">
           <div class="ih-move-list" id="ih-sheet" data-card={card}>
             {cardMoves.map((m) => (
-              <button type="button" class="btn" disabled={busy} data-move={moveId(m)} onClick={() => send(m)}>{moveLabel(m, ti, names, false)}</button>
+              <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)} aria-pressed={isChosen(m)}
+                onClick={() => pick(m)}>{moveLabel(m, ti, names, false)}</button>
             ))}
           </div>
+          {commitBar(true)}
         </Dialog>
       )}
       {pile !== null && (
-        <Dialog title={ti("inh.pile_title", { n: pile + 1 })} onClose={() => setPile(null)} id="ih-pile">
+        <Dialog title={ti("inh.pile_title", { n: pile + 1 })} onClose={() => { setPile(null); setChosen(null); }} id="ih-pile">
           {v.market[pile].length === 0 ? <p class="muted" id="ih-pile-cards" data-pile={pile}>{ti("inh.pile_empty", { n: pile + 1 })}</p> : (
             <ol class="ih-pile-list" id="ih-pile-cards" data-pile={pile}>
               {v.market[pile].map((c) => <li><ICard id={c} size="s" /> {inhCardName(c)}</li>)}
             </ol>
           )}
-          {takeFromPile && <button type="button" class="btn primary" disabled={busy} data-move={moveId(takeFromPile)}
-            onClick={() => send(takeFromPile)}>{moveLabel(takeFromPile, ti, names)}</button>}
+          {takeFromPile && <button type="button" class={`btn ${isChosen(takeFromPile) ? "primary" : ""}`} disabled={busy} data-move={moveId(takeFromPile)}
+            aria-pressed={isChosen(takeFromPile)} onClick={() => pick(takeFromPile)}>{moveLabel(takeFromPile, ti, names)}</button>}
+          {takeFromPile && commitBar(true)}
         </Dialog>
       )}
     </main>

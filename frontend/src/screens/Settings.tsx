@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, rows } from "../api";
 import { LANG_NAMES, LANGS, type Lang } from "../i18n";
-import { acceptMe, errorText, logout, setConfirm, setLang, t, toast, useStore, type Me } from "../store";
+import { acceptMe, errorText, logout, setOneTap, setLang, t, toast, useStore, type Me } from "../store";
 import { Field, FormError, relTime } from "../ui";
 import { MyRatings } from "./Profile";
 import { Vacation } from "./Notes";
@@ -83,7 +83,7 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
           </select>
           {fields.time_zone && <p class="field-err">{fields.time_zone.join(" ")}</p>}
         </div>
-        <label class="radio"><input type="checkbox" id="confirm-moves" checked={st.confirmMoves} onChange={(e) => setConfirm((e.target as HTMLInputElement).checked)} />{t("settings.confirm")}</label>
+        <label class="radio"><input type="checkbox" id="one-tap" checked={st.oneTap} onChange={(e) => setOneTap((e.target as HTMLInputElement).checked)} />{t("settings.one_tap")}</label>
         <FormError text={err} />
         <button class="btn primary" type="submit" id="save-profile">{t("common.save")}</button>
       </form>

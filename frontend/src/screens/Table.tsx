@@ -1,16 +1,16 @@
 // The table of the Claim family: hand, prize, trick, score piles, who leads each faction, Seer choice, end screen.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, isOffline, uuid } from "../api";
-import { cardName, dimReason, factionTitle, groupByFaction, legalCards, type DimReason, type Faction, type Move } from "../cards";
+import { cardName, dimReason, factionOf, factionTitle, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
-import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, seatOutcome, voteSeats, type Game, type LastTrick } from "../game";
+import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, voteSeats, type Game, type LastTrick } from "../game";
 import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
 import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
-import { EndActions, endReasonText, hasCount } from "./EndActions";
+import { EndScreen } from "./EndScreen";
 import { GiantChoice } from "./GiantChoice";
 import { InheritorsTable } from "./InheritorsTable";
 import { setViewing } from "../realtime";
@@ -38,6 +38,7 @@ export function Table({ id }: { id: number }) {
   const [power, setPower] = useState<Faction | null>(null);
   const [replay, setReplay] = useState(false);
   const [hint, setHint] = useState<string>("");
+  const [seerPick, setSeerPick] = useState<"prize" | "top" | null>(null);
 
   useEffect(() => { void loadGame(id); }, [id]);
   useEffect(() => { setViewing(id); return () => setViewing(null); }, [id]);
@@ -53,7 +54,7 @@ export function Table({ id }: { id: number }) {
   const viewless = !!g && !hasTableView(g) && g.status !== "open";
   useEffect(() => { if (viewless) void loadGame(id); }, [id, viewless, g?.version]);
 
-  useEffect(() => setSelected(null), [g?.version]);
+  useEffect(() => { setSelected(null); setSeerPick(null); setHint(""); }, [g?.version]);
   // Keyboard play: a move sent from the hand (or its confirmation) keeps focus in the hand once the new
   // version has replaced the card; at the end it moves to the result.
   const refocus = useRef<{ idx: number; version: number } | null>(null);
@@ -61,7 +62,7 @@ export function Table({ id }: { id: number }) {
     const r = refocus.current;
     if (!r || !g || g.version === r.version) return;
     const a = document.activeElement;
-    if (a?.closest("dialog")) return; // the confirmation is still closing
+    if (a?.closest("dialog")) return; // the Seer choice is still closing
     if (a && a !== document.body && a.isConnected && a.id !== "turn") { refocus.current = null; return; }
     const cards = document.querySelectorAll<HTMLElement>("#hand button.card");
     const target = cards[Math.min(r.idx, cards.length - 1)] ?? document.getElementById("end-h");
@@ -92,21 +93,22 @@ export function Table({ id }: { id: number }) {
   const opp = opponentSeat(g);
   const oppName = n > 2 ? seatName(g, g.toAct[0] ?? v.leader) : seatName(g, opp);
   // 3-4 seats: the others clockwise from my left; with 4 the partner sits across (diagonal, M3.4)
-  const others = othersClockwise(me, n);
+  const others = n === 2 ? [opp] : othersClockwise(me, n);
   const partner = partnerOf(me, n);
   const who = (s: number) => (s === me ? t("table.you") : seatName(g, s));
   const side = (s: number) => (s === me ? "me" : s === partner ? "partner" : "opp");
   const hand = v.hand || [];
   const legal = legalCards(g.legal);
   const seerChoice = g.myTurn && g.legal.some((m) => "seer" in m);
-  const tableState = { hand, legal_moves: g.legal, my_turn: g.myTurn, over: v.over || g.status === "finished", current_trick: v.current_trick, factions: v.factions };
+  const over = v.over || g.status === "finished";
+  const tableState = { hand, legal_moves: g.legal, my_turn: g.myTurn, over, current_trick: v.current_trick, factions: v.factions };
 
   async function send(move: Move) {
     if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
     const cards = [...document.querySelectorAll("#hand button.card")];
     const focused = cards.indexOf(document.activeElement as Element);
     const idx = "play" in move ? hand.indexOf(move.play as string) : -1;
-    if (focused >= 0 || (idx >= 0 && document.activeElement?.closest("dialog"))) refocus.current = { idx: focused >= 0 ? focused : idx, version: g.version };
+    if (focused >= 0 || (idx >= 0 && document.activeElement?.id === "confirm-play")) refocus.current = { idx: focused >= 0 ? focused : idx, version: g.version };
     setBusy(true);
     try {
       const res = await api<Record<string, unknown>>("POST", `/games/${id}/moves`, { version: g.version, move, client_id: uuid() });
@@ -126,16 +128,38 @@ export function Table({ id }: { id: number }) {
     } finally {
       setBusy(false);
       setSelected(null);
+      setSeerPick(null);
     }
   }
 
+  /** Choose, then commit: the first tap selects the card and says what playing it does; a second tap on it
+   *  (or the Play button) sends it. One-tap play (Settings) sends at once. */
   function tapCard(card: string) {
     const r = dimReason(card, tableState);
-    if (r) { setHint(reasonText(r)); toast(reasonText(r)); return; }
+    if (r) { setHint(reasonText(r)); setSelected(null); return; }
     setHint("");
     if (busy) return;
-    if (st.confirmMoves) { setSelected(selected === card ? null : card); return; }
-    void send({ play: card });
+    if (st.oneTap || selected === card) { void send({ play: card }); return; }
+    setSelected(card);
+  }
+
+  function pickSeer(choice: "prize" | "top") {
+    if (busy) return;
+    if (st.oneTap || seerPick === choice) void send({ seer: choice });
+    else setSeerPick(choice);
+  }
+
+  /** What playing ``card`` does now: leads the trick, follows the led faction, or does not follow it. */
+  function selText(card: string): string {
+    const name = cardName(card, st.lang);
+    const lead = v!.current_trick[0];
+    if (!lead) return t("table.sel_lead", { card: name });
+    const lf = factionOf(lead.card) as Faction;
+    const faction = factionTitle(lf, st.lang);
+    const cf = factionOf(card);
+    if (cf === lf) return t("table.sel_follow", { card: name, faction });
+    if (cf === "doppelganger") return t("table.sel_doppel", { card: name, faction });
+    return t("table.sel_off", { card: name, faction });
   }
 
   async function resign() {
@@ -146,63 +170,76 @@ export function Table({ id }: { id: number }) {
     } catch (x) { toast(errorText(x), "error"); }
   }
 
-  const over = v.over || g.status === "finished";
   const turnText = over ? t("end.title") : g.status === "open" ? t("table.waiting_start")
     : g.myTurn ? t("table.your_turn") : t("table.their_turn", { name: oppName });
   const scoreCount = (s: number, f: string) => (v.score[s]?.[f]?.length ?? 0) + (v.gnome_rows?.[s]?.filter((c) => c.startsWith(f + "-")).length ?? 0);
   // columns of the lead table: 2 seats you | opponent; 3 seats you | each other; 4 seats your team | opponents
   const cols: { label: string; seats: number[] }[] = n === 4
     ? [{ label: t("table.your_team"), seats: [me, partner!] }, { label: t("table.opponents"), seats: others.filter((s) => s !== partner) }]
-    : [{ label: t("table.you"), seats: [me] }, ...(n === 2 ? [opp] : others).map((s) => ({ label: seatName(g, s), seats: [s] }))];
+    : [{ label: t("table.you"), seats: [me] }, ...others.map((s) => ({ label: seatName(g, s), seats: [s] }))];
   const colCount = (c: { seats: number[] }, f: string) => c.seats.reduce((a, s) => a + scoreCount(s, f), 0);
+  const playedNow = (s: number) => v.current_trick.find((tc) => tc.seat === s)?.card;
+  const playedLast = (s: number) => v.last_trick?.cards.find((tc) => tc.seat === s)?.card;
+  const humansElsewhere = g.seats.some((s) => s.index !== me && s.ai == null);
+  const timed = ((g.raw.time_control as { type?: string } | undefined)?.type ?? "unlimited") !== "unlimited";
+  const showClock = !over && g.status === "active" && (humansElsewhere || timed);
+  const selOk = selected !== null && legal.has(selected) && g.myTurn && !seerChoice;
+  const commitText = over ? "" : seerChoice ? t("table.seer_pick") : selOk ? selText(selected!) : hint || (g.myTurn ? t("table.sel_hint") : "");
 
   return (
-    <main class="table" id="main" data-version={g.version} data-phase={v.phase} data-over={over ? "1" : "0"} data-myturn={g.myTurn ? "1" : "0"}>
+    <main class="table" id="main" data-kind={g.kind} data-seats={n} data-version={g.version} data-phase={v.phase} data-over={over ? "1" : "0"} data-myturn={g.myTurn ? "1" : "0"}>
       <h1 class="sr-only">{t(("game." + g.kind) as Key)} {t("inbox.vs", { name: oppName })}</h1>
-      <div class="t-top">
-        {n === 2 ? (
-          <div class="t-opp">
-            <span class="muted small">{t("table.opp_hand", { name: oppName, n: v.hand_counts[opp] ?? 0 })}</span>
-            <Voids factions={v.voids?.[opp]} />
-          </div>
-        ) : (
-          <div class={`t-seats n${n}`} id="seats">
-            {others.map((s, i) => (
-              <div class={`t-seat ${side(s)} ${g.toAct.includes(s) ? "acting" : ""}`} data-seat={s} data-pos={n === 4 ? ["left", "across", "right"][i] : ["left", "right"][i]}>
-                <span class="small">{seatName(g, s)}{s === partner && <b class="badge"> · {t("table.partner")}</b>}</span>
-                <span class="muted small">{t("table.opp_hand", { name: seatName(g, s), n: v.hand_counts[s] ?? 0 })}</span>
-                <Voids factions={v.voids?.[s]} />
-              </div>
-            ))}
-          </div>
-        )}
-        <div class="t-status">
-          <span class="small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, 13) })}</span>
+      <div class="t-head">
+        <p class={`t-turn ${g.myTurn ? "mine" : ""}`} role="status" aria-live="polite" id="turn" tabIndex={-1}>
+          {g.myTurn && <span aria-hidden="true">▶ </span>}{turnText}
+          {!over && g.deadline && <span class="t-due"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}
+        </p>
+        <p class="t-status small">
+          <span class="nw">{t("table.phase", { n: v.phase })}</span> · <span class="nw">{t("table.trick", { n: Math.min(v.trick, 13) })}</span>
           <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
-        </div>
+        </p>
       </div>
-      <p class={`t-turn ${g.myTurn ? "mine" : ""}`} role="status" aria-live="polite" id="turn" tabIndex={-1}>{turnText}
-        {!over && g.deadline && <span class="muted small"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}</p>
-      {!over && g.status === "active" && <Clock g={g} />}
       {over && <EndScreen g={g} />}
+
+      <section class={`t-seats n${n}`} id="seats" aria-label={t("table.opponents")}>
+        {others.map((s, i) => {
+          const now = playedNow(s), last = playedLast(s);
+          return (
+            <div class={`t-seat ${side(s)} ${g.toAct.includes(s) && !over ? "acting" : ""}`} data-seat={s}
+              data-pos={n === 4 ? ["left", "across", "right"][i] : n === 3 ? ["left", "right"][i] : "across"}>
+              <span class="t-seat-name"><b>{seatName(g, s)}</b></span>
+              <span class="small">
+                {s === partner && <span class="badge">{t("table.partner")} · </span>}
+                {t("table.cards_left", { n: v.hand_counts[s] ?? 0 })}
+                {g.toAct.includes(s) && !over && <span class="badge"> · {t("table.to_play")}</span>}
+              </span>
+              <span class="t-seat-cards small">
+                {now && <span class="nw">{t("table.now")} <CardView id={now} size="s" /></span>}
+                {last && <span class="nw muted">{t("table.last")} <CardView id={last} size="s" /></span>}
+              </span>
+              <Voids factions={v.voids?.[s]} />
+            </div>
+          );
+        })}
+      </section>
 
       <section class="t-mid" aria-label={t("table.trick_area")}>
         {v.phase === 1 && !over && (
           <div class="prize">
-            <span class="lbl">{t("table.prize")}</span>
+            <span class="lbl small">{t("table.prize")}</span>
             {v.prize ? <CardView id={v.prize} size="l" label={`${t("table.prize")}: ${cardName(v.prize, st.lang)}`} /> : <CardBack size="l" />}
             <span class="muted small">{t("table.deck", { n: v.deck_count })}</span>
           </div>
         )}
         <div class="trick" id="trick">
           {v.current_trick.length > 0 ? v.current_trick.map((tc) => (
-            <div class={`tc ${side(tc.seat)}`}>
-              <span class="small">{who(tc.seat)}</span>
-              <CardView id={tc.card} size="l" />
+            <div class={`tc ${side(tc.seat)}`} key={tc.card}>
+              <span class="small tc-who">{who(tc.seat)}</span>
+              <CardView id={tc.card} size="l" label={`${who(tc.seat)}: ${cardName(tc.card, st.lang)}`} />
             </div>
           )) : v.last_trick ? (
-            <button type="button" class="last-mini" onClick={() => setReplay(true)} aria-label={t("table.replay")}>
-              <span class="small muted">{t("table.last_trick")}</span>
+            <button type="button" class="last-mini" onClick={() => setReplay(true)}>
+              <span class="small">{t("table.last_trick")}</span><span class="sr-only">{t("table.replay")}</span>
               <span class="row">{v.last_trick.cards.map((c) => <CardView id={c.card} size="s" />)}</span>
               <span class="small">{t("table.won_by", { name: who(v.last_trick.winner) })}</span>
             </button>
@@ -210,8 +247,34 @@ export function Table({ id }: { id: number }) {
         </div>
       </section>
 
+      {!over && (
+        <div class="t-commit" id="commit">
+          <p class="commit-text small" role="status" aria-live="polite" id="commit-text">{commitText}</p>
+          {selOk && (
+            <button type="button" class="btn primary" aria-disabled={busy} id="confirm-play"
+              onClick={() => { if (!busy && selected) void send({ play: selected }); }}>{t("table.play", { card: cardName(selected!, st.lang) })}</button>
+          )}
+        </div>
+      )}
+
+      {!over && (
+        <section class="hand-wrap" aria-label={t("table.hand")}>
+          <div class={`hand ${hand.length > 7 ? "two" : ""}`} id="hand" aria-busy={busy} onKeyDown={handKeys}
+            style={{ "--cols": hand.length > 7 ? Math.ceil(hand.length / 2) : Math.max(hand.length, 1) }}>
+            {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
+            {hand.map((c) => {
+              const ok = g.myTurn && !seerChoice && legal.has(c);
+              return (
+                <CardView id={c} size="h" dim={g.myTurn && !ok} selected={selected === c} onClick={() => tapCard(c)}
+                  class={ok ? "legal" : g.myTurn ? "" : "wait"} />
+              );
+            })}
+          </div>
+        </section>
+      )}
+
       <section class="leads" aria-label={t("table.scores")}>
-        <div class={`lead-head small muted cols${cols.length}`} aria-hidden="true"><span>{cols[0].label}</span><span></span>{cols.slice(1).map((c) => <span>{c.label}</span>)}</div>
+        <div class={`lead-head small cols${cols.length}`} aria-hidden="true"><span>{cols[0].label}</span><span></span>{cols.slice(1).map((c) => <span>{c.label}</span>)}</div>
         {v.factions.map((f) => {
           const lead = v.leading?.[f];
           const leadSeats = n === 2 ? (lead == null ? [] : [lead]) : voteSeats(lead, n);
@@ -219,74 +282,55 @@ export function Table({ id }: { id: number }) {
           const leader = leadSeats.length === 0 ? t("table.nobody") : ours ? cols[0].label
             : n === 4 ? t("table.opponents") : seatName(g, leadSeats[0]);
           const counts = cols.map((c) => colCount(c, f));
+          const leadCol = cols.findIndex((c) => c.seats.some((s) => leadSeats.includes(s)));
           return (
-            <button type="button" class={`lead-row cols${cols.length} ${ours ? "me" : leadSeats.length === 0 ? "" : "opp"}`} onClick={() => setPower(f as Faction)}
-              aria-label={`${factionTitle(f as Faction, st.lang)}: ${cols.map((c, i) => `${c.label} ${counts[i]}`).join(", ")}. ${t("table.leads")}: ${leader}`} data-faction={f}>
-              <span class="n">{counts[0]}</span>
-              <span class="fac" style={{ "--fc": `var(--f-${f})` }}><Glyph faction={f as Faction} size={16} /> {factionTitle(f as Faction, st.lang)}</span>
-              {counts.slice(1).map((x) => <span class="n">{x}</span>)}
+            <button type="button" class={`lead-row cols${cols.length} ${ours ? "me" : leadSeats.length === 0 ? "" : "opp"}`} onClick={() => setPower(f as Faction)} data-faction={f}>
+              <span class={`n ${leadCol === 0 ? "lead" : ""}`} aria-hidden="true">{counts[0]}</span>
+              <span class="fac" aria-hidden="true"><Glyph faction={f as Faction} size={16} /> {factionTitle(f as Faction, st.lang)}</span>
+              {counts.slice(1).map((x, i) => <span class={`n ${leadCol === i + 1 ? "lead" : ""}`} aria-hidden="true">{x}</span>)}
+              <span class="sr-only">{`${factionTitle(f as Faction, st.lang)}: ${cols.map((c, i) => `${c.label} ${counts[i]}`).join(", ")}. ${t("table.leads")}: ${leader}`}</span>
             </button>
           );
         })}
       </section>
 
-      <details class="piles">
-        <summary>{t("table.scores")}</summary>
-        {(n === 2 ? [me, opp] : [me, ...others]).map((s) => (
+      <section class="piles" aria-labelledby="piles-h">
+        <h2 class="small" id="piles-h">{t("table.scores")}</h2>
+        {v.phase === 1 && v.followers && (
+          <div class="pile" id="followers"><h3 class="small">{t("table.followers", { n: v.followers.length })}</h3>
+            <div class="pile-row">{v.followers.map((c) => <CardView id={c} size="s" />)}</div></div>
+        )}
+        {[me, ...others].map((s) => (
           <div class={`pile ${side(s)}`}>
             <h3 class="small">{who(s)}{s === partner && ` · ${t("table.partner")}`}</h3>
             {v.factions.map((f) => (v.score[s]?.[f]?.length ? (
               <div class="pile-row"><Glyph faction={f as Faction} size={14} />{v.score[s][f].map((c) => <CardView id={c} size="s" />)}</div>
             ) : null))}
-            {v.gnome_rows?.[s]?.length > 0 && <div class="pile-row"><span class="small">{t("table.gnome_rows")}:</span>{v.gnome_rows[s].map((c) => <CardView id={c} size="s" />)}</div>}
+            {v.gnome_rows?.[s]?.length > 0 && <div class="pile-row" data-gnomes={s}><span class="small">{t("table.gnome_rows")}:</span>{v.gnome_rows[s].map((c) => <CardView id={c} size="s" />)}</div>}
           </div>
         ))}
-        {v.troll_pool?.length > 0 && <div class="pile-row"><span class="small">{t("table.troll_pool")}:</span>{v.troll_pool.map((c) => <CardView id={c} size="s" />)}</div>}
-        {v.phase === 1 && v.followers && (
-          <div class="pile"><h3 class="small">{t("table.followers", { n: v.followers.length })}</h3>
-            <div class="pile-row">{v.followers.map((c) => <CardView id={c} size="s" />)}</div></div>
-        )}
-      </details>
+        {v.troll_pool?.length > 0 && <div class="pile-row" id="troll-pool"><span class="small">{t("table.troll_pool")}:</span>{v.troll_pool.map((c) => <CardView id={c} size="s" />)}</div>}
+      </section>
 
+      {showClock && <Clock g={g} />}
       <div class="t-actions">
         {v.last_trick && <button type="button" class="btn ghost" onClick={() => setReplay(true)}>{t("table.replay")}</button>}
-        {!over && g.status === "active" && <button type="button" class="btn ghost" onClick={resign}>{t("table.resign")}</button>}
+        {!over && g.status === "active" && <button type="button" class="btn ghost" onClick={resign} id="resign">{t("table.resign")}</button>}
       </div>
 
-      {!over && (
-        <section class="hand-wrap" aria-label={t("table.hand")}>
-          {hint && <p class="hint small" role="status">{hint}</p>}
-          <div class={`hand n${hand.length}`} id="hand" aria-busy={busy} onKeyDown={handKeys}>
-            {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
-            {hand.map((c, i) => {
-              const ok = g.myTurn && !seerChoice && legal.has(c);
-              return (
-                <div class="slot" style={{ "--i": i, "--n": hand.length }}>
-                  <CardView id={c} size="l" dim={g.myTurn && !ok} selected={selected === c} onClick={() => tapCard(c)}
-                    class={ok ? "legal" : g.myTurn ? "" : "wait"} />
-                </div>
-              );
-            })}
-          </div>
-        </section>
-      )}
-
-      {selected && !over && (
-        <Dialog title={t("table.confirm_title")} id="confirm" onClose={() => setSelected(null)} initial="#confirm-play">
-          <p class="row"><CardView id={selected} size="l" /></p>
-          <button type="button" class="btn primary" aria-disabled={busy} onClick={() => { if (!busy) void send({ play: selected }); }} id="confirm-play">{t("table.play", { card: cardName(selected, st.lang) })}</button>
-        </Dialog>
-      )}
       {seerChoice && !over && (
         <Dialog title={t("table.seer_title")} id="seer">
           {v.peek && <p>{t("table.seer_peek", { card: cardName(v.peek, st.lang) })}</p>}
+          <p class="small">{t("table.seer_pick")}</p>
           <div class="seer-opts">
-            <button type="button" class="btn primary" aria-disabled={busy} onClick={() => { if (!busy) void send({ seer: "prize" }); }} id="seer-prize">
+            <button type="button" class={`btn ${seerPick === "prize" ? "primary" : ""}`} aria-pressed={seerPick === "prize"} aria-disabled={busy} onClick={() => pickSeer("prize")} id="seer-prize">
               {v.prize && <CardView id={v.prize} size="m" />}{t("table.seer_keep", { card: v.prize ? cardName(v.prize, st.lang) : "" })}
             </button>
-            <button type="button" class="btn" aria-disabled={busy} onClick={() => { if (!busy) void send({ seer: "top" }); }} id="seer-top">
+            <button type="button" class={`btn ${seerPick === "top" ? "primary" : ""}`} aria-pressed={seerPick === "top"} aria-disabled={busy} onClick={() => pickSeer("top")} id="seer-top">
               {v.peek && <CardView id={v.peek} size="m" />}{v.peek ? t("table.seer_top", { card: cardName(v.peek, st.lang) }) : t("table.seer_top_hidden")}
             </button>
+            <button type="button" class="btn primary" id="seer-commit" aria-disabled={busy || !seerPick}
+              onClick={() => { if (!busy && seerPick) void send({ seer: seerPick }); }}>{t("table.commit")}</button>
           </div>
         </Dialog>
       )}
@@ -336,98 +380,6 @@ function Replay({ last, g, onClose }: { last: LastTrick; g: Game; onClose: () =>
       {last.prize && <p class="small">{t("table.prize")}: {cardName(last.prize, state.lang)} → {name(last.prize_to ?? last.winner)}</p>}
       <button type="button" class="btn" onClick={() => setRun(run + 1)}>{t("table.replay")}</button>
     </Dialog>
-  );
-}
-
-function EndScreen({ g }: { g: Game }) {
-  const st = useStore();
-  const v = g.view!;
-  const r = g.result || v.result;
-  const me = g.mySeat ?? 0;
-  const opp = opponentSeat(g);
-  if (!r) return <section class="end"><h2>{t("end.title")}</h2></section>;
-  const n = v.seats || 2;
-  if (!hasCount(r)) return <EndNoCount g={g} />;
-  if (n > 2) return <EndScreenN g={g} />;
-  const head = r.winner == null ? t("end.draw") : r.winner === me ? t("end.you_won") : t("end.you_lost");
-  const groups = [groupByFaction(Object.values(r.score[me] || {}).flat(), v.factions), groupByFaction(Object.values(r.score[opp] || {}).flat(), v.factions)];
-  return (
-    <section class="end" aria-labelledby="end-h" id="end">
-      <h2 id="end-h" tabIndex={-1}>{t("end.title")}: {head}</h2>
-      <table class="breakdown">
-        <caption>{t("end.breakdown")}</caption>
-        <thead><tr><th scope="col">{t("end.faction")}</th><th scope="col">{t("table.you")}</th><th scope="col">{seatName(g, opp)}</th><th scope="col">{t("end.vote")}</th></tr></thead>
-        <tbody>
-          {v.factions.map((f) => {
-            const vote = r.votes[f];
-            return (
-              <tr class={vote === me ? "me" : vote == null ? "" : "opp"}>
-                <th scope="row"><span class="fac-cell"><Glyph faction={f as Faction} size={14} /> {factionTitle(f as Faction, st.lang)}</span></th>
-                <td>{r.counts?.[me]?.[f] ?? groups[0][f]?.length ?? 0}</td>
-                <td>{r.counts?.[opp]?.[f] ?? groups[1][f]?.length ?? 0}</td>
-                <td>{vote == null ? "—" : vote === me ? t("table.you") : seatName(g, opp)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <EndActions g={g} />
-    </section>
-  );
-}
-
-/** A game that ended before the count (resigned, lost on time): who ended it, the outcome, no votes. */
-function EndNoCount({ g }: { g: Game }) {
-  const r = (g.result || g.view!.result)!;
-  const me = g.mySeat ?? 0;
-  const outcome = seatOutcome(r, me);
-  const n = g.view!.seats || 2;
-  const head = outcome === "draw" ? t("end.draw") : n === 4 ? t(outcome === "win" ? "end.your_team_won" : "end.your_team_lost")
-    : outcome === "win" ? ((r.winners?.length ?? 0) > 1 ? t("end.shared_win") : t("end.you_won")) : t("end.you_lost");
-  return (
-    <section class="end" aria-labelledby="end-h" id="end" data-reason={r.reason ?? ""}>
-      <h2 id="end-h" tabIndex={-1}>{t("end.title")}: {head}</h2>
-      <p id="end-reason">{endReasonText(g)} {t("end.no_count")}</p>
-      <EndActions g={g} />
-    </section>
-  );
-}
-
-/** End of a 3-4 seat game: outcome (team / shared win), places, per-faction counts of every seat. */
-function EndScreenN({ g }: { g: Game }) {
-  const st = useStore();
-  const v = g.view!;
-  const r = (g.result || v.result)!;
-  const me = g.mySeat ?? 0;
-  const n = v.seats;
-  const seats = [me, ...othersClockwise(me, n)];
-  const outcome = seatOutcome(r, me);
-  const shared = (r.winners?.length ?? 0) > 1 && n === 3;
-  const head = outcome === "draw" ? t("end.draw") : n === 4 ? t(outcome === "win" ? "end.your_team_won" : "end.your_team_lost")
-    : outcome === "win" ? (shared ? t("end.shared_win") : t("end.you_won")) : t("end.you_lost");
-  const name = (s: number) => (s === me ? t("table.you") : seatName(g, s));
-  return (
-    <section class="end" aria-labelledby="end-h" id="end">
-      <h2 id="end-h" tabIndex={-1}>{t("end.title")}: {head}</h2>
-      {r.ranks && <p class="small">{seats.map((s) => `${name(s)}: ${t("end.place", { n: r.ranks![s] })}`).join(" · ")}</p>}
-      <table class="breakdown">
-        <caption>{t("end.breakdown")}</caption>
-        <thead><tr><th scope="col">{t("end.faction")}</th>{seats.map((s) => <th scope="col">{name(s)}</th>)}<th scope="col">{t("end.vote")}</th></tr></thead>
-        <tbody>
-          {v.factions.map((f) => {
-            const vs = voteSeats(r.votes[f], n);
-            return (
-              <tr class={vs.includes(me) ? "me" : vs.length ? "opp" : ""}>
-                <th scope="row"><span class="fac-cell"><Glyph faction={f as Faction} size={14} /> {factionTitle(f as Faction, st.lang)}</span></th>
-                {seats.map((s) => <td>{r.counts?.[s]?.[f] ?? 0}</td>)}
-                <td>{vs.length === 0 ? "—" : n === 4 ? (vs.includes(me) ? t("table.your_team") : t("table.opponents")) : name(vs[0])}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <EndActions g={g} />
-    </section>
   );
 }
 
