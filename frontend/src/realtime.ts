@@ -58,6 +58,11 @@ export function connect(): void {
       // A new in-app notification: the bell counts it, an open inbox reloads (docs/realtime.md).
       set({ unread: (state.unread || 0) + 1 });
       window.dispatchEvent(new CustomEvent("claim:notification"));
+    } else if (typeof msg.type === "string" && msg.type.startsWith("challenge_")) {
+      // A challenge to or by me changed (docs/realtime.md, "Typed events"): the inbox's list reloads.
+      window.dispatchEvent(new CustomEvent("claim:challenge"));
+    } else if (msg.type === "game_started" || msg.type === "game_finished") {
+      void loadLists();
     } else if (msg.type === "error" && msg.code === "unauthenticated") {
       stopped = true; // the server will close with 4401; don't hammer it
     }

@@ -49,6 +49,65 @@ function Row({ g }: { g: Game }) {
   );
 }
 
+interface Person { username: string; name: string; is_bot: boolean }
+interface Challenge {
+  id: string; status: string; challenger: Person; to: Person | null; open: boolean; kind: string;
+  time_control: TimeControlView; rated: boolean; expires_at: string; game_id: number | null;
+}
+
+/** Pending challenges (docs/api.md, "Challenges"): accept or decline those to me, cancel mine. Reloaded on
+ * every challenge event of the socket (claim:challenge). */
+function Challenges({ tick }: { tick: number }) {
+  const [lists, setLists] = useState<{ incoming: Challenge[]; outgoing: Challenge[] }>({ incoming: [], outgoing: [] });
+  async function load() {
+    try { setLists(await api<{ incoming: Challenge[]; outgoing: Challenge[] }>("GET", "/challenges")); } catch { /* offline: hide */ }
+  }
+  useEffect(() => {
+    void load();
+    const on = () => void load();
+    window.addEventListener("claim:challenge", on);
+    return () => window.removeEventListener("claim:challenge", on);
+  }, [tick]);
+  async function act(c: Challenge, action: "accept" | "decline" | "cancel") {
+    try {
+      const done = await api<Challenge>("POST", `/challenges/${c.id}/${action}`, action === "decline" ? { reason: "generic" } : {});
+      if (action === "accept" && done.game_id) { navigate(`/game/${done.game_id}`); return; }
+      toast(t(action === "decline" ? "challenge.declined" : "challenge.cancelled"));
+    } catch (x) { toast(errorText(x), "error"); }
+    void load();
+  }
+  const terms = (c: Challenge) => `${describeTimeControl(c.time_control, (k, v) => t(k as Key, v))} · ${c.rated ? t("seek.rated") : t("seek.casual")}`;
+  if (!lists.incoming.length && !lists.outgoing.length) return null;
+  return (
+    <section aria-labelledby="h-challenges">
+      <h2 id="h-challenges">{t("challenge.title")}</h2>
+      <ul class="games" id="challenges">
+        {lists.incoming.map((c) => (
+          <li data-challenge={c.id} data-dir="in">
+            <span class="game-row">
+              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{t("challenge.from", { name: c.challenger.name })}</span></span>
+              <span class="gr-sub small">{terms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
+            </span>
+            <div class="row invite">
+              <button type="button" class="btn primary" data-accept-challenge={c.id} onClick={() => act(c, "accept")}>{t("inbox.accept")}</button>
+              <button type="button" class="btn ghost" data-decline-challenge={c.id} onClick={() => act(c, "decline")}>{t("inbox.decline")}</button>
+            </div>
+          </li>
+        ))}
+        {lists.outgoing.map((c) => (
+          <li data-challenge={c.id} data-dir="out">
+            <span class="game-row">
+              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{c.to ? t("challenge.to", { name: c.to.name }) : t("challenge.open")}</span></span>
+              <span class="gr-sub small">{terms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
+            </span>
+            <button type="button" class="btn ghost" data-cancel-challenge={c.id} onClick={() => act(c, "cancel")}>{t("common.cancel")}</button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 interface Seek { id: number; kind: string; seats: number; days_per_move: number | null; time_control?: TimeControlView; rated: boolean; rating_range: number | null; window: number | null; quick: boolean; created_at: string }
 
 /** My open seeks (matchmaking) with cancel. */
@@ -132,6 +191,7 @@ export function Inbox() {
         <button class="btn ghost" type="button" onClick={refresh} disabled={busy} aria-busy={busy}>{busy ? t("common.loading") : t("common.refresh")}</button>
       </div>
       <a class="btn primary wide" href="#/new">{t("nav.new")}</a>
+      <Challenges tick={tick} />
       <MySeeks tick={tick} />
       {st.listsLoaded && !active.length && !open.length && !finished.length && <p class="empty">{t("inbox.empty")}</p>}
       {active.length > 0 && (
