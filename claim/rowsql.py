@@ -206,11 +206,13 @@ class ValuesSelect:
     datetimes on SQLite).
     """
 
-    def __init__(self, model: type[Model], fields: Sequence[str], where: str, order_by: str = "") -> None:
+    def __init__(self, model: type[Model], fields: Sequence[str], where: str, order_by: str = "",
+                 outer: bool = False) -> None:
         self.model = model
         self.fields = list(fields)
         self.where = where
         self.order_by = order_by
+        self.join = "LEFT OUTER JOIN" if outer else "INNER JOIN"  # outer: rows without the relation too
         self._compiled: dict[str, tuple[str, list[Any]]] = {}
 
     def _compile(self, connection: Any) -> tuple[str, list[Any]]:
@@ -222,7 +224,7 @@ class ValuesSelect:
             if relation:
                 fk = meta.get_field(relation)
                 related = fk.related_model
-                joins[relation] = (f"INNER JOIN {qn(related._meta.db_table)} {qn(relation)} ON "
+                joins[relation] = (f"{self.join} {qn(related._meta.db_table)} {qn(relation)} ON "
                                    f"(t0.{qn(fk.column)} = {qn(relation)}.{qn(fk.target_field.column)})")
                 model, alias = related, qn(relation)
             else:

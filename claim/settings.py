@@ -213,12 +213,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": env_int("CELERY_V
 if env_str("CELERY_RESTORE_SWEEP_SECONDS"):
     CELERY_BROKER_TRANSPORT_OPTIONS.update(unacked_restore_interval=env_int("CELERY_RESTORE_SWEEP_SECONDS", 100),
                                            unacked_restore_throttle=1)
+# Correspondence timings, shortened by the journey tests only (tests/journeys, docs/testing.md): the
+# length of one "day" of a days-per-move deadline, and how long "Play now" waits before the AI fallback.
+CLOCK_DAY_SECONDS = env_int("CLOCK_DAY_SECONDS", 86400)
+SEEK_AI_FALLBACK_SECONDS = env_int("SEEK_AI_FALLBACK_SECONDS", 120)
 CELERY_BEAT_SCHEDULE: dict = {
     # Safety net: an AI seat whose turn task was lost (crash between commit and enqueue) moves.
     "resume-ai-turns": {"task": "games.resume_ai_turns", "schedule": 60.0},
     # Correspondence (issue 6, docs/correspondence.md): deadlines, pairing, reminders, digest, ratings net.
     "expire-deadlines": {"task": "clock.expire_deadlines", "schedule": float(env_int("CLOCK_BEAT_SECONDS", 60))},
-    "pair-seeks": {"task": "seeks.pair_all", "schedule": 60.0},
+    "pair-seeks": {"task": "seeks.pair_all", "schedule": float(env_int("SEEK_BEAT_SECONDS", 60))},
     "deadline-reminders": {"task": "notify.send_reminders", "schedule": 600.0},
     "daily-digest": {"task": "notify.send_digests", "schedule": 3600.0},
     "rate-missed-games": {"task": "ratings.rate_unrated_games", "schedule": 900.0},

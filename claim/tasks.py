@@ -131,6 +131,16 @@ def wait_for_thread_tasks(timeout: float = 30.0) -> None:
         _pool = None
 
 
+def register_tasks() -> Any:
+    """Import every app's ``tasks`` module, as a Celery worker does at start (``autodiscover_tasks`` is
+    lazy: only a worker triggers it). A web process that runs the beat in-process (the embedded run) looks
+    its tasks up by name, so it must know them all. Returns the Celery app."""
+    from claim.celery import app
+
+    app.loader.import_default_modules()
+    return app
+
+
 def start_embedded_beat(poll_seconds: float = 1.0, stop: threading.Event | None = None) -> threading.Thread | None:
     """Run ``CELERY_BEAT_SCHEDULE`` in-process (thread mode only: the embedded run has no beat).
 
@@ -140,7 +150,10 @@ def start_embedded_beat(poll_seconds: float = 1.0, stop: threading.Event | None 
     """
     if settings.TASK_MODE != "thread":
         return None
-    from claim.celery import app
+    app = register_tasks()
+    missing = sorted({entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} - set(app.tasks))
+    if missing:
+        log.error("embedded beat: no such task: %s", ", ".join(missing))
 
     entries = {name: (entry["task"], float(entry["schedule"]))
                for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}

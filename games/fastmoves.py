@@ -221,6 +221,7 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
     from games.api.views import GameMovesView
     from games.models import Game
     from games.service._common import SEATS_GAME_CLOCK, game_and_seats
+    from games.service.clock import bank_needs_history, clock_row, is_paused
     from games.service.errors import ServiceError
     from games.service.moves import checked_apply, plan_move
 
@@ -253,6 +254,10 @@ async def play(game_id: int, plain: str, version: int, move: dict[str, Any], cli
             game, seats = game_and_seats(sorted(built, key=lambda seat: seat.index))
             if game.status != Game.Status.ACTIVE or game.version != version:
                 raise Delegate("not active or stale")
+            if is_paused(game):  # the move ends the pause: the service does that in its transaction
+                raise Delegate("paused")
+            if bank_needs_history(game, clock_row(game)):  # the bank is read from the history: a query
+                raise Delegate("bank clock behind")
             try:
                 mine, rules, new_state, events = checked_apply(game, seats, user, version, move)
             except ServiceError as exc:

@@ -47,19 +47,19 @@ const CORE: Record<Lang, { h: string; p: string[] }[]> = {
   en: [
     { h: "Goal", p: ["Win the votes of at least 3 of the 5 factions. At the end, for each faction, the player with more cards of it in their score pile wins its vote; equal counts go to the player with the highest card (then the next highest). If nobody has 3 votes, more votes win, then more cards in the factions that voted for you."] },
     { h: "Tricks", p: ["52 cards, 13 each. The leader plays any card; the other player must follow the led faction if they can, otherwise plays anything. The higher card of the led faction wins; a tie goes to the leader; an off-faction card always loses."] },
-    { h: "Phase 1: recruit followers", p: ["Each trick is played for the face-up prize card. The winner takes the prize, the loser draws the top deck card unseen; both go to your follower pile, which becomes your hand in phase 2. Played cards are discarded (except for powers)."] },
+    { h: "Phase 1: recruit followers", p: ["Each trick is played for the face-up prize card. The winner takes the prize, the loser draws the top deck card face down (the loser may look at it, the opponent does not see it); both go to your follower pile, which becomes your hand in phase 2. Played cards are discarded (except for powers)."] },
     { h: "Phase 2: win supporters", p: ["Play your 13 followers. The winner of each trick puts both cards in their score pile. Only the score piles count at the end."] },
   ],
   de: [
     { h: "Ziel", p: ["Gewinne die Stimmen von mindestens 3 der 5 Fraktionen. Am Ende gewinnt bei jeder Fraktion, wer mehr Karten von ihr im Wertungsstapel hat; bei Gleichstand entscheidet die höchste Karte (dann die nächsthöchste). Hat niemand 3 Stimmen, gewinnen mehr Stimmen, dann mehr Karten in den Fraktionen, die für dich gestimmt haben."] },
     { h: "Stiche", p: ["52 Karten, je 13. Wer ausspielt, spielt eine beliebige Karte; der andere muss die ausgespielte Fraktion bedienen, wenn er kann, sonst spielt er eine beliebige Karte. Die höhere Karte der ausgespielten Fraktion gewinnt; bei Gleichstand gewinnt, wer ausgespielt hat; eine fremde Fraktion verliert immer."] },
-    { h: "Phase 1: Gefolgsleute anwerben", p: ["Jeder Stich geht um die offene Preiskarte. Der Gewinner nimmt den Preis, der Verlierer zieht verdeckt die oberste Karte; beide kommen auf den eigenen Gefolgsstapel, der in Phase 2 die Hand wird. Gespielte Karten werden abgelegt (außer durch Fähigkeiten)."] },
+    { h: "Phase 1: Gefolgsleute anwerben", p: ["Jeder Stich geht um die offene Preiskarte. Der Gewinner nimmt den Preis, der Verlierer zieht verdeckt die oberste Karte (er darf sie ansehen, der Gegner sieht sie nicht); beide kommen auf den eigenen Gefolgsstapel, der in Phase 2 die Hand wird. Gespielte Karten werden abgelegt (außer durch Fähigkeiten)."] },
     { h: "Phase 2: Unterstützer gewinnen", p: ["Spiele deine 13 Gefolgsleute. Der Stichgewinner legt beide Karten auf seinen Wertungsstapel. Am Ende zählen nur die Wertungsstapel."] },
   ],
   cs: [
     { h: "Cíl", p: ["Získejte hlasy alespoň 3 z 5 frakcí. Na konci získá hlas každé frakce ten, kdo má na bodové hromádce víc jejích karet; při shodě rozhoduje nejvyšší karta (pak další nejvyšší). Nemá-li nikdo 3 hlasy, vyhrává víc hlasů, pak víc karet ve frakcích, které hlasovaly pro vás."] },
     { h: "Štychy", p: ["52 karet, každý 13. Vynášející zahraje libovolnou kartu; druhý musí přiznat vynesenou frakci, pokud může, jinak hraje cokoli. Vyhrává vyšší karta vynesené frakce; při shodě vynášející; karta jiné frakce vždy prohrává."] },
-    { h: "Fáze 1: verbování stoupenců", p: ["Každý štych se hraje o odkrytou odměnu. Vítěz si vezme odměnu, poražený si lízne vrchní kartu balíčku naslepo; obě jdou na hromádku stoupenců, která se ve fázi 2 stane rukou. Zahrané karty se odhazují (pokud schopnost neříká jinak)."] },
+    { h: "Fáze 1: verbování stoupenců", p: ["Každý štych se hraje o odkrytou odměnu. Vítěz si vezme odměnu, poražený si lízne vrchní kartu balíčku lícem dolů (smí se na ni podívat, soupeř ji nevidí; český text pravidel to zakazuje, my se řídíme anglickými pravidly); obě jdou na hromádku stoupenců, která se ve fázi 2 stane rukou. Zahrané karty se odhazují (pokud schopnost neříká jinak)."] },
     { h: "Fáze 2: získávání příznivců", p: ["Hrajte svých 13 stoupenců. Vítěz každého štychu dá obě karty na svou bodovou hromádku. Na konci se počítají jen bodové hromádky."] },
   ],
 };

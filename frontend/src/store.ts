@@ -190,11 +190,13 @@ export function onPushedView(gameId: number, version: number, view: Record<strin
 }
 
 /** Accept an invitation (take my seat); the game starts when every seat is filled. */
-export async function acceptInvite(id: number): Promise<void> {
+/** Accept an invitation; true when the seat is taken (the caller opens the table). */
+export async function acceptInvite(id: number): Promise<boolean> {
   try {
     putGame(await api<Record<string, unknown>>("POST", `/games/${id}/join`, {}));
-    await loadLists();
-  } catch (e) { toast(errorText(e), "error"); }
+    void loadLists();
+    return true;
+  } catch (e) { toast(errorText(e), "error"); return false; }
 }
 
 /** Decline an invitation (calls the open game off). */

@@ -10,8 +10,7 @@ def vacation_used(user_id: int, game_id: int, until: datetime) -> None:
 
     if not apps.is_installed("games.notify"):
         return
-    from games.notify.service import notify
+    from games.notify.service import notify_game
 
-    notify(user_id, "vacation_used", game_id, title="Vacation used",
-           body=f"Your deadline in game {game_id} passed; vacation moved it to {until:%Y-%m-%d %H:%M} UTC.",
-           data={"until": until.isoformat()})
+    notify_game("vacation_used", game_id, [user_id], "vacation.title", "vacation.body",
+                data={"until": until.isoformat()}, until=f"{until:%Y-%m-%d %H:%M}")

@@ -18,13 +18,19 @@ def accrual_every_days() -> int:
     return int(getattr(settings, "VACATION_ACCRUAL_EVERY_DAYS", 7))
 
 
+def start_days() -> float:
+    """What a newcomer starts with (docs/correspondence.md: a week, so a first trip costs no game)."""
+    return float(getattr(settings, "VACATION_START_DAYS", 7))
+
+
 def max_days() -> float:
     return float(getattr(settings, "VACATION_MAX_DAYS", 30))
 
 
 def account_for(user: Any, lock: bool = False) -> VacationAccount:
     """The user's vacation account with accrual brought up to date (1 day per 7 since joining, max 30)."""
-    acc, _ = VacationAccount.objects.get_or_create(user=user, defaults={"accrued_until": user.date_joined})
+    acc, _ = VacationAccount.objects.get_or_create(user=user, defaults={"accrued_until": user.date_joined,
+                                                                         "balance": start_days()})
     if lock:
         acc = VacationAccount.objects.select_for_update().get(pk=acc.pk)
     now = timezone.now()
@@ -48,7 +54,8 @@ def take_period(user: Any, start: datetime, days: int) -> VacationPeriod:
     with transaction.atomic():
         acc = account_for(user, lock=True)
         if days < 1 or days > acc.balance:
-            raise ValueError(f"You have {math.floor(acc.balance)} vacation day(s); {days} asked for.")
+            raise ValueError(f"You have {math.floor(acc.balance)} vacation day(s) left and asked for {days}: book "
+                             f"fewer days, or wait: one more day comes every {accrual_every_days()} days.")
         acc.balance -= days
         acc.save(update_fields=["balance"])
         return VacationPeriod.objects.create(user=user, start=start, end=start + days * DAY, days=days)

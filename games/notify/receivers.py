@@ -42,13 +42,34 @@ def _events(pairs: int) -> ValuesSelect:
 
 
 def _human_seats(games: int) -> ValuesSelect:
+    """Every seat of the games (the AI's too: the texts name the opponents), humans with their user's
+    name and language, in seat order; :func:`_split` keeps the humans for who is told."""
     select = _HUMAN_SEATS.get(games)
     if select is None:
-        where = f"t0.game_id IN ({', '.join(['%s'] * games)}) AND t0.user_id IS NOT NULL AND t0.ai_level IS NULL"
+        where = f"t0.game_id IN ({', '.join(['%s'] * games)})"
         select = _HUMAN_SEATS[games] = ValuesSelect(
-            Seat, ["game", "index", "user_id", "joined_at", "to_act", "outcome", "rank"], where=where,
-            order_by='t0.game_id, t0."index"')
+            Seat, ["game", "index", "user_id", "joined_at", "to_act", "outcome", "rank", "ai_level",
+                   "user__username", "user__display_name", "user__language"], where=where,
+            order_by='t0.game_id, t0."index"', outer=True)
     return select
+
+
+def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int, str], dict[int, str]]:
+    """(the seated humans as ``(index, user id, joined_at, to_act, outcome, rank)``, every seat's public
+    name by index, each human's language by user id)."""
+    from games.ai import level_name
+
+    humans, seat_names, languages = [], {}, {}
+    ai = [r for r in rows if r[6] is not None]
+    for index, user_id, joined, to_act, outcome, rank, ai_level, username, display, language in rows:
+        if ai_level is not None:
+            number = f" {ai.index(next(r for r in ai if r[0] == index)) + 1}" if len(ai) > 1 else ""
+            seat_names[index] = f"AI ({level_name(ai_level)}){number}"
+        elif user_id is not None:
+            seat_names[index] = display or username
+            languages[user_id] = language
+            humans.append((index, user_id, joined, to_act, outcome, rank))
+    return humans, seat_names, languages
 
 
 def on_game_changes(changes: list[Change]) -> None:
@@ -74,15 +95,13 @@ def on_game_changes(changes: list[Change]) -> None:
     if not todo:
         return
     games = list(dict.fromkeys(game_id for game_id, *_ in todo))
-    seats: dict[int, list[tuple[Any, ...]]] = {game_id: [] for game_id in games}
+    rows: dict[int, list[tuple[Any, ...]]] = {game_id: [] for game_id in games}
     for game_id, *seat in _human_seats(len(games)).rows(games):
-        seats[game_id].append(tuple(seat))
-    creators = {_creator(seats[game_id], actor) for game_id, status, type_, actor, _ in todo
-                if type_ == "created" and status == "open"}
-    names = _names(creators - {None})
+        rows[game_id].append(tuple(seat))
+    seats = {game_id: _split(rows[game_id]) for game_id in games}
     groups = []
     for game_id, status, type_, actor, kind in todo:
-        groups.extend(_groups(game_id, status, type_, actor, kind, seats[game_id], names))
+        groups.extend(_groups(game_id, status, type_, actor, kind, *seats[game_id]))
     notify_groups(groups)
 
 
@@ -92,36 +111,35 @@ def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwar
 
 
 def _groups(game_id: int, status: str, type_: str, actor: int | None, kind: str, seats: list[tuple[Any, ...]],
-            names: dict[int, str]) -> list[tuple[str, int, list[Any]]]:
-    """The ``(event, game id, items)`` to send for one change (``notify_groups``), in order."""
-    title = f"Game {game_id} ({kind})"
+            seat_names: dict[int, str], languages: dict[int, str]) -> list[tuple[str, int, list[Any]]]:
+    """The ``(event, game id, items)`` to send for one change (``notify_groups``), in order: each item in
+    its recipient's language, naming the game and the other players, with the game's link."""
+    from .texts import game_name, game_url, names, text
+
+    url = {"url": game_url(game_id)}
+
+    def say(uid: int, index: int, title: str, body: str, **values: Any) -> tuple[Any, ...]:
+        lang = languages.get(uid)
+        others = names(lang, [n for i, n in sorted(seat_names.items()) if i != index])
+        who = seat_names.get(actor, text(lang, "someone")) if actor is not None else text(lang, "someone")
+        v = {"game": game_name(lang, kind, game_id), "opponents": others, "name": who}
+        data = {**url, **values.pop("data", {})}
+        return (uid, text(lang, title, **v), text(lang, body, **v), data)
+
     if type_ == "created" and status == "open":
-        name = names.get(_creator(seats, actor), "Someone")
-        invited = [(uid, f"{name} challenges you", f"{title}: accept or decline.", None)
-                   for _, uid, joined, *_ in seats if joined is None]
+        invited = [say(uid, index, "challenge.title", "challenge.body")
+                   for index, uid, joined, *_ in seats if joined is None]
         return [("challenge_received", game_id, invited)]
     if status == "finished":
         items = []
-        for _, uid, _, _, outcome, rank in seats:
-            said = {"win": "You won", "loss": "You lost", "draw": "Draw"}.get(outcome, "Game over")
-            items.append((uid, f"{said}: {title}", "The game is over.", {"outcome": outcome, "rank": rank}))
+        for index, uid, _, _, outcome, rank in seats:
+            title = {"win": "over.win", "loss": "over.loss", "draw": "over.draw"}.get(outcome, "over.other")
+            items.append(say(uid, index, title, "over.body", data={"outcome": outcome, "rank": rank}))
         return [("game_over", game_id, items)]
-    turn = [(uid, f"Your turn: {title}", "It is your move.", None)
+    body = "your_turn.body" if type_ == "move" else "your_turn.body_start"
+    # One your_turn per player and change, never one for the player who made it.
+    turn = [say(uid, index, "your_turn.title", body)
             for index, uid, _, to_act, *_ in seats if index != actor and to_act]
-    moved = [(uid, f"Move in {title}", "An opponent moved.", None)
+    moved = [say(uid, index, "moved.title", "moved.body")
              for index, uid, _, to_act, *_ in seats if index != actor and not to_act] if type_ == "move" else []
     return [("your_turn", game_id, turn), ("opponent_moved", game_id, moved)]
-
-
-def _creator(seats: list[tuple[Any, ...]], actor: int | None) -> int | None:
-    """The user id of the seat that created the game, if it is a seated human."""
-    return next((s[1] for s in seats if s[0] == actor), None)
-
-
-def _names(user_ids: set[int]) -> dict[int, str]:
-    """The public names of the challengers (one query, only for challenges)."""
-    if not user_ids:
-        return {}
-    from django.contrib.auth import get_user_model
-
-    return {user.pk: user.public_name for user in get_user_model().objects.filter(pk__in=user_ids)}

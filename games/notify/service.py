@@ -198,6 +198,33 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
     return notes
 
 
+def notify_game(event: str, game_id: int, user_ids: list[int], title: str, body: str,
+                data: dict[str, Any] | None = None, **values: Any) -> list[Notification]:
+    """Notify players of one game in their own language (:mod:`games.notify.texts` keys ``title`` and
+    ``body``), naming the game and each recipient's opponents, with the game's link in ``data["url"]``."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Game, Seat
+    from games.service.payload import seats_payload
+
+    from .texts import game_name, game_url, names, text
+
+    kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
+    if kind is None:
+        return []
+    rows = list(Seat.objects.filter(game_id=game_id).select_related("user").order_by("index"))
+    shown = seats_payload(rows, None)
+    languages = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "language"))
+    items: list[Item] = []
+    for uid in user_ids:
+        lang = languages.get(uid)
+        others = names(lang, [s["name"] for row, s in zip(rows, shown, strict=True)
+                              if row.user_id != uid and s["name"]])
+        v = {"game": game_name(lang, kind, game_id), "opponents": others, **values}
+        items.append((uid, text(lang, title, **v), text(lang, body, **v), {"url": game_url(game_id), **(data or {})}))
+    return notify_many(event, game_id, items)
+
+
 def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
@@ -324,9 +351,8 @@ def send_reminders(now: datetime | None = None) -> int:
             ReminderLog.objects.create(game=game, user_id=seat.user_id, version=game.version, threshold=due,
                                        sent_at=now)
             hours = max(int(left // 3600), 0)
-            notify(seat.user_id, "deadline_near", game.pk, title="Your deadline is near",
-                   body=f"About {hours} h left for your move in game {game.pk}.",
-                   data={"deadline": game.deadline.isoformat(), "percent_left": due})
+            notify_game("deadline_near", game.pk, [seat.user_id], "deadline.title", "deadline.body",
+                        data={"deadline": game.deadline.isoformat(), "percent_left": due}, hours=hours)
             sent += 1
     return sent
 

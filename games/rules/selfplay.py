@@ -3,8 +3,10 @@
     python -m games.rules.selfplay --game claim --games 1000 --seed 7 [--with-legal]
                                    [--seats N] [--factions a,b,c,d,e]
     python -m games.rules.selfplay --game claim-mix --seats 4 --games 100
+    python -m games.rules.selfplay --game inheritors --seats 3 --games 100 --seed 1
 
-``--seats 3|4`` (``claim-mix`` only) plays the 3-4 player variant (one pair + 5 singles, M3).
+``--seats 3|4`` plays the 3-4 player variant of ``claim-mix`` (one pair + 5 singles, M3), or
+Inheritors with that many seats (2-4, I3.1); Inheritors prints ``inheritors.record/1`` records.
 
 Every move is chosen uniformly among the *distinct* legal moves (``legal_moves``). With
 ``--with-legal`` each entry of ``moves`` also carries ``"legal"``: every legal move the seat had.
@@ -20,7 +22,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from games.rules.base import JSON, RulesError
+from games.rules.base import JSON, Rules, RulesError
 from games.rules.cards import FACTION_NAMES
 from games.rules.claim import core
 from games.rules.claim.core import OVER, SEER_PRIZE, SEER_TOP
@@ -50,12 +52,41 @@ def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Rando
     return record
 
 
+def random_engine_record(rules: Rules, options: JSON, seats: int, seed: int, rng: random.Random,
+                         with_legal: bool = False, max_moves: int = 20000) -> JSON:
+    """One complete game of any engine through the :class:`Rules` interface only (Inheritors):
+    each step, the lowest seat to act plays a uniformly random legal move."""
+    st = rules.setup(options, seats, seed)
+    legal_lists: list[list[JSON]] = []
+    for _ in range(max_moves):
+        if rules.is_over(st):
+            break
+        seat = min(rules.to_act(st))
+        legal = rules.legal_moves(st, seat)
+        if not legal:
+            raise RulesError(f"seat {seat} must act but has no legal move")
+        st, _events = rules.apply(st, seat, legal[rng.randrange(len(legal))])
+        if with_legal:
+            legal_lists.append([dict(m) for m in legal])
+    else:
+        raise RulesError(f"no end after {max_moves} moves")
+    record = rules.record(st)
+    if with_legal:
+        for entry, legal in zip(record["moves"], legal_lists, strict=True):
+            entry["legal"] = legal
+    return record
+
+
 def generate(game: str, games: int, seed: int, *, with_legal: bool = False, seats: int = 2,
              factions: Sequence[str] | None = None) -> Iterator[JSON]:
     """Records of ``games`` random games (deterministic for a given ``seed``)."""
     rules = get_rules(game)
-    if not isinstance(rules, ClaimRules):  # pragma: no cover - only Claim games so far
-        raise RulesError(f"self-play does not support {game!r} yet")
+    if not isinstance(rules, ClaimRules):  # Inheritors: the generic interface
+        options = rules.normalize_options({}, seats)
+        rng = random.Random(seed)
+        for _ in range(games):
+            yield random_engine_record(rules, options, seats, rng.getrandbits(63), rng, with_legal)
+        return
     fixed = None
     if factions is not None:
         fixed = rules.normalize_options({"factions": list(factions)}, seats)
@@ -81,12 +112,12 @@ def _example_mix(seats: int = 2) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.rules.selfplay", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="claim", help="claim, claim2 or claim-mix")
+    parser.add_argument("--game", default="claim", help="claim, claim2, claim-mix or inheritors")
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--with-legal", action="store_true",
                         help="add every legal move of the seat to each move")
-    parser.add_argument("--seats", type=int, default=2, help="2; 3 or 4 with claim-mix (M3)")
+    parser.add_argument("--seats", type=int, default=2, help="2; 3 or 4 with claim-mix (M3) or inheritors (I3.1)")
     parser.add_argument("--factions", help="claim-mix: comma-separated factions, e.g. "
                         "knight,goblin,undead,dragon,seer")
     args = parser.parse_args(argv)

@@ -168,10 +168,9 @@ def _announce(game_id: int, user_ids: list[int]) -> None:
 
     if not apps.is_installed("games.notify"):
         return
-    from games.notify.service import notify
+    from games.notify.service import notify_game
 
-    for uid in user_ids:
-        notify(uid, "match_found", game_id, title="Match found", body=f"Your seek was paired: game {game_id}.")
+    notify_game("match_found", game_id, user_ids, "match.title", "match.body")
 
 
 def create_seek(user: Any, **fields: Any) -> tuple[Seek, Game | None]:

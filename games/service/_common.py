@@ -80,13 +80,19 @@ def seat_of_user(seats: list[Seat], user: Any) -> Seat | None:
     return None
 
 
+def move_time(days_per_move: int) -> timedelta:
+    """The time a days-per-move seat has for its move (``CLOCK_DAY_SECONDS`` a day: shortened in the
+    journey tests only)."""
+    return timedelta(seconds=days_per_move * settings.CLOCK_DAY_SECONDS)
+
+
 def advance(game: Game, now: Any = None) -> Any:
     """Version + 1, timestamps and deadline of one change, in memory only (``bump`` also logs it)."""
     now = now or timezone.now()
     game.version += 1
     game.updated_at = now
     if game.status == Game.Status.ACTIVE and game.days_per_move:
-        game.deadline = now + timedelta(days=game.days_per_move)
+        game.deadline = now + move_time(game.days_per_move)
     else:
         game.deadline = None
     return now

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from games.models import DAYS_PER_MOVE_CHOICES, Game, Seat
 
-from ._common import after_commit, apply_result, bump, load_state, lock_game, log, rules_of, seats_of
+from ._common import after_commit, apply_result, bump, load_state, lock_game, log, move_time, rules_of, seats_of
 from .access import require_joined_seat
 from .errors import Conflict, InvalidRequest
 
@@ -248,6 +248,14 @@ def _bank_state(game: Game, clock: Any, last_event: Any = None) -> tuple[list[fl
                           clock)
             return banks, start
     return _history_banks(game, clock)
+
+
+def bank_needs_history(game: Game, clock: Any) -> bool:
+    """True when a move's answer would read the bank from the whole history (:func:`_bank_state`: the
+    clock's snapshot is not at the game's version yet), a query the asynchronous move path cannot make."""
+    if clock is None or clock.control != clock.Control.BANK:
+        return False
+    return len(clock.banks or []) != game.seat_count or clock.synced_version != game.version
 
 
 def _bonus(clock: Any, count: int) -> list[int]:
@@ -539,6 +547,23 @@ def resume(user: Any, game_id: int) -> Game:
     return game
 
 
+def is_paused(game: Game) -> bool:
+    clock = _clock_of(game)
+    return clock is not None and clock.paused_at is not None
+
+
+def end_pause_by_move(game: Game, seats: list[Seat], seat: int) -> bool:
+    """A move during a pause ends it, inside the move's transaction (caller holds the row lock): the
+    pause requests are cleared and a ``resumed`` history entry (``"by": "move"``) comes before the
+    move's, so the move's answer already says ``paused: false``. False: the game was not paused."""
+    clock = _clock_of(game)
+    if clock is None or clock.paused_at is None:
+        return False
+    end_pause(game, clock, seats, timezone.now())
+    bump(game, "resumed", seat, [{"type": "resumed", "seat": seat, "by": "move"}])
+    return True
+
+
 def end_pause(game: Game, clock: Any, seats: list[Seat], now: datetime) -> None:
     """Clear the pause; a bank clock is credited with the paused time for the seats to act."""
     if clock.control == clock.Control.BANK and clock.paused_at is not None:
@@ -560,7 +585,7 @@ def _deadline_after_pause(game: Game, clock: Any, seats: list[Seat], now: dateti
         return write_bank(game, clock, seats)
     remaining = getattr(clock, "_remaining", None)
     if remaining is None:
-        return now + timedelta(days=game.days_per_move) if game.days_per_move else None
+        return now + move_time(game.days_per_move) if game.days_per_move else None
     return now + timedelta(seconds=max(remaining, 0))
 
 

@@ -238,9 +238,17 @@ def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
             if answer is not None:
                 return answer
             raise
+        from .clock import end_pause_by_move, is_paused
+
+        # A move ends a pause in its own transaction (undone with it if the move is not stored).
+        savepoint = transaction.savepoint() if is_paused(game) else None
+        if savepoint is not None:
+            end_pause_by_move(game, seats, mine.index)
         move_id, payload, parts = _commit_move(game, seats, rules, mine.index, move, new_state, events, client_id,
                                                respond_to=user)
         if move_id is None:  # this client_id was used before, at an older version: its first answer
+            if savepoint is not None:
+                transaction.savepoint_rollback(savepoint)
             game.refresh_from_db()  # nothing was written: drop the in-memory changes
             seats = seats_of(game)
             answer = prior()

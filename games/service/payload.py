@@ -42,10 +42,19 @@ def links(game: Game) -> dict[str, str]:
     return {name: f"{before}{gid}{after}" for name, before, after in _link_templates(get_script_prefix())}
 
 
-def seat_payload(seat: Seat, user: Any) -> dict[str, Any]:
-    """A seat as every viewer may see it."""
+def seats_payload(seats: list[Seat], user: Any) -> list[dict[str, Any]]:
+    """The seats as every viewer may see them; several AI seats are told apart by number, in seat order
+    ("AI (Squire) 1", "AI (Squire) 2"): in a 3-4 seat game everyone must know who played what."""
+    ai_seats = [s.index for s in seats if s.is_ai]
+    number = {index: n for n, index in enumerate(ai_seats, 1)} if len(ai_seats) > 1 else {}
+    return [seat_payload(s, user, number.get(s.index)) for s in seats]
+
+
+def seat_payload(seat: Seat, user: Any, ai_number: int | None = None) -> dict[str, Any]:
+    """A seat as every viewer may see it (``ai_number``: which of the game's AI seats it is)."""
     if seat.is_ai:
-        kind, username, name, is_bot = "ai", None, f"AI ({level_name(seat.ai_level)})", True
+        name = f"AI ({level_name(seat.ai_level)})" + (f" {ai_number}" if ai_number else "")
+        kind, username, is_bot = "ai", None, True
     elif seat.user_id is not None:
         kind, username, name, is_bot = "user", seat.user.username, seat.user.public_name, seat.user.is_bot
     else:
@@ -87,7 +96,7 @@ def game_summary(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
         "title": title,
         "status": game.status,
         "version": game.version,
-        "seats": [seat_payload(s, user) for s in seats],
+        "seats": seats_payload(seats, user),
         "my_seat": mine.index if mine else None,
         "to_act": to_act,
         "my_turn": bool(mine and mine.index in to_act),
@@ -221,7 +230,7 @@ class GameParts:
     def seat_payloads(self) -> list[dict[str, Any]]:
         """Every seat as anybody sees it, without ``you`` (added per viewer)."""
         if self._seats is None:
-            self._seats = [seat_payload(s, None) for s in self.seats]
+            self._seats = seats_payload(self.seats, None)
         return self._seats
 
 
@@ -312,7 +321,7 @@ def history_entry_payload(entry: GameEvent, game: Game, viewer_seat: int | None)
 
 
 def _seats_public(game: Game, seats: list[Seat]) -> list[dict[str, Any]]:
-    return [seat_payload(s, None) for s in seats]
+    return seats_payload(seats, None)
 
 
 def ended_result(game: Game) -> dict[str, Any] | None:

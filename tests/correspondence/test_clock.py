@@ -103,7 +103,8 @@ def test_three_players_timed_out_seat_is_replaced_by_ai(make_user, play, clock, 
 
 
 @pytest.mark.django_db
-def test_vacation_accrues_and_is_used_automatically(make_user, play, clock, commit):
+def test_vacation_accrues_and_is_used_automatically(make_user, play, clock, commit, settings):
+    settings.VACATION_START_DAYS = 0  # accrual alone (the newcomer's week: below)
     alice, bob = make_user("alice"), make_user("bob")
     for u in (alice, bob):
         u.date_joined = T0 - timedelta(days=15)  # two weeks: 2 days
@@ -130,7 +131,8 @@ def test_vacation_accrues_and_is_used_automatically(make_user, play, clock, comm
 
 
 @pytest.mark.django_db
-def test_booked_vacation_period_covers_a_deadline(make_user, play, clock, commit, api_client):
+def test_booked_vacation_period_covers_a_deadline(make_user, play, clock, commit, api_client, settings):
+    settings.VACATION_START_DAYS = 0  # accrual alone (the newcomer's week: below)
     alice, bob = make_user("alice"), make_user("bob")
     for u in (alice, bob):
         u.date_joined = T0 - timedelta(days=70)
@@ -149,7 +151,8 @@ def test_booked_vacation_period_covers_a_deadline(make_user, play, clock, commit
 
 
 @pytest.mark.django_db
-def test_vacation_auto_use_can_be_switched_off(make_user, play, clock, commit, api_client):
+def test_vacation_auto_use_can_be_switched_off(make_user, play, clock, commit, api_client, settings):
+    settings.VACATION_START_DAYS = 0  # accrual alone (the newcomer's week: below)
     alice, bob = make_user("alice"), make_user("bob")
     for u in (alice, bob):
         u.date_joined = T0 - timedelta(days=70)
@@ -163,6 +166,23 @@ def test_vacation_auto_use_can_be_switched_off(make_user, play, clock, commit, a
     _expire(commit)
     game.refresh_from_db()
     assert game.ended_reason == "timeout"
+
+
+@pytest.mark.django_db
+def test_a_newcomer_starts_with_a_week_and_is_told_plainly_when_asking_for_more(make_user, clock, api_client):
+    """Issue 21: every new account had 0 days, and asking showed "days: You have 0 vacation day(s); 3
+    asked for." A newcomer has 7 days (docs/correspondence.md); too many days gets a message to act on."""
+    new = make_user("newcomer")
+    new.date_joined = T0
+    new.save()
+    assert account_for(new).balance == 7
+    api_client.force_authenticate(new)
+    r = api_client.post("/api/v1/vacation/periods", {"start": T0.isoformat(), "days": 8}, format="json")
+    assert r.status_code == 400
+    said = r.json()["error"]["fields"]["days"][0]
+    assert said.startswith("You have 7 vacation day(s) left and asked for 8") and "book fewer days" in said
+    r = api_client.post("/api/v1/vacation/periods", {"start": T0.isoformat(), "days": 3}, format="json")
+    assert r.status_code == 201 and r.json()["balance_days"] == 4
 
 
 @pytest.mark.django_db
@@ -193,6 +213,42 @@ def test_mutual_pause_stops_the_clock(make_user, play, clock, commit, api_client
         r = api_client.post(f"/api/v1/games/{game.pk}/clock/resume")
     game.refresh_from_db()
     assert game.deadline == T0 + timedelta(days=31) + timedelta(days=1)  # the day that was left
+
+
+@pytest.mark.django_db
+def test_a_move_ends_the_pause_in_its_own_answer(make_user, play, clock, commit, api_client):
+    """Issue 21: the move that ends a pause answered ``paused: true`` with both requests still set, and
+    no history entry said the pause ended."""
+    from games.models import GameEvent
+
+    alice, bob = make_user("alice"), make_user("bob")
+    _no_vacation(alice, bob)
+    game = play.game(alice, bob, days=2)
+    for user in (alice, bob):
+        api_client.force_authenticate(user)
+        with commit():
+            r = api_client.post(f"/api/v1/games/{game.pk}/clock/pause")
+    assert r.json()["paused"] is True
+    game.refresh_from_db()
+    seat = to_act_seat(game)
+    from games.rules.registry import get_rules
+
+    rules = get_rules(game.kind)
+    legal = rules.legal_moves(rules.from_json(game.state), seat.index)
+    api_client.force_authenticate(seat.user)
+    with commit():
+        r = api_client.post(f"/api/v1/games/{game.pk}/moves", {"version": game.version, "move": legal[0]},
+                            format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    clock_part = body.get("clock") or body
+    assert clock_part["paused"] is False and clock_part["pause_requests"] == []
+    types = list(GameEvent.objects.filter(game=game).order_by("version").values_list("type", "seat"))
+    assert types[-2:] == [("resumed", seat.index), ("move", seat.index)]
+    cl = GameClock.objects.get(game=game)
+    assert cl.paused_at is None and cl.pause_requests == []
+    game.refresh_from_db()
+    assert game.deadline is not None
 
 
 @pytest.mark.django_db

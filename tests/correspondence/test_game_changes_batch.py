@@ -39,6 +39,26 @@ def _move(game_id: int) -> list:
     return [game_id, body["version"], body["status"]]
 
 
+def _move_not_ending_the_pause(game_id: int) -> list:
+    """A move written without ending a pause itself, as an AI's turn is (``play_ai_turn``): the clock
+    receiver ends the pause. (A player's move ends it in its own transaction: test_clock.py.)"""
+    from django.db import transaction
+
+    from games.service._common import after_commit, lock_game, rules_of, seats_of
+    from games.service.moves import _commit_move
+
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_of(game)
+        rules = rules_of(game)
+        state = rules.from_json(game.state)
+        seat = min(rules.to_act(state))
+        new_state, events = rules.apply(state, seat, rules.legal_moves(state, seat)[0])
+        _commit_move(game, seats, rules, seat, rules.legal_moves(state, seat)[0], new_state, events, None)
+        after_commit(game, seats)
+    return [game_id, game.version, game.status]
+
+
 def _state(game_id: int) -> list:
     game = Game.objects.get(pk=game_id)
     return [game_id, game.version, game.status]
@@ -117,7 +137,8 @@ def world(make_user, play, clock, commit):
     clock_service.request_pause(b, paused.pk)
     clock_service.request_pause(e, paused.pk)
     changes += [_state(paused.pk), _move(three.pk), _move(pushed.pk)]
-    changes += [_move(paused.pk), _move(bank.pk), _move(paused.pk)]  # a move ends the pause, then another
+    changes += [_move_not_ending_the_pause(paused.pk), _move(bank.pk),
+                _move_not_ending_the_pause(paused.pk)]  # a move ends the pause, then another
     challenge = service.create_game(e, "claim", opponents=[{"type": "user", "username": "ann"}])
     changes.append(_state(challenge.pk))
     changes.append([over.pk, over.version, "active"])  # an old version seen late

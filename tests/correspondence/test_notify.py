@@ -23,7 +23,28 @@ def test_game_events_notify_the_right_people(make_user, play):
     # the game starts when bob joins; the player to act is told, unless it is bob, who just joined
     assert mover.notifications.filter(event="your_turn", game=game).exists() == (mover == alice)
     play.resign(alice, game)
-    assert {n.title.split(":")[0] for n in Notification.objects.filter(event="game_over")} == {"You lost", "You won"}
+    over = {n.user.username: n for n in Notification.objects.filter(event="game_over")}
+    assert {over["alice"].title, over["bob"].title} == {f"You lost Claim #{game.pk}", f"You won Claim #{game.pk}"}
+    assert over["alice"].body == "Against bob. Tap to see the result."
+    assert over["alice"].data["url"] == f"/#/game/{game.pk}"
+
+
+@pytest.mark.django_db
+def test_notifications_name_the_game_and_players_in_the_recipients_language(make_user, play):
+    """Issue 21: "An opponent moved." in English for everyone, naming neither the game nor the opponent."""
+    alice, bob = make_user("alice"), make_user("bob")
+    bob.language, bob.display_name = "de", "Bobby"
+    bob.save()
+    alice.language = "cs"
+    alice.save()
+    game = play.game(alice, bob)
+    invite = bob.notifications.get(event="challenge_received", game=game)
+    assert invite.title == f"alice fordert dich zu Claim #{game.pk} heraus"
+    assert invite.data["url"] == f"/#/game/{game.pk}"
+    play.resign(bob, game)
+    assert alice.notifications.get(event="game_over").title == f"Vyhrál(a) jsi hru Claim #{game.pk}"
+    assert alice.notifications.get(event="game_over").body == "Proti: Bobby. Klepni pro zobrazení výsledku."
+    assert bob.notifications.get(event="game_over").title == f"Du hast Claim #{game.pk} verloren"
 
 
 @pytest.mark.django_db

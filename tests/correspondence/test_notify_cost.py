@@ -87,7 +87,7 @@ def test_game_over_reads_preferences_of_all_seats_in_one_query(
     with django_capture_on_commit_callbacks(execute=False), django_assert_max_num_queries(4):
         receivers.on_game_changed(None, game_id=game.pk, version=game.version, status="finished")
     over = Notification.objects.filter(game=game, event="game_over")
-    assert [(n.user_id, n.title.split(":")[0]) for n in over] == [(mover.pk, "You lost")]
+    assert [(n.user_id, n.title) for n in over] == [(mover.pk, f"You lost Claim #{game.pk}")]
 
 
 def test_a_push_without_a_game_opens_the_inbox(make_user, settings, commit):

@@ -445,3 +445,32 @@ def test_a_move_against_the_ai_starts_its_turn(alice):
     assert all(after == before + 1 for before, after in versions)
     assert fastmoves.stats["fast"] == 6
     assert Game.objects.get(pk=game_id).move_count >= 11  # 6 human moves and the AI's answers
+
+
+def test_a_bank_clock_move_is_played_on_the_loop_without_an_error(alice, bob, caplog):
+    from games.clock.models import GameClock
+
+    """Issue 21: every move of a bank-clock game logged "fast move path failed" with a
+    SynchronousOnlyOperation traceback (the clock's arithmetic read the database from the loop)."""
+    game = alice.create(kind="claim", opponents=[{"type": "user", "username": bob.user.username}],
+                        time_control={"type": "bank", "initial_seconds": 3 * 86400, "increment_seconds": 86400,
+                                      "cap_seconds": 4 * 86400})
+    assert bob.post(f"/api/v1/games/{game['id']}/join").status_code == 201
+    game_id = game["id"]
+
+    async def scenario():
+        async with _client(fast=True) as http, _client(fast=False) as plain:
+            for n in range(4):
+                if n >= 2:  # the receiver has not synced the bank yet (served: it runs a batch later)
+                    await sync_to_async(GameClock.objects.filter(game_id=game_id).update)(banks=[])
+                api, view = await _mover(http, (alice, bob), game_id)
+                r = await _move(http, api, game_id, view["version"], view["legal_moves"][0], client_id=f"b{n}")
+                assert r.status_code == 201, r.text
+                if n < 2:
+                    assert r.json() == await _view(plain, api, game_id)
+
+    with caplog.at_level("INFO", logger="games.fastmoves"):
+        _run(scenario)
+    assert not [rec for rec in caplog.records if rec.levelname in ("ERROR", "CRITICAL") or rec.exc_info], \
+        [rec.getMessage() for rec in caplog.records]
+    assert dict(fastmoves.stats) == {"fast": 2, "delegated: bank clock behind": 2}

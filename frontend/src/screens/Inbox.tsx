@@ -39,7 +39,7 @@ function Row({ g }: { g: Game }) {
       </a>
       {g.invitedMe && (
         <div class="row invite">
-          <button type="button" class="btn primary" onClick={() => acceptInvite(g.id)} data-accept={g.id}>{t("inbox.accept")}</button>
+          <button type="button" class="btn primary" onClick={() => acceptInvite(g.id).then((ok) => { if (ok) navigate(`/game/${g.id}`); })} data-accept={g.id}>{t("inbox.accept")}</button>
           <button type="button" class="btn ghost" onClick={() => declineInvite(g.id)}>{t("inbox.decline")}</button>
         </div>
       )}

@@ -11,6 +11,14 @@ import { Field, FormError } from "../ui";
 import { choiceView, describeTimeControl, TIME_CHOICES } from "../corr";
 
 
+/** The AI levels by the names the tables and docs/ai.md give them (the server's "AI (Squire)"). */
+const AI_LEVELS = ["Squire", "Knight", "King"];
+
+/** A valid faction choice to start from: one pair and 3 singles (2 players) or 5 singles (3-4, M3.1). */
+export function defaultMix(seats: number): string[] {
+  return seats > 2 ? ["knight", "goblin", "undead", "dwarf", "dragon", "troll", "seer"] : ["knight", "goblin", "undead", "dragon", "seer"];
+}
+
 export function NewGame() {
   useStore();
   const [opp, setOpp] = useState<"ai" | "user" | "open" | "seek">("ai");
@@ -18,7 +26,7 @@ export function NewGame() {
   const [level, setLevel] = useState(1);
   const [username, setUsername] = useState("");
   const [kind, setKind] = useState<"claim" | "claim2" | "claim-mix" | "inheritors">("claim");
-  const [mix, setMix] = useState<string[]>(["knight", "goblin", "undead", "dragon", "seer"]);
+  const [mix, setMix] = useState<string[]>(defaultMix(2));
   const [seats, setSeats] = useState(2);
   const [tcId, setTcId] = useState("d3"); // a TIME_CHOICES id: days per move, a bank, or unlimited
   const [rated, setRated] = useState(false);
@@ -102,7 +110,7 @@ export function NewGame() {
           {opp === "ai" && (
             <div class="seg" role="radiogroup" aria-label={t("new.ai_level")}>
               {(kind === "inheritors" ? [1, 2] : [1, 2, 3]).map((n) => (
-                <label class={`seg-b ${level === n ? "on" : ""}`}><input type="radio" name="level" class="sr-only" checked={level === n} onChange={() => setLevel(n)} />{t("new.level", { n })}</label>
+                <label class={`seg-b ${level === n ? "on" : ""}`}><input type="radio" name="level" class="sr-only" checked={level === n} onChange={() => setLevel(n)} />{AI_LEVELS[n - 1]}</label>
               ))}
             </div>
           )}
@@ -112,7 +120,7 @@ export function NewGame() {
         <fieldset>
           <legend>{t("new.kind")}</legend>
           {(["claim", "claim2", "claim-mix", "inheritors"] as const).map((k) => (
-            <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => { setKind(k); if (k === "inheritors" && level > 2) setLevel(2); }} />{t(("game." + k) as Key)}
+            <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => { setKind(k); if (k === "inheritors" && level > 2) setLevel(2); if (k === "claim-mix" && mixProblem(mix, seats)) setMix(defaultMix(seats)); }} />{t(("game." + k) as Key)}
               <a class="small" href={`#/rules/${k}`}>({t("nav.rules")})</a></label>
           ))}
         </fieldset>
@@ -121,7 +129,7 @@ export function NewGame() {
             <legend>{t("new.players")}</legend>
             <div class="seg" role="radiogroup" aria-label={t("new.players")}>
               {[2, 3, 4].map((k) => (
-                <label class={`seg-b ${seats === k ? "on" : ""}`}><input type="radio" name="seats" class="sr-only" checked={seats === k} onChange={() => setSeats(k)} id={`seats-${k}`} />{t("new.players_n", { n: k })}</label>
+                <label class={`seg-b ${seats === k ? "on" : ""}`}><input type="radio" name="seats" class="sr-only" checked={seats === k} onChange={() => { setSeats(k); if (mixProblem(mix, k)) setMix(defaultMix(k)); }} id={`seats-${k}`} />{t("new.players_n", { n: k })}</label>
               ))}
             </div>
             {kind === "inheritors" ? <p class="muted small">{inhTranslate(state.lang, "inh.new.help")} {inhTranslate(state.lang, "inh.provisional_note")}</p>

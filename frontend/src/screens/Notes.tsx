@@ -1,6 +1,6 @@
 // Notifications: the in-app inbox, preferences per event and channel, Web Push, and vacation settings.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, ApiError } from "../api";
 import { formatInZone, needsHomeScreen, vapidKeyBytes } from "../corr";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
@@ -58,7 +58,7 @@ export function Notifications() {
       <ul class="games" id="notes">
         {(notes || []).map((n) => (
           <li>
-            <button type="button" class={`game-row note ${n.read ? "" : "turn"}`} onClick={() => open(n)} data-note={n.id}>
+            <button type="button" class={`game-row note ${n.read ? "" : "turn"}`} onClick={() => open(n)} data-note={n.id} data-game={n.game_id ?? undefined}>
               <span class="gr-main"><strong>{eventName(n.event)}</strong>{!n.read && <span class="sr-only"> ({t("notes.unread")})</span>}</span>
               <span class="gr-sub small">{n.body || n.title} <span class="muted">· {relTime(n.created_at)}</span></span>
             </button>
@@ -175,11 +175,13 @@ export function Vacation() {
   }
   async function book(e: Event) {
     e.preventDefault();
-    if (!start) return;
+    if (!start || !v) return;
+    const have = Math.floor(v.balance_days);
+    if (Number(days) > have) { toast(t("vac.not_enough", { have, asked: Number(days) }), "error"); return; }
     try {
       setV(await api<VacationData>("POST", "/vacation/periods", { start: new Date(start + "T00:00:00").toISOString(), days: Number(days) }));
       toast(t("common.saved"));
-    } catch (x) { toast(errorText(x), "error"); }
+    } catch (x) { toast(x instanceof ApiError && x.fields.days ? x.fields.days.join(" ") : errorText(x), "error"); }
   }
   if (!v) return null;
   const zone = st.me?.time_zone;

@@ -1,0 +1,125 @@
+"""What notifications say, in the recipient's language (en, de, cs): in-app, push and e-mail alike.
+
+Each text names the game ("Claim #12") and the other player(s); every notification of a game carries
+the link that opens it (``data["url"]``: the PWA's ``/#/game/<id>``; push and e-mail use the same).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+KINDS: dict[str, dict[str, str]] = {
+    "en": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim mix", "inheritors": "Inheritors"},
+    "de": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim-Mix", "inheritors": "Die Erben"},
+    "cs": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim mix", "inheritors": "Dědicové"},
+}
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "game": "{kind} #{id}",
+        "and": " and ",
+        "someone": "Someone",
+        "ai": "the AI",
+        "challenge.title": "{name} challenges you to {game}",
+        "challenge.body": "Tap to accept or decline.",
+        "your_turn.title": "Your turn in {game}",
+        "your_turn.body": "{name} moved. Tap to play against {opponents}.",
+        "your_turn.body_start": "The game against {opponents} is on. Tap to play.",
+        "moved.title": "{name} moved in {game}",
+        "moved.body": "Tap to see the table.",
+        "over.win": "You won {game}",
+        "over.loss": "You lost {game}",
+        "over.draw": "Draw in {game}",
+        "over.other": "{game} is over",
+        "over.body": "Against {opponents}. Tap to see the result.",
+        "match.title": "Match found: {game}",
+        "match.body": "You play against {opponents}. Tap to play.",
+        "deadline.title": "Your deadline is near in {game}",
+        "deadline.body": "About {hours} h left for your move against {opponents}.",
+        "vacation.title": "Vacation used in {game}",
+        "vacation.body": "Your deadline passed; vacation moved it to {until} UTC.",
+        "replaced.title": "You ran out of time in {game}",
+        "replaced.body": "The AI plays your seat now. You can still follow the game and see its result.",
+    },
+    "de": {
+        "game": "{kind} #{id}",
+        "and": " und ",
+        "someone": "Jemand",
+        "ai": "die KI",
+        "challenge.title": "{name} fordert dich zu {game} heraus",
+        "challenge.body": "Tippe, um anzunehmen oder abzulehnen.",
+        "your_turn.title": "Du bist am Zug in {game}",
+        "your_turn.body": "{name} hat gezogen. Tippe, um gegen {opponents} zu spielen.",
+        "your_turn.body_start": "Die Partie gegen {opponents} läuft. Tippe, um zu spielen.",
+        "moved.title": "{name} hat in {game} gezogen",
+        "moved.body": "Tippe, um den Tisch zu sehen.",
+        "over.win": "Du hast {game} gewonnen",
+        "over.loss": "Du hast {game} verloren",
+        "over.draw": "Unentschieden in {game}",
+        "over.other": "{game} ist beendet",
+        "over.body": "Gegen {opponents}. Tippe, um das Ergebnis zu sehen.",
+        "match.title": "Gegner gefunden: {game}",
+        "match.body": "Du spielst gegen {opponents}. Tippe, um zu spielen.",
+        "deadline.title": "Deine Frist läuft bald ab in {game}",
+        "deadline.body": "Noch etwa {hours} h für deinen Zug gegen {opponents}.",
+        "vacation.title": "Urlaub genutzt in {game}",
+        "vacation.body": "Deine Frist war abgelaufen; der Urlaub hat sie auf {until} UTC verschoben.",
+        "replaced.title": "Deine Zeit in {game} ist abgelaufen",
+        "replaced.body": ("Die KI spielt jetzt deinen Platz. Du kannst die Partie weiter verfolgen und ihr "
+                          "Ergebnis sehen."),
+    },
+    "cs": {
+        "game": "{kind} #{id}",
+        "and": " a ",
+        "someone": "Někdo",
+        "ai": "AI",
+        "challenge.title": "{name} tě vyzývá ke hře {game}",
+        "challenge.body": "Klepni pro přijetí nebo odmítnutí.",
+        "your_turn.title": "Jsi na tahu ve hře {game}",
+        "your_turn.body": "{name} táhl(a). Klepni a hraj proti: {opponents}.",
+        "your_turn.body_start": "Hra proti: {opponents} začala. Klepni a hraj.",
+        "moved.title": "{name} táhl(a) ve hře {game}",
+        "moved.body": "Klepni pro zobrazení stolu.",
+        "over.win": "Vyhrál(a) jsi hru {game}",
+        "over.loss": "Prohrál(a) jsi hru {game}",
+        "over.draw": "Remíza ve hře {game}",
+        "over.other": "Hra {game} skončila",
+        "over.body": "Proti: {opponents}. Klepni pro zobrazení výsledku.",
+        "match.title": "Soupeř nalezen: {game}",
+        "match.body": "Hraješ proti: {opponents}. Klepni a hraj.",
+        "deadline.title": "Blíží se tvůj termín ve hře {game}",
+        "deadline.body": "Na tah proti: {opponents} zbývá asi {hours} h.",
+        "vacation.title": "Použita dovolená ve hře {game}",
+        "vacation.body": "Tvůj termín uplynul; dovolená ho posunula na {until} UTC.",
+        "replaced.title": "Došel ti čas ve hře {game}",
+        "replaced.body": "Tvé místo teď hraje AI. Hru můžeš dál sledovat a uvidíš její výsledek.",
+    },
+}
+
+
+def lang_of(language: str | None) -> str:
+    return language if language in TEXTS else "en"
+
+
+def text(language: str | None, key: str, **values: Any) -> str:
+    lang = lang_of(language)
+    return TEXTS[lang][key].format(**values)
+
+
+def game_name(language: str | None, kind: str, game_id: int) -> str:
+    lang = lang_of(language)
+    return text(lang, "game", kind=KINDS[lang].get(kind, kind), id=game_id)
+
+
+def names(language: str | None, items: list[str]) -> str:
+    """"Bob", "Bob and Carol", "Bob, Carol and the AI"."""
+    if not items:
+        return text(language, "someone")
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + text(language, "and") + items[-1]
+
+
+def game_url(game_id: int | None) -> str:
+    """The PWA's route to the game (relative: the in-app inbox and the service worker resolve it)."""
+    return f"/#/game/{game_id}" if game_id else "/#/notes"
