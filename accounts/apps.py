@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import openapi  # noqa: F401 - registers the bearer-token OpenAPI security scheme
+        from . import checks, openapi  # noqa: F401 - registers the deploy checks and the bearer-token scheme

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -14,6 +15,8 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from .models import ApiToken, User
+
+log = logging.getLogger(__name__)
 
 MAX_ACTIVE_TOKENS = 20
 USERNAME_TAKEN = "This username is taken."
@@ -68,6 +71,12 @@ def reset_link(user: User) -> str:
 
 
 def send_password_reset_mail(user: User) -> None:
+    from .checks import LOGGING_EMAIL_BACKENDS
+
+    if not (settings.EMBEDDED or settings.DEBUG) and settings.EMAIL_BACKEND in LOGGING_EMAIL_BACKENDS:
+        # A working reset link must not land in a production log (check --deploy warns: claim.W001).
+        log.warning("password-reset e-mail for user %s not sent: EMAIL_BACKEND writes mail to the log", user.pk)
+        return
     hours = settings.PASSWORD_RESET_TIMEOUT // 3600
     with translation.override(user.language or settings.LANGUAGE_CODE):
         subject = _("Reset your claim password")
@@ -99,6 +108,28 @@ def revoke_token(token: ApiToken) -> None:
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+        recheck_sockets(token.user_id)
+
+
+def recheck_sockets(user_id: int) -> None:
+    """After the commit, every open socket of the user re-checks its credential and closes (4401) if its
+    token was revoked or its session ended (games.realtime.consumers, docs/security.md)."""
+    from games.realtime.publish import send_to_groups, user_group
+
+    transaction.on_commit(lambda: send_to_groups([(user_group(user_id), {"type": "auth.recheck"})],
+                                                 "credential re-check"))
+
+
+def set_new_password(user: User, password: str, *, reset: bool) -> None:
+    """A changed (``reset=False``) or reset password. Other sessions end (Django's session hash); a reset
+    also revokes every API token, since whoever asked for it may not have been the only one holding the
+    old password. Sockets of ended credentials close within seconds (:func:`recheck_sockets`)."""
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        if reset:
+            ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+        recheck_sockets(user.pk)
 
 
 # --- Bot accounts ---------------------------------------------------------------------------------

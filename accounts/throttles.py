@@ -77,3 +77,28 @@ class PasswordResetEmailThrottle(_AccountThrottle):
     def get_cache_key(self, request, view) -> str | None:
         email = _field(request, "email")
         return self.key(f"email:{_digest(email)}") if email else None
+
+
+class AdminLoginThrottle(_AccountThrottle):
+    """``/admin/login/`` POSTs per client address, at the ``login`` rate (Django's admin has no limit)."""
+
+    scope = "login"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.key(f"admin:{self.get_ident(request)}")
+
+
+def throttled_admin_login(request, extra_context=None):
+    """Django admin's login view behind :class:`AdminLoginThrottle`: 429 with ``Retry-After`` past the rate."""
+    from django.contrib import admin
+    from django.http import HttpResponse
+
+    if request.method == "POST":
+        throttle = AdminLoginThrottle()
+        if not throttle.allow_request(request, None):
+            wait = int((throttle.wait() or 60) + 0.999)
+            response = HttpResponse(f"Too many login attempts: try again in {wait} seconds.", status=429,
+                                    content_type="text/plain; charset=utf-8")
+            response["Retry-After"] = str(wait)
+            return response
+    return admin.site.login(request, extra_context)

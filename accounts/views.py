@@ -205,8 +205,7 @@ class PasswordChangeView(AccountView):
         user = request.user
         serializer = PasswordChangeSerializer(data=request.data, context={"user": user})
         serializer.is_valid(raise_exception=True)
-        user.set_password(serializer.validated_data["new_password"])
-        user.save(update_fields=["password"])
+        services.set_new_password(user, serializer.validated_data["new_password"], reset=False)
         update_session_auth_hash(request._request, user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -240,7 +239,8 @@ class PasswordResetConfirmView(AnonymousAccountView):
         summary="Set a new password from a reset link",
         description="`uid` and `token` come from the e-mailed link. A link works once; it also stops working "
         "when the password changes otherwise or after PASSWORD_RESET_TIMEOUT. Does not log in; all "
-        "existing sessions of the account end.",
+        "existing sessions of the account end, every API token of the account is revoked, and their open "
+        "sockets close (4401).",
         request=PasswordResetConfirmSerializer,
         responses={
             204: OpenApiResponse(description="Password set."),
@@ -252,9 +252,8 @@ class PasswordResetConfirmView(AnonymousAccountView):
     def post(self, request):
         serializer = PasswordResetConfirmSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = serializer.validated_data["user"]
-        user.set_password(serializer.validated_data["new_password"])
-        user.save(update_fields=["password"])
+        services.set_new_password(serializer.validated_data["user"], serializer.validated_data["new_password"],
+                                  reset=True)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -8,6 +8,12 @@
   with ``DEBUG`` on: JSON in the API's error shape under ``/api/`` (whatever ``Accept`` says), a plain page
   elsewhere. The traceback goes to the log only.
 
+It also sets the ``Content-Security-Policy`` of every answer that has none (:data:`CSP`): only this origin's
+scripts, styles, images, sockets and workers; no plugin, no framing, no foreign form target. The PWA, the
+admin and the API docs (Swagger UI from drf-spectacular-sidecar, its set-up script a file of its own) need
+nothing else. One fixed header, set here rather than by another middleware that would leave the event loop
+for a thread on every request under ASGI.
+
 Sync- and async-capable like Django's own middleware, so the chain stays async under ASGI.
 """
 
@@ -25,6 +31,9 @@ from claim.parsers import text_problem
 
 log = logging.getLogger("claim.errors")
 
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+       "font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; "
+       "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 HANDLED_BY_DJANGO = (Http404, PermissionDenied, BadRequest, SuspiciousOperation)
 SERVER_ERROR = "Something went wrong on our side; nothing was changed by this request. Please retry later."
 
@@ -62,6 +71,12 @@ def request_problem(request: HttpRequest) -> str | None:
     return None
 
 
+def with_csp(response: HttpResponse) -> HttpResponse:
+    if "Content-Security-Policy" not in response:
+        response["Content-Security-Policy"] = CSP
+    return response
+
+
 class RequestGuard:
     sync_capable = True
     async_capable = True
@@ -76,15 +91,13 @@ class RequestGuard:
         if self.async_mode:
             return self.__acall__(request)
         problem = request_problem(request)
-        if problem:
-            return bad_request(request, problem)
-        return self.get_response(request)
+        response = bad_request(request, problem) if problem else self.get_response(request)
+        return with_csp(response)
 
     async def __acall__(self, request: HttpRequest) -> HttpResponse:
         problem = request_problem(request)
-        if problem:
-            return bad_request(request, problem)
-        return await self.get_response(request)
+        response = bad_request(request, problem) if problem else await self.get_response(request)
+        return with_csp(response)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, HANDLED_BY_DJANGO):  # 400/403/404 pages of their own

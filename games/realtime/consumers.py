@@ -250,6 +250,26 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         text = event.get("text")  # written once by the publisher (publish._slim)
         await self.send(text_data=text if text is not None else client_frame(game_id, version, event["view"]))
 
+    async def auth_recheck(self, event: dict) -> None:
+        """``auth.recheck`` (accounts.services.recheck_sockets): a token of the user was revoked or a password
+        changed; a socket whose own credential no longer holds is closed with 4401."""
+        if self.user is None:
+            return
+        token = self.scope.get("token")
+        if token is not None:
+            from accounts.models import ApiToken
+
+            valid = await database_sync_to_async(
+                ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True, user__is_active=True).exists)()
+        else:
+            from channels.auth import get_user
+
+            valid = (await get_user(self.scope)).is_authenticated  # checks the session's password hash
+        if not valid:
+            await self._refuse(CLOSE_UNAUTHENTICATED, "unauthenticated",
+                               "Your token was revoked or your session ended (password changed or reset): "
+                               "log in again.")
+
     async def notification_new(self, event: dict) -> None:
         """A new in-app notification for this user (``type: notification.new``, from
         :mod:`games.notify.live`): every socket of the user gets it, whatever games it follows."""

@@ -111,3 +111,16 @@ def test_browser_login_needs_the_csrf_token(user):
     assert client.post(url("logout"), HTTP_X_CSRFTOKEN=token).status_code == 403
     new_token = client.cookies["csrftoken"].value
     assert client.post(url("logout"), HTTP_X_CSRFTOKEN=new_token).status_code == 204
+
+
+@pytest.mark.django_db
+def test_issue22_admin_login_is_throttled(client, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    answers = [client.post("/admin/login/", {"username": "admin", "password": f"wrong-{i}"}).status_code
+               for i in range(30)]
+    assert answers[0] == 200 and 429 in answers, answers  # 200: the form again, with its error
+    assert answers.index(429) <= 10
+    r = client.post("/admin/login/", {"username": "admin", "password": "x"})
+    assert r.status_code == 429 and int(r["Retry-After"]) > 0

@@ -74,10 +74,12 @@ def _link_from_outbox() -> tuple[str, str, str]:
     return link, query["uid"][0], query["token"][0]
 
 
-def test_reset_flow_end_to_end(api_client, user, settings):
+def test_reset_flow_end_to_end(api_client, user, settings, make_token):
     settings.FRONTEND_URL = "https://claim.example.org/"
     logged_in = APIClient()
     assert login(logged_in).status_code == 200
+    bearer = token_client(make_token(user)[1])
+    assert bearer.get(url("me")).status_code == 200
 
     response = api_client.post(url("password/reset"), {"email": "ALICE@example.org"})
     assert response.status_code == 204
@@ -91,6 +93,7 @@ def test_reset_flow_end_to_end(api_client, user, settings):
     assert login(APIClient(), password=NEW_PASSWORD).status_code == 200
     assert login(APIClient(), password=PASSWORD).status_code == 400
     assert logged_in.get(url("me")).status_code == 401  # sessions from before the reset end
+    assert bearer.get(url("me")).status_code == 401  # issue 22: so does every API token
 
     # The link works once.
     again = confirm(api_client, uid, token, "x" + NEW_PASSWORD)
@@ -189,3 +192,14 @@ def test_reset_is_throttled_per_email_across_addresses(settings):
         assert client.post(url("password/reset"), {"email": "victim@example.org"}).status_code == 204
     response = APIClient(REMOTE_ADDR="10.0.0.50").post(url("password/reset"), {"email": "VICTIM@example.org"})
     assert response.status_code == 429
+
+
+def test_issue22_a_logging_email_backend_in_production_never_writes_a_reset_link(api_client, user, settings, caplog):
+    """check --deploy warns (claim.W001, tests/foundation/test_infrastructure.py); and the link is not written."""
+    from accounts.services import send_password_reset_mail
+
+    settings.EMBEDDED, settings.DEBUG = False, False
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    caplog.set_level("INFO")
+    send_password_reset_mail(user)
+    assert "reset-password" not in caplog.text and "not sent" in caplog.text

@@ -63,3 +63,30 @@ def test_display_name_can_be_cleared(session_client, user):
     assert session_client.patch(url("me"), {"display_name": ""}).status_code == 200
     user.refresh_from_db()
     assert user.display_name == ""
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("Bob", "another player's username"), ("BOB", "another player's username"),
+    ("\uff42\uff4f\uff42", "another player's username"),
+    ("AI (King)", 'start with "AI ("'), ("ai(knight)", 'start with "AI ("'),
+    ("Alice\u202e", "U+202E"), ("Al\u200bice", "U+200B"), ("x\u2066y", "U+2066"), ("a\u0000", "forbidden"),
+])
+def test_issue22_display_name_cannot_impersonate_or_hide_characters(session_client, user, make_user, name, words):
+    make_user("bob")
+    r = session_client.patch(url("me"), {"display_name": name}, format="json")
+    assert r.status_code == 400, (name, r.content)
+    message = r.json()["error"]["message"]
+    assert words in message or "NUL" in message, message
+
+
+def test_issue22_own_username_as_display_name_is_fine(session_client, user):
+    r = session_client.patch(url("me"), {"display_name": user.username.upper()}, format="json")
+    assert r.status_code == 200 and r.json()["display_name"] == user.username.upper()
+
+
+def test_issue22_register_refuses_a_copied_username_as_display_name(api_client, make_user):
+    make_user("bob")
+    csrf = api_client.get(url("csrf")).json()["csrf_token"]
+    r = api_client.post(url("register"), {"username": "mallory", "password": "Correct-horse-42", "display_name": "bob"},
+                        format="json", HTTP_X_CSRFTOKEN=csrf)
+    assert r.status_code == 400 and "another player's username" in r.json()["error"]["message"]

@@ -58,12 +58,15 @@ def test_production_settings_pass_check_deploy():
         "DATABASE_URL": os.environ.get("DATABASE_URL", "sqlite:////tmp/claim-deploy-check.sqlite3"),
         "ALLOWED_HOSTS": "claim.example.org",
         "DJANGO_SETTINGS_MODULE": "claim.settings",
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
     }
-    proc = _run_settings(
-        env, "import django,sys;from django.core.management import call_command;django.setup();"
-        "call_command('check','--deploy','--fail-level','WARNING')"
-    )
+    deploy_check = ("import django,sys;from django.core.management import call_command;django.setup();"
+                    "call_command('check','--deploy','--fail-level','WARNING')")
+    proc = _run_settings(env, deploy_check)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    # issue 22: the console backend (the default) would log working reset links: check --deploy says so
+    console = _run_settings({**env, "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, deploy_check)
+    assert console.returncode != 0 and "claim.W001" in console.stderr, console.stderr[-2000:]
     proc = _run_settings(env, "import django;django.setup();from django.conf import settings;print(settings.DEBUG)")
     assert proc.stdout.strip() == "False"
 

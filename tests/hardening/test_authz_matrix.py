@@ -82,7 +82,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "games_clock_resume_create": row(401, 404, 409, 409, 403, 409),
     "vacation_retrieve": row(401, 200, 200, 200, 403, 200),
     "vacation_partial_update": row(401, 200, 200, 200, 403, 200),
-    "vacation_periods_create": row(401, 400, 400, 400, 403, 400),  # new accounts have 0 days: past authz, 400
+    "vacation_periods_create": row(401, 201, 201, 201, 403, 201),  # new accounts start with 7 days (issue 21)
     # --- seeks --------------------------------------------------------------------------------------------
     "seeks_retrieve": row(401, 200, 200, 200, 403, 200),
     "seeks_create": row(401, 201, 201, 201, 403, 201),

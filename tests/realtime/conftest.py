@@ -65,6 +65,7 @@ async def connect(asgi_app):
         if token:
             path = f"{path}?token={token}"
         hdrs = [*headers, ORIGIN] if origin else list(headers)
+        hdrs.append((b"host", b"testserver"))  # what a browser sends: the socket's own host
         comm = WebsocketCommunicator(asgi_app, path, headers=hdrs)
         opened.append(comm)
         connected, code = await comm.connect(timeout=5)

@@ -112,6 +112,16 @@ async def test_issue22_bad_bearer_header_with_cookie_is_refused(connect, make_us
     await _expect_refused(comm, 4401, "unauthenticated")
 
 
+@pytest.mark.parametrize("origin", [b"http://testserver:9999", b"https://testserver.evil.example", b"null",
+                                    b"http://evil.example", b"testserver"])
+async def test_issue22_cookie_socket_needs_its_own_origin_port_included(connect, make_user, session_cookie, origin):
+    """Channels' AllowedHostsOriginValidator compared host names only: another port of the same host passed."""
+    user = await adb(make_user)()
+    cookie = await adb(session_cookie)(user)
+    connected, _, _ = await connect(headers=[cookie, (b"origin", origin)], origin=False)
+    assert not connected
+
+
 async def test_issue22_cookie_without_origin_is_refused(connect, make_user, session_cookie):
     user = await adb(make_user)()
     cookie = await adb(session_cookie)(user)
@@ -158,7 +168,8 @@ async def test_token_client_without_origin_connects(connect, make_user, make_tok
 async def test_unknown_path_is_not_routed(asgi_app):
     from channels.testing import WebsocketCommunicator
 
-    comm = WebsocketCommunicator(asgi_app, "/ws/other/", headers=[(b"origin", b"http://testserver")])
+    comm = WebsocketCommunicator(asgi_app, "/ws/other/",
+                                 headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     with pytest.raises(ValueError):  # URLRouter: "No route found for path"
         await comm.connect(timeout=1)
 
@@ -182,3 +193,42 @@ async def test_bot_play_token_of_an_ordinary_account_is_refused(connect, make_us
     _, plain = await adb(ApiToken.issue)(user, "old", ["bot:play"])  # e.g. made before a rule change
     _, _, comm = await connect(token=plain)
     await _expect_refused(comm, 4403, "forbidden")
+
+
+async def test_issue22_revoked_token_socket_is_closed_within_seconds(connect, make_user, make_token):
+    from accounts.models import ApiToken
+    from accounts.services import revoke_token
+
+    user = await adb(make_user)()
+    plain = await adb(make_token)(user)
+    connected, _, comm = await connect(token=plain)
+    assert connected
+    await comm.send_json_to({"type": "ping"})
+    assert await receive(comm) == {"type": "pong"}
+    token = await adb(lambda: ApiToken.objects.get(user=user))()
+    await adb(revoke_token)(token)
+    await _expect_refused(comm, 4401, "unauthenticated")
+
+
+async def test_issue22_password_reset_closes_session_and_token_sockets_and_revokes_tokens(
+        connect, make_user, make_token, session_cookie):
+    from accounts.models import ApiToken
+    from accounts.services import set_new_password
+
+    user = await adb(make_user)()
+    other = await adb(make_user)()
+    plain = await adb(make_token)(user)
+    cookie = await adb(session_cookie)(user)
+    _, _, by_token = await connect(token=plain)
+    _, _, by_cookie = await connect(headers=[cookie])
+    other_plain = await adb(make_token)(other)
+    _, _, bystander = await connect(token=other_plain)
+    for comm in (by_token, by_cookie, bystander):
+        await comm.send_json_to({"type": "ping"})
+        assert await receive(comm) == {"type": "pong"}
+    await adb(set_new_password)(user, "A-new-password-77", reset=True)
+    await _expect_refused(by_token, 4401, "unauthenticated")
+    await _expect_refused(by_cookie, 4401, "unauthenticated")
+    assert await adb(lambda: ApiToken.objects.filter(user=user, revoked_at__isnull=True).count())() == 0
+    await bystander.send_json_to({"type": "ping"})
+    assert await receive(bystander) == {"type": "pong"}  # another user's socket is untouched

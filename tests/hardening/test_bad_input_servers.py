@@ -1,0 +1,191 @@
+"""Issue 22 items 1 and 5, "Must show": every input that gave an HTML 500 (or a debug page with the engine
+state) now gets a clear 4xx JSON error, in both ways the app is started, as real server processes:
+
+* **embedded**, as ``make run`` starts it (``CLAIM_EMBEDDED=1``, SQLite in a fresh var dir, in-memory layer,
+  in-process tasks and beat; ``scripts/run.sh``'s uvicorn);
+* **production** settings (``claim.settings``: DEBUG off, PostgreSQL, Redis, behind an HTTPS proxy).
+
+Each bad input is sent with ``Accept: text/html`` and with ``Accept: application/json``; the answer must
+be a 4xx in the API's JSON error shape, with no traceback, no HTML page and no engine state, and the
+server's log must hold no traceback. Rate limits are raised (``THROTTLE_*``) so that every input is
+answered on its own merits rather than with 429.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.realtime.servers import ROOT, UNLIMITED, Server, database_url, start_server, wait_ready
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+ACCEPTS = ("text/html", "application/json")
+CLAMPED = {"huge limit on /games", "huge limit on history"}
+DEEP = "[" * 5000 + "]" * 5000
+STATE_WORDS = ("Traceback", 'File "/', "<html", "<!DOCTYPE", "SECRET_KEY", "\"deck\"", "\"seed\"", "hands")
+THROTTLES = {name: UNLIMITED for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_LOGIN", "THROTTLE_REGISTER",
+                                          "THROTTLE_PASSWORD_RESET", "THROTTLE_MOVES", "THROTTLE_GAMES_CREATE")}
+SETUP = """
+from accounts.models import ApiToken, User
+from games.service import create_game, join_game
+a = User.objects.create_user(username="alice", password="Correct-horse-42", email="alice@example.org")
+b = User.objects.create_user(username="bob", password="Correct-horse-42")
+g = create_game(a, "inheritors", opponents=[{"type": "user", "username": "bob"}])
+join_game(b, g.pk)
+scopes = ["games:read", "games:play", "account:read"]
+print(json.dumps({"alice": ApiToken.issue(a, "t", scopes)[1], "bob": ApiToken.issue(b, "t", scopes)[1], "game": g.pk}))
+"""
+
+
+def _base_env() -> dict[str, str]:
+    drop = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CLAIM_TESTING", "DEBUG",
+            "CLAIM_EMBEDDED", "CLAIM_TASK_MODE", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}
+    return {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("PYTEST")}
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    proc = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+@pytest.fixture(params=["embedded", "production"])
+def mode(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    env = _base_env()
+    headers: dict[str, str] = {}
+    if request.param == "embedded":  # scripts/run.sh's environment
+        env.update(CLAIM_EMBEDDED="1", CLAIM_EMBEDDED_BEAT="1", CLAIM_VAR_DIR=str(tmp_path / "var"),
+                   DJANGO_SETTINGS_MODULE="claim.settings", **THROTTLES)
+        _manage(env, "migrate", "--noinput", "-v", "0")
+    else:
+        from django.db import connection
+
+        if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
+            pytest.skip("production settings need PostgreSQL and Redis")
+        env.update(DJANGO_SETTINGS_MODULE="claim.settings", DATABASE_URL=database_url(connection.settings_dict),
+                   REDIS_URL=os.environ["REDIS_URL"], SECRET_KEY="production-" + "x" * 50, DB_POOL="0",
+                   ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1", CLAIM_TASK_MODE="thread", HTTP_PROCESSES="0",
+                   **THROTTLES)
+        headers["X-Forwarded-Proto"] = "https"  # production defaults behind an HTTPS proxy
+    world = json.loads(_manage(env, "shell", "-c", "import json\n" + SETUP).strip().splitlines()[-1])
+    server = start_server(env)
+    try:
+        wait_ready(server)
+        scheme = "https" if request.param == "production" else "http"
+        yield {"name": request.param, "server": server, "headers": headers, "world": world,
+               "origin": f"{scheme}://127.0.0.1:{server.port}"}
+    finally:
+        server.stop()
+
+
+def _csrf(client: httpx.Client, mode: dict[str, Any]) -> dict[str, str]:
+    r = client.get("/api/v1/accounts/csrf", headers=mode["headers"])
+    assert r.status_code == 200, r.text
+    cookie = r.cookies.get("csrftoken") or client.cookies.get("csrftoken")  # Secure in production: sent by hand
+    return {"X-CSRFToken": r.json()["csrf_token"], "Origin": mode["origin"], "Referer": mode["origin"] + "/",
+            "Cookie": f"csrftoken={cookie}"}
+
+
+def _bad_inputs(mode: dict[str, Any], client: httpx.Client) -> list[tuple[str, str, str, Any, dict[str, str]]]:
+    """(label, method, path, raw body or None, extra headers)."""
+    w = mode["world"]
+    alice = {"Authorization": f"Bearer {w['alice']}"}
+    csrf = _csrf(client, mode)
+    gid = w["game"]
+    views = {n: client.get(f"/api/v1/games/{gid}", headers={**mode["headers"], "Authorization": f"Bearer {w[n]}"})
+             .json() for n in ("alice", "bob")}
+    mover = next(n for n in views if views[n]["my_turn"])
+    legal, version = views[mover]["legal_moves"][0], views[mover]["version"]
+    as_mover = {"Authorization": f"Bearer {w[mover]}"}
+    deep_move = json.dumps({"version": version, "move": {**legal, "x": json.loads("[" * 600 + "]" * 600)}})
+    items = [
+        ("nested JSON on register", "POST", "/api/v1/accounts/register", DEEP, csrf),
+        ("nested JSON on login", "POST", "/api/v1/accounts/login", DEEP, csrf),
+        ("nested JSON on password reset", "POST", "/api/v1/accounts/password/reset", DEEP, csrf),
+        ("nested JSON on reset confirm", "POST", "/api/v1/accounts/password/reset/confirm", DEEP, csrf),
+        ("NUL in login", "POST", "/api/v1/accounts/login", '{"username": "al\\u0000ice", "password": "x"}', csrf),
+        ("lone surrogate in login", "POST", "/api/v1/accounts/login", '{"username": "\\ud800", "password": "x"}',
+         csrf),
+        ("NUL in reset e-mail", "POST", "/api/v1/accounts/password/reset", '{"email": "a\\u0000@example.org"}',
+         csrf),
+        ("NUL in time_zone", "POST", "/api/v1/accounts/register",
+         '{"username": "dave", "password": "Correct-horse-42", "time_zone": "Europe/Pra\\u0000gue"}', csrf),
+        ("e-mail over 254 characters", "POST", "/api/v1/accounts/register",
+         json.dumps({"username": "carol", "password": "Correct-horse-42", "email": "a" * 250 + "@example.org"}),
+         csrf),
+        ("huge limit on /games", "GET", "/api/v1/games?limit=67382452360409202688", None, alice),
+        ("huge offset on /games", "GET", "/api/v1/games?offset=67382452360409202688", None, alice),
+        ("huge limit on history", "GET", f"/api/v1/games/{gid}/history?limit=67382452360409202688", None, alice),
+        ("NUL in ratings lookup", "GET", "/api/v1/ratings/users/%00", None, alice),
+        ("bad Inheritors options", "POST", "/api/v1/games",
+         json.dumps({"kind": "inheritors", "options": {"clans": ["wolf"]},
+                     "opponents": [{"type": "ai", "level": 1}]}), alice),
+        ("NUL in an Inheritors move key", "POST", f"/api/v1/games/{gid}/moves",
+         '{"version": VERSION, "move": {"action\\u0000": "play"}}'.replace("VERSION", str(version)), as_mover),
+        ("lone surrogate in an Inheritors move", "POST", f"/api/v1/games/{gid}/moves",
+         '{"version": VERSION, "move": {"claim_clan": "\\udc00"}}'.replace("VERSION", str(version)), as_mover),
+        ("legal move with a deep extra key", "POST", f"/api/v1/games/{gid}/moves", deep_move, as_mover),
+        ("legal move with an extra key", "POST", f"/api/v1/games/{gid}/moves",
+         json.dumps({"version": version, "move": {**legal, "x": [[1]]}}), as_mover),
+    ]
+    return items
+
+
+def test_each_bad_input_is_a_clear_4xx_json_error_in_both_modes(mode):
+    server: Server = mode["server"]
+    answers = []
+    with httpx.Client(base_url=server.http, timeout=20) as client:
+        for label, method, path, body, extra in _bad_inputs(mode, client):
+            for accept in ACCEPTS:
+                headers = {**mode["headers"], **extra, "Accept": accept}
+                if body is not None:
+                    headers["Content-Type"] = "application/json"
+                r = client.request(method, path, content=body, headers=headers)
+                answers.append((label, accept, r.status_code))
+                assert r.headers["content-type"].startswith("application/json"), (mode["name"], label, accept)
+                if label in CLAMPED:  # a page of at most MAX_LIMIT rows (claim/pagination.py), not an error
+                    assert r.status_code == 200 and len(r.json()["results"]) <= 200, (label, r.status_code)
+                    continue
+                assert r.status_code == 400, (mode["name"], label, accept, r.status_code, r.text[:500])
+                error = r.json()["error"]
+                assert error["code"] and error["message"], (label, r.text[:300])
+                for word in STATE_WORDS:
+                    assert word not in r.text, (mode["name"], label, accept, word, r.text[:500])
+        # outside the API: a plain page, never a debug page
+        for path in ("/%00", "/admin/login/?next=%00"):
+            for accept in ACCEPTS:
+                r = client.get(path, headers={**mode["headers"], "Accept": accept})
+                assert 400 <= r.status_code < 500 and "Traceback" not in r.text, (path, r.status_code, r.text[:300])
+    log = server.output()
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
+    print(f"{mode['name']}: {len(answers)} answers, statuses {sorted({a[2] for a in answers})}"
+          f"({sum(1 for a in answers if a[2] == 200)} clamped pages)")
+
+
+def test_nested_json_on_the_socket_is_an_error_frame_in_both_modes(mode):
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    server: Server = mode["server"]
+
+    async def scenario() -> None:
+        async with connect(f"{server.ws}?token={mode['world']['alice']}") as ws:
+            await ws.send("[" * 5000 + "]" * 5000)
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert message["type"] == "error" and "nested deeper" in message["message"]
+            await ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {"type": "pong"}
+
+    asyncio.run(scenario())
+    assert "Traceback" not in server.output()
