@@ -105,5 +105,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("", index, name="index"),
+    path("reset-password", index, name="reset-password"),  # the e-mailed link (accounts.services) opens the PWA
     path("sw.js", service_worker, name="service-worker"),
 ]

@@ -218,6 +218,7 @@ if env_str("CELERY_RESTORE_SWEEP_SECONDS"):
 # length of one "day" of a days-per-move deadline, and how long "Play now" waits before the AI fallback.
 CLOCK_DAY_SECONDS = env_int("CLOCK_DAY_SECONDS", 86400)
 SEEK_AI_FALLBACK_SECONDS = env_int("SEEK_AI_FALLBACK_SECONDS", 120)
+VACATION_START_DAYS = env_int("VACATION_START_DAYS", 7)  # a newcomer's vacation days (docs/correspondence.md)
 CELERY_BEAT_SCHEDULE: dict = {
     # Safety net: an AI seat whose turn task was lost (crash between commit and enqueue) moves.
     "resume-ai-turns": {"task": "games.resume_ai_turns", "schedule": 60.0},
@@ -272,8 +273,37 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "claim <noreply@localhost>")
 FRONTEND_URL = env_str("FRONTEND_URL", "http://127.0.0.1:8000")
 
 # --- Web Push (VAPID) ---------------------------------------------------------------------------
+def _embedded_vapid_keys() -> tuple[str, str]:
+    """The embedded run makes its own Web Push key pair once, into ``VAR_DIR/vapid.json`` (as it does the
+    secret key), so permission -> subscription -> push works on the one-command app. Returns (public
+    key: the uncompressed P-256 point, private key: its 32-byte value), both base64url as VAPID wants."""
+    import base64
+    import json
+
+    path = VAR_DIR / "vapid.json"
+    if not path.exists():
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        key = ec.generate_private_key(ec.SECP256R1())
+        raw = key.private_numbers().private_value.to_bytes(32, "big")
+        point = key.public_key().public_bytes(serialization.Encoding.X962,
+                                              serialization.PublicFormat.UncompressedPoint)
+
+        def b64(data: bytes) -> str:
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"public": b64(point), "private": b64(raw)}))
+        path.chmod(0o600)
+    keys = json.loads(path.read_text())
+    return keys["public"], keys["private"]
+
+
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+if EMBEDDED and not (VAPID_PUBLIC_KEY or VAPID_PRIVATE_KEY):
+    VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = _embedded_vapid_keys()
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:admin@localhost")
 # The push services a subscription's endpoint may name (games/notify/endpoints.py): a host, or ".domain".
 PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", ["fcm.googleapis.com", "android.googleapis.com",

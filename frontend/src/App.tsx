@@ -3,7 +3,7 @@ import { api } from "./api";
 import { connect, disconnect } from "./realtime";
 import { navigate, useRoute } from "./router";
 import { Inbox } from "./screens/Inbox";
-import { Login } from "./screens/Login";
+import { Login, ResetPassword } from "./screens/Login";
 import { NewGame } from "./screens/NewGame";
 import { Rules } from "./screens/Rules";
 import { Settings } from "./screens/Settings";
@@ -48,7 +48,9 @@ export function App() {
   if (!st.ready) return <main class="page" id="main"><p aria-busy="true">{t("common.loading")}</p></main>;
 
   let body;
-  if (route.name === "rules") body = <Rules kind={route.arg} />;
+  if (location.pathname === "/reset-password") {
+    body = <ResetPassword onDone={() => setTimeout(() => location.replace("/#/"), 1500)} />;
+  } else if (route.name === "rules") body = <Rules kind={route.arg} />;
   else if (!st.me) body = <Login onDone={() => { if (route.name !== "join") navigate("/"); }} />;
   else if (route.name === "new") body = <NewGame />;
   else if (route.name === "game" && route.arg) body = <Table id={Number(route.arg)} key={route.arg} />;

@@ -14,6 +14,7 @@ EVENTS = {
     "match_found": "A match was found",
     "challenge_received": "You were challenged",
     "vacation_used": "Vacation was used",
+    "seat_replaced": "You ran out of time and the AI took your seat",
 }
 CHANNELS = ("inapp", "push", "email")
 # Defaults per event: (in-app, push, e-mail)
@@ -25,6 +26,7 @@ DEFAULTS = {
     "match_found": (True, True, True),
     "challenge_received": (True, True, True),
     "vacation_used": (True, True, True),
+    "seat_replaced": (True, True, True),
 }
 
 

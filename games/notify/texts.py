@@ -10,8 +10,8 @@ from typing import Any
 
 KINDS: dict[str, dict[str, str]] = {
     "en": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim mix", "inheritors": "Inheritors"},
-    "de": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim-Mix", "inheritors": "Die Erben"},
-    "cs": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim mix", "inheritors": "Dědicové"},
+    "de": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim-Mix", "inheritors": "Inheritors"},
+    "cs": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim mix", "inheritors": "Inheritors"},
 }
 
 TEXTS: dict[str, dict[str, str]] = {

@@ -1,6 +1,7 @@
 """Who may see and act in a game.
 
-* A game is visible to the users seated in it (joined or invited). Finished games are public (their
+* A game is visible to the users seated in it (joined or invited), and to those whose seat the AI took
+  when their time ran out (``departed``). Finished games are public (their
   record is public, like a chess PGN). Everyone else gets 404 for open, active and aborted games, so
   the API never tells a stranger anything about a private game.
 * Acting needs a joined seat: a stranger on a visible (finished) game gets 403 ``not_seated``, an
@@ -18,7 +19,19 @@ from .errors import Forbidden, GameNotFound
 
 
 def is_visible(game: Game, seats: list[Seat], user: Any) -> bool:
-    return game.status == Game.Status.FINISHED or seat_of_user(seats, user) is not None
+    if game.status == Game.Status.FINISHED or seat_of_user(seats, user) is not None:
+        return True
+    return departed(game, user)
+
+
+def departed(game: Game, user: Any) -> bool:
+    """The user played in the game until their time ran out and the AI took the seat (3-4 seats): they
+    keep watching it, as a spectator (one query, only for users not seated in it)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    from games.clock.models import SeatDeparture
+
+    return SeatDeparture.objects.filter(game_id=game.pk, user_id=user.pk).exists()
 
 
 def require_visible(game: Game, seats: list[Seat], user: Any) -> Seat | None:

@@ -444,6 +444,10 @@ def expire_deadline(game_id: int, version: int, now: datetime | None = None) -> 
             _bank_after(game, seats)
             after_commit(game, seats)
             outcome = "replaced"
+            from games.clock.notices import seat_replaced
+
+            gone = [d.user_id for d in SeatDeparture.objects.filter(game=game, seat__in=[s.index for s in timed_out])]
+            transaction.on_commit(lambda g=game.pk, u=gone: seat_replaced(u, g), robust=True)
         log.info("game %s v%s: deadline passed -> %s", game_id, version, outcome)
     if notices:
         from games.clock.notices import vacation_used

@@ -102,6 +102,30 @@ def test_three_players_timed_out_seat_is_replaced_by_ai(make_user, play, clock, 
     assert game.move_count >= 1, "the AI took the turn at once"
 
 
+
+@pytest.mark.django_db
+def test_a_player_replaced_by_the_ai_still_sees_the_game_and_is_told(make_user, play, clock, commit, api_client):
+    """Issue 21: the timed-out player of a 3-seat game lost all access (404) and was told nothing."""
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    _no_vacation(a, b, c)
+    game = play.game(a, b, c, kind="inheritors", days=1)
+    late = to_act_seat(game)
+    user = late.user
+    clock.shift(timedelta(days=1, minutes=1))
+    assert _expire(commit) == 1
+    api_client.force_authenticate(user)
+    r = api_client.get(f"/api/v1/games/{game.pk}")
+    assert r.status_code == 200, r.content
+    assert r.json()["my_seat"] is None and not r.json()["legal_moves"]
+    assert r.json()["seats"][late.index]["type"] == "ai"
+    note = user.notifications.get(event="seat_replaced")
+    assert note.game_id == game.pk and note.title == f"You ran out of time in Inheritors #{game.pk}"
+    assert note.data["url"] == f"/#/game/{game.pk}"
+    stranger = make_user("stranger")
+    api_client.force_authenticate(stranger)
+    assert api_client.get(f"/api/v1/games/{game.pk}").status_code == 404
+
+
 @pytest.mark.django_db
 def test_vacation_accrues_and_is_used_automatically(make_user, play, clock, commit, settings):
     settings.VACATION_START_DAYS = 0  # accrual alone (the newcomer's week: below)

@@ -222,7 +222,7 @@ def test_correspondence_screens(server, new_page):
     shot(page, "33-profile")
     page.goto(server + "/#/notes")
     page.wait_for_selector("#prefs")
-    assert page.locator("#prefs tbody tr").count() == 7
+    assert page.locator("#prefs tbody tr").count() == 8  # every event (issue 21: seat_replaced)
     box = page.locator("#prefs tbody tr").first.locator("input").nth(2)  # your_turn by e-mail
     was = box.is_checked()
     box.click()

@@ -269,12 +269,17 @@ def _parts(app: Server, alice: Player, bob: Player, done) -> None:
     for route in screens:
         page = alice.ctx.new_page()
         page.on("pageerror", lambda e, route=route: alice.errors.append(f"{route}: {e}"))
-        page.goto(f"{app.base}/#{route}")
-        page.wait_for_selector("#main")
-        page.reload()
-        page.wait_for_selector("#main h1, #main h2, #main #seats, #main #ih-info", timeout=15000)
-        page.wait_for_function("() => !document.querySelector('#main [aria-busy=true]')", timeout=15000)
-        assert "Loading…" not in page.inner_text("#main"), route
+        try:
+            page.goto(f"{app.base}/#{route}")
+            page.wait_for_selector("#main")
+            page.reload()
+            page.wait_for_selector("#main h1, #main h2, #main #seats, #main #ih-info", timeout=15000)
+            page.wait_for_function("() => !document.querySelector('#main [aria-busy=true]') && "
+                                   "!document.querySelector('#main').innerText.includes('Loading…')", timeout=15000)
+        except Exception as exc:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{app.name}-failed-screen.png"))
+            raise AssertionError(f"{route}: {exc}") from exc
         page.close()
     alice.go(f"/game/{resigned}")
     alice.page.wait_for_selector("#end-h")

@@ -49,7 +49,7 @@ export function Clock({ g }: { g: Game }) {
       <p class="row">
         <span>{describeTimeControl(tc, (k, v) => t(k as Key, v))}</span>
         {c.paused && <strong class="badge hot">{t("clock.paused")}</strong>}
-        {!c.paused && c.pause_requests.length > 0 && <span class="muted">{t("clock.pause_requests", { n: c.pause_requests.length })}</span>}
+        {!c.paused && c.pause_requests.length > 0 && <span class="muted">{t("clock.pause_requests", { n: c.pause_requests.map((i) => (i === me ? t("clock.you") : seatName(g, i))).join(", ") })}</span>}
       </p>
       {active && timed && (
         <p class="row clock-seats">

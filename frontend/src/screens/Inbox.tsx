@@ -6,6 +6,7 @@ import type { Key } from "../i18n";
 import { acceptInvite, declineInvite, errorText, loadLists, putGame, t, toast, useStore } from "../store";
 import { relTime } from "../ui";
 import { navigate } from "../router";
+import { inviterName } from "./Invite";
 
 function Row({ g }: { g: Game }) {
   const st = useStore();
@@ -14,7 +15,8 @@ function Row({ g }: { g: Game }) {
   if (g.status === "finished" || g.status === "aborted") {
     status = g.winner == null ? t("inbox.draw") : g.winner === g.mySeat ? t("inbox.you_won") : t("inbox.you_lost");
   } else if (g.status === "open") {
-    status = g.invitedMe ? t("inbox.invitations") : t("inbox.waiting_join");
+    const from = inviterName(g);
+    status = g.invitedMe ? (from ? t("inbox.invited_by", { name: from }) : t("inbox.invitations")) : t("inbox.waiting_join");
   } else {
     status = g.myTurn ? t("inbox.my_turn") : t("inbox.waiting");
   }

@@ -1,11 +1,73 @@
 import { useState } from "preact/hooks";
 import { api, ApiError, ensureCsrf } from "../api";
 import { LANG_NAMES, LANGS, type Lang } from "../i18n";
-import { acceptMe, setLang, state, t, type Me } from "../store";
+import { acceptMe, setLang, state, t, toast, type Me } from "../store";
 import { Field, FormError } from "../ui";
 
+/** "Forgot password?": the e-mail address of the account; the server mails a one-time link. */
+function Forgot({ onBack }: { onBack: () => void }) {
+  const [email, setEmail] = useState("");
+  const [sent, setSent] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  async function submit(e: Event) {
+    e.preventDefault();
+    setErr(null); setFields({});
+    try {
+      await ensureCsrf();
+      await api("POST", "/accounts/password/reset", { email: email.trim() });
+      setSent(true);
+    } catch (x) {
+      if (x instanceof ApiError) setFields(x.fields);
+      setErr(x instanceof ApiError ? (x.status === 0 ? t("common.offline") : x.message) : t("common.error"));
+    }
+  }
+  return (
+    <form onSubmit={submit} class="card-panel" aria-label={t("auth.forgot")} id="forgot-form">
+      <p>{t("auth.forgot_help")}</p>
+      <Field id="reset-email" label={t("auth.email")} type="email" value={email} onInput={setEmail} errors={fields.email} autocomplete="email" required />
+      <FormError text={err} />
+      {sent ? <p role="status" id="reset-sent">{t("auth.reset_sent")}</p>
+        : <button class="btn primary wide" type="submit">{t("auth.send_link")}</button>}
+      <button class="btn ghost wide" type="button" onClick={onBack}>{t("auth.back_login")}</button>
+    </form>
+  );
+}
+
+/** The e-mailed link (``/reset-password?uid=…&token=…``): choose the new password. */
+export function ResetPassword({ onDone }: { onDone: () => void }) {
+  const q = new URLSearchParams(location.search);
+  const [password, setPassword] = useState("");
+  const [err, setErr] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  async function submit(e: Event) {
+    e.preventDefault();
+    setErr(null); setFields({});
+    try {
+      await ensureCsrf();
+      await api("POST", "/accounts/password/reset/confirm", { uid: q.get("uid") || "", token: q.get("token") || "", new_password: password });
+      toast(t("auth.reset_done"));
+      onDone();
+    } catch (x) {
+      if (x instanceof ApiError) setFields(x.fields);
+      setErr(x instanceof ApiError ? (x.status === 0 ? t("common.offline") : x.message) : t("common.error"));
+    }
+  }
+  return (
+    <main class="page narrow" id="main">
+      <h1>{t("auth.set_password")}</h1>
+      <form onSubmit={submit} class="card-panel" aria-label={t("auth.set_password")}>
+        <Field id="new-password" label={t("auth.new_password")} type="password" value={password} onInput={setPassword}
+          errors={fields.new_password} autocomplete="new-password" required />
+        <FormError text={err} />
+        <button class="btn primary wide" type="submit">{t("auth.set_password")}</button>
+      </form>
+    </main>
+  );
+}
+
 export function Login({ onDone }: { onDone: () => void }) {
-  const [mode, setMode] = useState<"login" | "signup">("signup");
+  const [mode, setMode] = useState<"login" | "signup" | "forgot">("signup");
   const [f, setF] = useState({ username: "", password: "", email: "", display_name: "" });
   const [fields, setFields] = useState<Record<string, string[]>>({});
   const [err, setErr] = useState<string | null>(null);
@@ -45,11 +107,13 @@ export function Login({ onDone }: { onDone: () => void }) {
       <div class="brand-hero">
         <h1>{t("app.name")}</h1>
         <p>{t("app.tagline")}</p>
+        <p class="small" id="landing">{t("app.landing")}</p>
       </div>
       <div class="tabs" role="tablist">
         <button role="tab" type="button" aria-selected={mode === "signup"} class={mode === "signup" ? "on" : ""} onClick={() => setMode("signup")}>{t("auth.signup")}</button>
         <button role="tab" type="button" aria-selected={mode === "login"} class={mode === "login" ? "on" : ""} onClick={() => setMode("login")}>{t("auth.login")}</button>
       </div>
+      {mode === "forgot" ? <Forgot onBack={() => setMode("login")} /> :
       <form onSubmit={submit} class="card-panel" aria-label={mode === "login" ? t("auth.login") : t("auth.signup")}>
         <Field id="username" label={t("auth.username")} value={f.username} onInput={upd("username")} errors={fields.username} autocomplete="username" required />
         <Field id="password" label={t("auth.password")} type="password" value={f.password} onInput={upd("password")} errors={fields.password}
@@ -62,7 +126,8 @@ export function Login({ onDone }: { onDone: () => void }) {
         )}
         <FormError text={err} />
         <button class="btn primary wide" type="submit" disabled={busy}>{mode === "login" ? t("auth.login") : t("auth.signup")}</button>
-      </form>
+        {mode === "login" && <button class="btn ghost wide" type="button" id="forgot" onClick={() => setMode("forgot")}>{t("auth.forgot")}</button>}
+      </form>}
       <div class="field lang-pick">
         <label for="lang-login">{t("settings.language")}</label>
         <select id="lang-login" value={state.lang} onChange={(e) => setLang((e.target as HTMLSelectElement).value as Lang)}>

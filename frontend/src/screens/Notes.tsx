@@ -12,7 +12,7 @@ type Channels = { inapp: boolean; push: boolean; email: boolean };
 interface Prefs { email_digest: boolean; events: Record<string, Channels>; vapid_public_key: string | null }
 interface VacationData { balance_days: number; auto_use: boolean; next_accrual: string | null; periods: { id: number; start: string; end: string; days: number }[] }
 
-const EVENTS = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used"];
+const EVENTS = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used", "seat_replaced"];
 const CHANNELS = ["inapp", "push", "email"] as const;
 
 export function Notifications() {

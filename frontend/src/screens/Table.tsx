@@ -7,6 +7,7 @@ import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, voteS
 import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
+import { Invitation } from "./Invite";
 import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
@@ -72,6 +73,7 @@ export function Table({ id }: { id: number }) {
   if (!g) return <main class="page" id="main"><p aria-busy="true">{t("common.loading")}</p></main>;
   if (g.kind === "inheritors" && inhView(g.raw)) return <InheritorsTable g={g} />;
   const v = g.view;
+  if (!v && g.status === "open") return <Invitation g={g} />;
   if (!v) {
     return (
       <main class="page" id="main">
