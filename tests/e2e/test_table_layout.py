@@ -144,7 +144,9 @@ def test_table_layout_tap_targets_commit_and_axe(server, eager, case):
     gid = _setup_game(username, kind, seats, options, to_end)  # before Playwright's event loop starts
     pw, browser = _browser()
     try:
-        ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=1)
+        # bypass_csp: axe is injected as an inline script, which the app's Content-Security-Policy forbids
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, device_scale_factor=1,
+                                  bypass_csp=True)
         ctx.set_default_timeout(15000)
         _log_in(ctx, server, username)
         page = ctx.new_page()
