@@ -325,7 +325,10 @@ def _render(payload: dict[str, Any]) -> bytes:
 
 def _response_headers(request: _Request, language: str, length: int) -> list[tuple[bytes, bytes]]:
     """The headers Django's stack gives a DRF JSON answer to a token request (DRF, SecurityMiddleware,
-    LocaleMiddleware, XFrameOptionsMiddleware); tests/service/test_fast_moves.py compares them."""
+    LocaleMiddleware, XFrameOptionsMiddleware, claim.middleware's CSP); tests/service/test_fast_moves.py
+    compares them."""
+    from claim.middleware import CSP
+
     headers = [
         ("Content-Type", "application/json"),
         ("Vary", "Accept-Language"),  # one renderer (JSON): DRF adds no "Accept"
@@ -348,6 +351,7 @@ def _response_headers(request: _Request, language: str, length: int) -> list[tup
         headers.append(("Referrer-Policy", policy if isinstance(policy, str) else ",".join(policy)))
     if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
         headers.append(("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY))
+    headers.append(("Content-Security-Policy", CSP))  # claim.middleware.RequestGuard's
     return [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 
 
