@@ -328,7 +328,9 @@ def _render(payload: dict[str, Any]) -> bytes:
 def _response_headers(request: _Request, language: str, length: int, quotas: list | None = None,
                       ) -> list[tuple[bytes, bytes]]:
     """The headers Django's stack gives a DRF JSON answer to a token request (DRF, SecurityMiddleware,
-    LocaleMiddleware, XFrameOptionsMiddleware, claim.ratelimit); tests/service/test_fast_moves.py compares them."""
+    LocaleMiddleware, XFrameOptionsMiddleware, claim.middleware's CSP, claim.ratelimit);
+    tests/service/test_fast_moves.py compares them."""
+    from claim.middleware import CSP
     from claim.ratelimit import fields
 
     headers = [*(fields({q.policy: q for q in quotas}).items() if quotas else ()),
@@ -353,6 +355,7 @@ def _response_headers(request: _Request, language: str, length: int, quotas: lis
         headers.append(("Referrer-Policy", policy if isinstance(policy, str) else ",".join(policy)))
     if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
         headers.append(("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY))
+    headers.append(("Content-Security-Policy", CSP))  # claim.middleware.RequestGuard's
     return [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 
 

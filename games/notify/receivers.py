@@ -36,8 +36,8 @@ def _events(pairs: int) -> ValuesSelect:
     select = _EVENTS.get(pairs)
     if select is None:
         where = " OR ".join(["(t0.game_id = %s AND t0.version = %s)"] * pairs)
-        select = _EVENTS[pairs] = ValuesSelect(GameEvent, ["game", "version", "type", "seat", "game__kind"],
-                                               where=where)
+        select = _EVENTS[pairs] = ValuesSelect(GameEvent, ["game", "version", "type", "seat", "game__kind",
+                                                           "game__version"], where=where)
     return select
 
 
@@ -81,8 +81,12 @@ def on_game_changes(changes: list[Change]) -> None:
     if not pairs:
         return
     entries: dict[tuple[int, int], tuple[str, int | None, str]] = {}
-    for game_id, version, type_, actor, kind in _events(len(pairs)).rows([x for pair in pairs for x in pair]):
+    stale: dict[int, int] = {}  # game: its oldest version here that is not its current one
+    for game_id, version, type_, actor, kind, now in _events(len(pairs)).rows([x for pair in pairs for x in pair]):
         entries.setdefault((game_id, version), (type_, actor, kind))
+        if version < now:
+            stale[game_id] = min(version, stale.get(game_id, version))
+    later = _later_turns(stale)
     todo = []  # (game id, status, entry type, actor seat, kind) of the changes that announce something
     for game_id, version, status in changes:
         entry = entries.get((game_id, version))
@@ -90,6 +94,8 @@ def on_game_changes(changes: list[Change]) -> None:
             continue
         type_, actor, kind = entry
         challenge = type_ == "created" and status == "open"
+        if status == "active" and type_ in TURN_EVENTS and any(v > version for v in later.get(game_id, ())):
+            continue  # a later turn of this game announces whose turn it is (the seats are read as they are now)
         if challenge or status == "finished" or (status == "active" and type_ in TURN_EVENTS):
             todo.append((game_id, status, type_, actor, kind))
     if not todo:
@@ -103,6 +109,24 @@ def on_game_changes(changes: list[Change]) -> None:
     for game_id, status, type_, actor, kind in todo:
         groups.extend(_groups(game_id, status, type_, actor, kind, *seats[game_id]))
     notify_groups(groups)
+
+
+def _later_turns(stale: dict[int, int]) -> dict[int, list[int]]:
+    """The versions of the turn-starting entries after ``stale[game]`` of each game that moved on since
+    (one query, only when a change is not its game's latest). A change with such a later entry told no
+    one: the seats are read as they are now, so it would announce the later turn a second time (issue 21:
+    two ``your_turn`` for one turn, from a join and a move dispatched in one batch)."""
+    if not stale:
+        return {}
+    from django.db.models import Q
+
+    match = Q()
+    for game_id, version in stale.items():
+        match |= Q(game_id=game_id, version__gt=version)
+    out: dict[int, list[int]] = {}
+    for game_id, version in GameEvent.objects.filter(match, type__in=TURN_EVENTS).values_list("game_id", "version"):
+        out.setdefault(game_id, []).append(version)
+    return out
 
 
 @batched(on_game_changes)

@@ -368,3 +368,26 @@ def test_notifications_are_written_as_bulk_create_writes_them(make_user, play, c
 
     assert stored(ours) == stored(django)
     assert [n.title for n in ours] == ["You won", "t", "m"]
+
+
+def test_a_join_and_the_joiners_move_in_one_batch_announce_one_turn(make_user, django_capture_on_commit_callbacks):
+    """Issue 21: a join and a move dispatched in one batch gave the same player two your_turn (each change
+    read the seats as they are now). A change that a later turn of its game supersedes announces nothing,
+    one by one as in a batch."""
+    ann, bob = make_user("ann"), make_user("bob")
+    for _attempt in range(20):  # until bob, who joins, moves first
+        game = service.create_game(ann, "claim", opponents=[{"type": "user", "username": "bob"}])
+        service.join_game(bob, game.pk)
+        if Game.objects.get(pk=game.pk).seats.get(user=bob).to_act:
+            break
+    else:
+        pytest.skip("bob never moved first")
+    joined = _state(game.pk)
+    moved = _move(game.pk)
+    for dispatch in (dispatch_game_changes, _per_change):
+        Notification.objects.all().delete()
+        with django_capture_on_commit_callbacks(execute=True):
+            dispatch([joined, moved])
+        turns = list(Notification.objects.filter(event="your_turn", game_id=game.pk).values_list("user__username",
+                                                                                                  flat=True))
+        assert turns == ["ann"], (dispatch.__name__, turns)

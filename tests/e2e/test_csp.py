@@ -21,7 +21,7 @@ def test_pwa_and_api_docs_work_under_the_csp(server, new_page):
     violations = _violations(page)
     response = page.goto(server + "/")
     assert "script-src 'self'" in response.headers["content-security-policy"]
-    page.wait_for_selector("#app *")
+    page.wait_for_selector("#app button")
     shot(page, "issue22-csp-pwa")
     docs = new_page()
     docs_violations = _violations(docs)

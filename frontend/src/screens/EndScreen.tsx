@@ -70,7 +70,7 @@ export function EndScreen({ g }: { g: Game }) {
             <span class="nw fac-cell"><Glyph faction={l.faction as Faction} size={16} /> <b>{factionTitle(l.faction as Faction, st.lang)}</b></span>
             {l.counts.map((x, i) => <span class="nw cnt">{colName(i)} {x}</span>)}
             <span class="nw vote-to">→ {l.vote == null ? "—" : colName(l.vote)}</span>
-            <span class="nw muted small">({whyText(l.why)})</span>
+            <span class="muted small why">({whyText(l.why)})</span>
           </li>
         ))}
       </ul>

@@ -59,8 +59,8 @@ export function Notifications() {
         {(notes || []).map((n) => (
           <li>
             <button type="button" class={`game-row note ${n.read ? "" : "turn"}`} onClick={() => open(n)} data-note={n.id} data-game={n.game_id ?? undefined}>
-              <span class="gr-main"><strong>{eventName(n.event)}</strong>{!n.read && <span class="sr-only"> ({t("notes.unread")})</span>}</span>
-              <span class="gr-sub small">{n.body || n.title} <span class="muted">· {relTime(n.created_at)}</span></span>
+              <span class="gr-main"><strong>{n.title || eventName(n.event)}</strong>{!n.read && <span class="sr-only"> ({t("notes.unread")})</span>}</span>
+              <span class="gr-sub small">{n.body} <span class="muted">· {eventName(n.event)} · {relTime(n.created_at)}</span></span>
             </button>
           </li>
         ))}

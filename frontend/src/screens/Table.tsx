@@ -186,7 +186,7 @@ export function Table({ id }: { id: number }) {
   const timed = ((g.raw.time_control as { type?: string } | undefined)?.type ?? "unlimited") !== "unlimited";
   const showClock = !over && g.status === "active" && (humansElsewhere || timed);
   const selOk = selected !== null && legal.has(selected) && g.myTurn && !seerChoice;
-  const commitText = over ? "" : seerChoice ? t("table.seer_pick") : selOk ? selText(selected!) : hint || (g.myTurn ? t("table.sel_hint") : "");
+  const commitText = over ? "" : seerChoice ? t("table.seer_pick") : selOk ? selText(selected!) : hint || (g.myTurn && !st.oneTap ? t("table.sel_hint") : "");
 
   return (
     <main class="table" id="main" data-kind={g.kind} data-seats={n} data-version={g.version} data-phase={v.phase} data-over={over ? "1" : "0"} data-myturn={g.myTurn ? "1" : "0"}>
