@@ -45,12 +45,13 @@ export function shortName(f: Faction, lang: Lang = "en"): string {
   return SHORT[lang][f];
 }
 
-// Card faces: white text at >= 6:1 on every colour (WCAG AA for the small name), hues and lightness spread
-// so that no two factions of a game look alike under the common colour-vision deficiencies; the shape
+// Card faces: white text at >= 5:1 on every colour (WCAG AA for the small name); hues and lightness spread
+// so that any two factions differ by >= 12 (CIELAB) in normal vision and under simulated protanopia,
+// deuteranopia and tritanopia (test/palette.test.ts; style.css's --f-* repeat these); the shape
 // (Card.tsx GLYPH) and the printed name are the primary cues, the colour the third.
 export const FACTION_COLOR: Record<Faction, string> = {
-  goblin: "#1f7038", knight: "#1557a0", undead: "#6b3fa0", dwarf: "#9a4a00", doppelganger: "#4d4d4d",
-  gnome: "#a12f6f", giant: "#6e5a00", dragon: "#b02a20", troll: "#006b6b", seer: "#2c2f7a",
+  goblin: "#1e775b", knight: "#326bcc", undead: "#681891", dwarf: "#7b3e00", doppelganger: "#433524",
+  gnome: "#a93d83", giant: "#766f36", dragon: "#d60e2d", troll: "#00504f", seer: "#20054d",
 };
 
 export interface Card { id: string; faction: Faction; value: number }
