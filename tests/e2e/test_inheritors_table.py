@@ -137,6 +137,7 @@ def test_inheritors_three_seats_vs_ai_played_to_the_end_in_the_table(server, new
     terms = "Bank 3d 0h + 1d 0h per move (max 7d 0h)"
     assert page.locator("#clock").inner_text().startswith(terms), page.locator("#clock").inner_text()
     mine = page.locator("#clock .clock-seats .rem")  # only human seats have a clock
+    mine.first.wait_for()  # the seats' times render once the game is active, a moment after the terms
     assert mine.count() == 1 and mine.get_attribute("data-seat") == "0"
     assert mine.inner_text().startswith("You: 3d 0h") or mine.inner_text().startswith("You: 2d 23h"), mine.inner_text()
     page.goto(server + "/#/")
