@@ -159,7 +159,7 @@ class Bot:
                     sys.exit(f"refused: {exc.rcvd.code} (check the token and its scopes)")
                 self.log("socket closed; reconnecting in", delay, "s")
             except (OSError, InvalidStatus, httpx.HTTPError) as exc:
-                self.log("cannot connect:", type(exc).__name__, "; retrying in", delay, "s")
+                self.log("connection failed:", type(exc).__name__, "; reconnecting in", delay, "s")
             await asyncio.sleep(delay)
             delay = min(delay * 2, 30)
 

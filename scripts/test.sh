@@ -28,7 +28,7 @@ echo "==> ruff"
 .venv/bin/ruff check .
 if [ -f frontend/package.json ]; then
   echo "==> PWA unit tests (vitest)"
-  (cd frontend && npm test --silent)
+  (cd frontend && npm test --silent && npm run --silent typecheck)
 fi
 echo "==> pytest (database: PostgreSQL, channel layer and broker: Redis)"
 .venv/bin/pytest -m "not slow" "$@"

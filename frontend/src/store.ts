@@ -1,6 +1,6 @@
 // App state: one small observable object; components re-render on change via useStore().
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, clearCache, getCached, rows, storeCached } from "./api";
+import { api, ApiError, clearCache, getCached, isOffline, rows, storeCached, uuid } from "./api";
 import { hasTableView, normGame, versionAction, type Game } from "./game";
 import { pickLang, translate, type Key, type Lang } from "./i18n";
 
@@ -144,6 +144,35 @@ export async function loadGame(id: number): Promise<Game | null> {
     toast(errorText(e), "error");
     return null;
   }
+}
+
+/** Sends one move of game ``id`` at ``version`` and stores the answer. Every failure ends in a toast: offline
+ *  (refused before sending), stale (409: the current view is stored), or the server's message. */
+export async function sendMove(id: number, version: number, move: Record<string, unknown>): Promise<void> {
+  if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
+  try {
+    const res = await api<Record<string, unknown>>("POST", `/games/${id}/moves`, { version, move, client_id: uuid() });
+    const payload = (res && (res.game as Record<string, unknown>)) || res;
+    if (payload && payload.version != null && (payload.view || payload.factions)) putGame({ id, ...payload });
+    else await loadGame(id);
+  } catch (x) {
+    if (x instanceof ApiError && x.status === 409) {
+      if (x.view && typeof x.view === "object") putGame({ id, ...(x.view as Record<string, unknown>) });
+      else await loadGame(id);
+      toast(t("table.stale"));
+    } else {
+      toast(x instanceof ApiError && x.status === 0 ? t("table.offline_move") : errorText(x), "error");
+    }
+  }
+}
+
+/** Resigns game ``id`` after the player confirms; the answer's view is stored. */
+export async function resignGame(id: number, version: number): Promise<void> {
+  if (!confirm(t("table.resign_confirm"))) return;
+  try {
+    const res = await api<Record<string, unknown>>("POST", `/games/${id}/resign`, { version });
+    if (res && res.version != null) putGame({ id, ...res }); else await loadGame(id);
+  } catch (x) { toast(errorText(x), "error"); }
 }
 
 export async function loadLists(): Promise<void> {

@@ -1,7 +1,6 @@
 // The Inheritors table (2-4 seats): my tableau and hand, the other seats' tableaux, the three market piles,
 // the quest/honor/clan rows, removed advocates, who must act, my legal moves as buttons, and the final scoring.
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, isOffline, uuid } from "../api";
 import { seatName, type Game } from "../game";
 import { inhCards, inhTranslate, type InhKey } from "../i18n/inheritors";
 import {
@@ -9,7 +8,7 @@ import {
   recentEvents, seatLabels, seatOrder, sortHand, stacksInOrder, influenceOf, turnState, type InhPlayer, type InhResult, type InhView, type Move,
   type Names,
 } from "../inheritors";
-import { errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
+import { resignGame, sendMove, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
 import { EndActions, endReasonText, hasCount } from "./EndActions";
@@ -101,22 +100,10 @@ export function InheritorsTable({ g }: { g: Game }) {
   const result = (v.result ?? (g.result as unknown as InhResult | null)) || null;
 
   async function send(move: Move) {
-    if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
     setBusy(true);
     try {
-      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/moves`, { version: g.version, move, client_id: uuid() });
-      const payload = (res && (res.game as Record<string, unknown>)) || res;
-      if (payload && payload.version != null && payload.view) putGame({ id: g.id, ...payload });
-      else await loadGame(g.id);
-    } catch (x) {
-      if (x instanceof ApiError && x.status === 409) {
-        if (x.view && typeof x.view === "object") putGame({ id: g.id, ...(x.view as Record<string, unknown>) });
-        else await loadGame(g.id);
-        toast(t("table.stale"));
-      } else {
-        toast(x instanceof ApiError && x.status === 0 ? t("table.offline_move") : errorText(x), "error");
-      }
-    } finally {
+      await sendMove(g.id, g.version, move);
+    } finally {  // sent or refused, the choice is cleared
       setBusy(false);
       setCard(null);
       setPile(null);
@@ -139,13 +126,7 @@ export function InheritorsTable({ g }: { g: Game }) {
     </div>
   );
 
-  async function resign() {
-    if (!confirm(t("table.resign_confirm"))) return;
-    try {
-      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/resign`, { version: g.version });
-      if (res && res.version != null) putGame({ id: g.id, ...res }); else await loadGame(g.id);
-    } catch (x) { toast(errorText(x), "error"); }
-  }
+  const resign = () => resignGame(g.id, g.version);
 
   let turnText: string;
   if (ts.kind === "over" || over) turnText = ti("inh.end.title"); // over: also a resigned game the engine never ended

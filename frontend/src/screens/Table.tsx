@@ -1,6 +1,5 @@
 // The table of the Claim family: hand, prize, trick, score piles, who leads each faction, Seer choice, end screen.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError, isOffline, uuid } from "../api";
 import { cardName, dimReason, factionOf, factionTitle, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
 import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, voteSeats, type Game, type LastTrick } from "../game";
@@ -8,7 +7,7 @@ import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
 import { Invitation } from "./Invite";
-import { acceptInvite, declineInvite, errorText, loadGame, putGame, state, t, toast, useStore } from "../store";
+import { acceptInvite, declineInvite, loadGame, resignGame, sendMove, state, t, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
 import { EndScreen } from "./EndScreen";
@@ -106,28 +105,14 @@ export function Table({ id }: { id: number }) {
   const tableState = { hand, legal_moves: g.legal, my_turn: g.myTurn, over, current_trick: v.current_trick, factions: v.factions };
 
   async function send(move: Move) {
-    if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
     const cards = [...document.querySelectorAll("#hand button.card")];
     const focused = cards.indexOf(document.activeElement as Element);
     const idx = "play" in move ? hand.indexOf(move.play as string) : -1;
     if (focused >= 0 || (idx >= 0 && document.activeElement?.id === "confirm-play")) refocus.current = { idx: focused >= 0 ? focused : idx, version: g.version };
     setBusy(true);
     try {
-      const res = await api<Record<string, unknown>>("POST", `/games/${id}/moves`, { version: g.version, move, client_id: uuid() });
-      const payload = (res && (res.game as Record<string, unknown>)) || res;
-      if (payload && payload.version != null && (payload.view || payload.factions)) putGame({ id, ...payload });
-      else await loadGame(id);
-    } catch (x) {
-      if (x instanceof ApiError && x.status === 409) {
-        if (x.view && typeof x.view === "object") putGame({ id, ...(x.view as Record<string, unknown>) });
-        else await loadGame(id);
-        toast(t("table.stale"));
-      } else if (x instanceof ApiError && x.status === 0) {
-        toast(t("table.offline_move"), "error");
-      } else {
-        toast(errorText(x), "error");
-      }
-    } finally {
+      await sendMove(id, g.version, move);
+    } finally {  // sent or refused, the choice is cleared: nothing stays half-chosen
       setBusy(false);
       setSelected(null);
       setSeerPick(null);
@@ -164,13 +149,7 @@ export function Table({ id }: { id: number }) {
     return t("table.sel_off", { card: name, faction });
   }
 
-  async function resign() {
-    if (!confirm(t("table.resign_confirm"))) return;
-    try {
-      const res = await api<Record<string, unknown>>("POST", `/games/${id}/resign`, { version: g.version });
-      if (res && res.version != null) putGame({ id, ...res }); else await loadGame(id);
-    } catch (x) { toast(errorText(x), "error"); }
-  }
+  const resign = () => resignGame(id, g.version);
 
   const turnText = over ? t("end.title") : g.status === "open" ? t("table.waiting_start")
     : g.myTurn ? t("table.your_turn") : t("table.their_turn", { name: oppName });
