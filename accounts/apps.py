@@ -7,3 +7,6 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import checks, openapi  # noqa: F401 - registers the deploy checks and the bearer-token scheme
+        from .oauth import connect_signals
+
+        connect_signals()  # a revoked OAuth token's sockets and streams close

@@ -1,4 +1,12 @@
-"""``Authorization: Bearer clm_…`` personal-token authentication and scope checks."""
+"""``Authorization: Bearer …`` authentication and scope checks, for both kinds of token.
+
+* ``clm_<prefix>_<secret>``: a personal API token (:class:`accounts.models.ApiToken`);
+* ``clo_…``: an OAuth 2 access token issued to a third-party app by django-oauth-toolkit (accounts/oauth.py).
+
+Both resolve through :func:`authenticate_token` to ``(user, token)`` and are checked against the same scope list
+(accounts/scopes.py) by :func:`effective_scopes`: REST (:class:`BearerTokenAuthentication`, :class:`HasScopes`,
+games.api.permissions), the socket (accounts.ws_auth) and the NDJSON streams (games/streams.py) alike.
+"""
 
 from __future__ import annotations
 
@@ -31,11 +39,17 @@ def last_use_is_stale(token: ApiToken, now: Any) -> bool:
     return token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60
 
 
-def authenticate_token(plain: str) -> tuple[User, ApiToken]:
-    """Resolve a token string; raises AuthenticationFailed with a message a person can act on."""
+def authenticate_token(plain: str) -> tuple[User, Any]:
+    """Resolve a token string (personal or OAuth) to ``(user, token)``; raises AuthenticationFailed with a
+    message a person can act on."""
+    from .oauth import OAUTH_ACCESS_PREFIX, authenticate_oauth
+
+    if plain.startswith(OAUTH_ACCESS_PREFIX):
+        return authenticate_oauth(plain)
     prefix = ApiToken.parse_prefix(plain)
     if prefix is None:
-        raise exceptions.AuthenticationFailed("Malformed token: expected 'clm_<id>_<secret>'.")
+        raise exceptions.AuthenticationFailed(
+            "Malformed token: expected a personal token 'clm_<id>_<secret>' or an OAuth access token 'clo_…'.")
     found = _TOKEN_WITH_USER.fetch([prefix])
     token = found[0] if found else None
     refusal = token_refusal(token, plain)
@@ -51,9 +65,29 @@ def authenticate_token(plain: str) -> tuple[User, ApiToken]:
 BOT_PLAY_IMPLIES = ("games:read", "games:play", "account:read")
 
 
+def is_bearer_token(auth: Any) -> bool:
+    """Whether ``request.auth`` (or a socket's ``scope["token"]``) is a token, personal or OAuth, rather than a
+    session (which has every scope)."""
+    from oauth2_provider.models import AbstractAccessToken
+
+    return isinstance(auth, (ApiToken, AbstractAccessToken))
+
+
+def token_still_valid(token: Any) -> bool:
+    """Whether an open socket's or stream's token still authenticates: not revoked (an OAuth token: not deleted
+    by revocation, not expired) and its user active. Asked on every ``auth.recheck`` (accounts.services)."""
+    if isinstance(token, ApiToken):
+        return ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True, user__is_active=True).exists()
+    from .oauth import oauth_token_valid
+
+    return oauth_token_valid(token)
+
+
 def effective_scopes(scopes: Any, is_bot: bool) -> set[str]:
-    """A token's scopes as checked: ``bot:play`` on a bot account includes :data:`BOT_PLAY_IMPLIES`
-    (docs/api.md, "Authentication and scopes"); on an ordinary account it adds nothing."""
+    """A token's scopes as checked (``ApiToken.scopes`` is a list; an OAuth ``AccessToken.scopes`` is
+    django-oauth-toolkit's dict of granted scope names, which iterates as those names): ``bot:play`` on a bot
+    account includes :data:`BOT_PLAY_IMPLIES` (docs/api.md, "Authentication and scopes"); on an ordinary account
+    it adds nothing."""
     have = set(scopes or [])
     if is_bot and "bot:play" in have:
         have.update(BOT_PLAY_IMPLIES)
@@ -90,7 +124,7 @@ class HasScopes(permissions.BasePermission):
 
     def has_permission(self, request, view) -> bool:
         token = request.auth
-        if not isinstance(token, ApiToken):
+        if not is_bearer_token(token):
             return True
         required = getattr(view, "required_scopes", [])
         if isinstance(required, dict):
@@ -115,7 +149,7 @@ class SessionRequired(permissions.BasePermission):
     code = "session_required"
 
     def has_permission(self, request, view) -> bool:
-        if not isinstance(request.auth, ApiToken):
+        if not is_bearer_token(request.auth):
             return True
         methods = getattr(view, "session_only_methods", None)
         return methods is not None and request.method not in methods

@@ -11,16 +11,10 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from .scopes import SCOPES  # noqa: F401 - the one scope list (personal tokens and OAuth)
+
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("cs", "Čeština")]
 TIME_ZONES = sorted(available_timezones())
-
-# Token scopes (issue 4): read games, play as a human through the API, play as a bot account.
-SCOPES = {
-    "games:read": "Read your games, views, history and records.",
-    "games:play": "Create, join and play games, resign, offer aborts.",
-    "bot:play": "Play as a bot account (the account must be flagged as a bot).",
-    "account:read": "Read your profile.",
-}
 
 
 class CaseInsensitiveUserManager(UserManager):

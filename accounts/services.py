@@ -122,13 +122,16 @@ def recheck_sockets(user_id: int) -> None:
 
 def set_new_password(user: User, password: str, *, reset: bool) -> None:
     """A changed (``reset=False``) or reset password. Other sessions end (Django's session hash); a reset
-    also revokes every API token, since whoever asked for it may not have been the only one holding the
+    also revokes every API token and OAuth token, since whoever asked for it may not have been the only one holding the
     old password. Sockets of ended credentials close within seconds (:func:`recheck_sockets`)."""
     with transaction.atomic():
         user.set_password(password)
         user.save(update_fields=["password"])
         if reset:
+            from .oauth import revoke_all_for_user
+
             ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+            revoke_all_for_user(user)  # and every OAuth app's tokens
         recheck_sockets(user.pk)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from . import oauth_views, views
 
 app_name = "accounts"
 
@@ -20,5 +20,7 @@ urlpatterns = [
     path("scopes", views.ScopesView.as_view(), name="scopes"),
     path("tokens", views.TokenListView.as_view(), name="tokens"),
     path("tokens/<int:token_id>", views.TokenDetailView.as_view(), name="token-detail"),
+    path("oauth/apps", oauth_views.AuthorizedAppListView.as_view(), name="oauth-apps"),
+    path("oauth/apps/<int:app_id>", oauth_views.AuthorizedAppDetailView.as_view(), name="oauth-app-detail"),
     path("bot/upgrade", views.BotUpgradeView.as_view(), name="bot-upgrade"),
 ]

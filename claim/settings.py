@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our static files, no CDN
     "channels",
+    "oauth2_provider",  # OAuth 2 authorization server for third-party apps (accounts/oauth.py)
     "accounts",
     "games",
     "games.ratings",
@@ -370,6 +371,34 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+}
+
+# --- OAuth 2 for third-party apps (django-oauth-toolkit; accounts/oauth.py, docs/api.md "OAuth") -----------
+from accounts.scopes import SCOPES as _API_SCOPES  # noqa: E402 - the personal tokens' scope list, not a copy
+
+OAUTH2_PROVIDER = {
+    "SCOPES": dict(_API_SCOPES),
+    "DEFAULT_SCOPES": ["games:read"],
+    "PKCE_REQUIRED": True,
+    # RFC 9700: S256 only (plain refused), no implicit or password grant, tokens stored as SHA-256 only.
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,  # DOT's own resource views (we use accounts/oauth.py)
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,  # RFC 9207: the redirect carries iss (mix-up defence)
+    "ACCESS_TOKEN_GENERATOR": "accounts.oauth.new_access_token",
+    "REFRESH_TOKEN_GENERATOR": "accounts.oauth.new_refresh_token",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_REFRESH_TOKEN_SECONDS", 60 * 60 * 24 * 60),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    # Native apps use a loopback or private-use scheme redirect (RFC 8252); exact match, no wildcards.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"] if (DEBUG or EMBEDDED or TESTING) else ["https"],
+    "ALLOW_URI_WILDCARDS": False,
 }
 
 # --- Security (production defaults; relaxed only for the embedded run / DEBUG) ------------------

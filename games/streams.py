@@ -7,7 +7,9 @@
 
 One JSON object per line, exactly the frames the socket sends; an empty line every
 :data:`KEEPALIVE_SECONDS` keeps proxies from closing an idle stream. Authentication: a bearer token
-(``games:read``, or a bot account's ``bot:play``).
+(``games:read``, or a bot account's ``bot:play``), personal or OAuth. A stream whose token is revoked, expires or
+ends with a password reset gets one ``{"type": "error", "code": "unauthenticated"}`` line and ends, within
+seconds: it hears the same ``auth.recheck`` message as the user's sockets (accounts.services.recheck_sockets).
 
 This is an ASGI layer in front of the HTTP app (claim/asgi.py), on the server's event loop: a stream
 holds no request thread or process, only a channel on the channel layer (it joins the user's group
@@ -65,7 +67,26 @@ def _authenticate(plain: str) -> Any:
         raise StreamError(401, "authentication_failed", str(exc.detail), [(b"www-authenticate", b"Bearer")]) from None
     if "games:read" not in effective_scopes(token.scopes, user.is_bot):
         raise StreamError(403, "insufficient_scope", "This token lacks the scope: games:read.")
-    return user
+    return user, token
+
+
+REVOKED = {"type": "error", "code": "unauthenticated",
+           "message": "Your token was revoked or has expired, or your password was reset: authorize again."}
+
+
+def _seconds_left(token: Any) -> float | None:
+    """Seconds until an OAuth token expires (personal tokens do not), for a re-check when it does."""
+    from django.utils import timezone
+
+    expires = getattr(token, "expires", None)
+    return None if expires is None else max(0.0, (expires - timezone.now()).total_seconds())
+
+
+@database_sync_to_async
+def _still_valid(token: Any) -> bool:
+    from accounts.authentication import token_still_valid
+
+    return token_still_valid(token)
 
 
 async def _error(send: Any, err: StreamError) -> None:
@@ -117,7 +138,7 @@ class Streams:
             if plain is None:
                 raise StreamError(401, "not_authenticated", "Send a token: Authorization: Bearer clm_…",
                                   [(b"www-authenticate", b"Bearer")])
-            user = await _authenticate(plain)
+            user, token = await _authenticate(plain)
             if _open[user.pk] >= MAX_PER_USER:
                 raise StreamError(429, "too_many_streams",
                                   f"At most {MAX_PER_USER} open streams per user: close one first.")
@@ -127,13 +148,14 @@ class Streams:
         notifications = query.get("notifications", ["0"])[0] in ("1", "true")
         _open[user.pk] += 1
         try:
-            await self._stream(user, game_id, notifications, receive, send)
+            await self._stream(user, token, game_id, notifications, receive, send)
         finally:
             _open[user.pk] -= 1
             if _open[user.pk] <= 0:
                 del _open[user.pk]
 
-    async def _stream(self, user: Any, game_id: int | None, notifications: bool, receive: Any, send: Any) -> None:
+    async def _stream(self, user: Any, token: Any, game_id: int | None, notifications: bool, receive: Any,
+                      send: Any) -> None:
         from games.bots import mark_online
         from games.realtime.publish import user_group
         from games.realtime.queries import current_view
@@ -158,11 +180,31 @@ class Streams:
                     return await send({"type": "http.response.body", "body": b""})
             await database_sync_to_async(mark_online)(user)
             disconnected = asyncio.ensure_future(_wait_disconnect(receive))
+            expiry = _seconds_left(token)
+            expires_at = None if expiry is None else asyncio.get_running_loop().time() + expiry
             try:
                 while not disconnected.done():
                     getter = asyncio.ensure_future(layer.receive(channel))
-                    done, _ = await asyncio.wait({getter, disconnected}, timeout=KEEPALIVE_SECONDS,
+                    wait = KEEPALIVE_SECONDS
+                    if expires_at is not None:
+                        wait = max(0.0, min(wait, expires_at - asyncio.get_running_loop().time()))
+                    done, _ = await asyncio.wait({getter, disconnected}, timeout=wait,
                                                  return_when=asyncio.FIRST_COMPLETED)
+                    message = getter.result() if getter in done else None
+                    expired = expires_at is not None and asyncio.get_running_loop().time() >= expires_at
+                    if expired or (message is not None and message.get("type") == "auth.recheck"):
+                        # A token of the user was revoked or a password reset (accounts.services.recheck_sockets),
+                        # or this OAuth token expired: the stream of a credential that no longer holds ends.
+                        if message is None:
+                            getter.cancel()
+                        if not await _still_valid(token):
+                            await send({"type": "http.response.body", "body": json.dumps(REVOKED).encode() + b"\n",
+                                        "more_body": True})
+                            break
+                        if expired:
+                            expires_at = asyncio.get_running_loop().time() + 1.0
+                        if message is None or message.get("type") == "auth.recheck":
+                            continue
                     if getter not in done:
                         getter.cancel()
                         if not disconnected.done():

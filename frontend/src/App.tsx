@@ -2,6 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { api } from "./api";
 import { connect, disconnect } from "./realtime";
 import { navigate, useRoute } from "./router";
+import { Authorize } from "./screens/Authorize";
 import { Inbox } from "./screens/Inbox";
 import { Login, ResetPassword } from "./screens/Login";
 import { NewGame } from "./screens/NewGame";
@@ -51,7 +52,9 @@ export function App() {
   if (location.pathname === "/reset-password") {
     body = <ResetPassword onDone={() => setTimeout(() => location.replace("/#/"), 1500)} />;
   } else if (route.name === "rules") body = <Rules kind={route.arg} />;
-  else if (!st.me) body = <Login onDone={() => { if (route.name !== "join") navigate("/"); }} />;
+  // #/join/CODE and #/authorize?… (the OAuth consent screen) come back to themselves after the login.
+  else if (!st.me) body = <Login onDone={() => { if (route.name !== "join" && route.name !== "authorize") navigate("/"); }} />;
+  else if (route.name === "authorize") body = <Authorize />;
   else if (route.name === "new") body = <NewGame />;
   else if (route.name === "game" && route.arg) body = <Table id={Number(route.arg)} key={route.arg} />;
   else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;

@@ -1,17 +1,20 @@
 // REST client: session cookie + CSRF header, the API's one error shape, and an offline cache of GETs.
-export interface ErrorBody { code: string; message: string; fields?: Record<string, string[]>; view?: unknown }
+export interface ErrorBody { code: string; message: string; fields?: Record<string, string[]>; view?: unknown; redirect_to?: string }
 
 export class ApiError extends Error {
   status: number;
   code: string;
   fields: Record<string, string[]>;
   view: unknown;
+  /** An OAuth refusal the app should hear about: its redirect URI with the error (accounts/oauth_views.py). */
+  redirectTo?: string;
   constructor(status: number, body: ErrorBody) {
     super(body.message || body.code);
     this.status = status;
     this.code = body.code || "error";
     this.fields = body.fields || {};
     this.view = body.view;
+    this.redirectTo = body.redirect_to;
   }
 }
 

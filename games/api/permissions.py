@@ -13,8 +13,7 @@ from typing import Any
 
 from rest_framework import permissions
 
-from accounts.authentication import effective_scopes
-from accounts.models import ApiToken
+from accounts.authentication import effective_scopes, is_bearer_token
 
 READ, PLAY = "games:read", "games:play"
 BOT = "bot:play"
@@ -26,7 +25,7 @@ class GameScopes(permissions.BasePermission):
 
     def has_permission(self, request, view) -> bool:
         token = request.auth
-        if not isinstance(token, ApiToken):
+        if not is_bearer_token(token):
             return True
         refusal = scope_refusal(token.scopes, bool(getattr(request.user, "is_bot", False)),
                                 reading=request.method in permissions.SAFE_METHODS)

@@ -17,12 +17,14 @@ New in-app notifications (:mod:`games.notify.live`) reach every socket of the us
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
 
 from accounts.authentication import effective_scopes
 from claim.parsers import loads
@@ -75,6 +77,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.group: str | None = None
         self.viewing: int | None = None  # the game the user has open on screen right now
         self.notifications_on = True  # {"type": "notifications", "enabled": false} silences them (bots)
+        self.expiry: asyncio.TimerHandle | None = None  # an OAuth token's end: re-check then (auth_recheck)
 
         await self.accept()
         user = self.scope.get("user")
@@ -90,6 +93,11 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.user = user
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        expires = getattr(token, "expires", None)  # OAuth access tokens expire; personal tokens do not
+        if expires is not None:
+            delay = max(0.0, (expires - timezone.now()).total_seconds()) + 0.5
+            self.expiry = asyncio.get_running_loop().call_later(delay, lambda: asyncio.ensure_future(
+                self.channel_layer.send(self.channel_name, {"type": "auth.recheck"})))
         if user.is_bot:
             await database_sync_to_async(mark_online)(user)
 
@@ -98,6 +106,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
+        if self.expiry is not None:
+            self.expiry.cancel()
         if self.viewing is not None and self.user is not None:
             await database_sync_to_async(mark_absent)(self.user.pk, self.viewing)
             self.viewing = None
@@ -268,10 +278,9 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             return
         token = self.scope.get("token")
         if token is not None:
-            from accounts.models import ApiToken
+            from accounts.authentication import token_still_valid
 
-            valid = await database_sync_to_async(
-                ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True, user__is_active=True).exists)()
+            valid = await database_sync_to_async(token_still_valid)(token)
         else:
             from channels.auth import get_user
 

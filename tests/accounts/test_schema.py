@@ -20,6 +20,8 @@ ENDPOINTS = {
     "tokens": {"get", "post"},
     "tokens/{token_id}": {"delete"},
     "bot/upgrade": {"post"},
+    "oauth/apps": {"get"},
+    "oauth/apps/{app_id}": {"delete"},
 }
 
 

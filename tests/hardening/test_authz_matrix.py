@@ -62,6 +62,11 @@ MATRIX: dict[str, dict[str, int]] = {
     "accounts_tokens_create": row(401, 403, 403, 201, 403, 403),
     "accounts_tokens_destroy": row(401, 403, 403, 204, 403, 403),
     "accounts_bot_upgrade_create": row(401, 403, 403, 409, 403, 403),
+    # OAuth (issue 26): session only; without an authorization request / an app of hers, 400 / 404.
+    "accounts_oauth_apps_list": row(401, 403, 403, 200, 403, 403),
+    "accounts_oauth_apps_destroy": row(401, 403, 403, 404, 403, 403),
+    "oauth_authorize_retrieve": row(401, 403, 403, 400, 403, 403),
+    "oauth_authorize_create": row(401, 403, 403, 400, 403, 403),
     # --- games ------------------------------------------------------------------------------------------
     "games_list": row(401, 200, 200, 200, 403, 200),
     "games_create": row(401, 201, 201, 201, 403, 201),
@@ -165,6 +170,7 @@ BODIES: dict[str, Callable[[World], Any]] = {
 def _path(op: Operation, world: World) -> str:
     return (op.path.replace("{game_id}", str(world.game.pk))
             .replace("{token_id}", str(world.token.pk))
+            .replace("{app_id}", "999999")
             .replace("{seek_id}", str(world.seek.pk))
             .replace("{username}", "alice")
             .replace("{pool}", "claim")

@@ -8,7 +8,34 @@ import { Vacation } from "./Notes";
 
 interface Token { id: number; name: string; prefix?: string; scopes: string[]; created_at?: string; last_used_at?: string | null; token?: string }
 
+interface AuthorizedApp { id: number; name: string; scopes: string[]; authorized_at: string }
+
 const SCOPES = ["games:read", "games:play", "bot:play", "account:read"];
+
+/** OAuth apps the user has allowed (GET /accounts/oauth/apps), each with Revoke (its tokens end at once). */
+function AuthorizedApps() {
+  const [apps, setApps] = useState<AuthorizedApp[] | null>(null);
+  async function load() {
+    try { setApps(rows<AuthorizedApp>(await api("GET", "/accounts/oauth/apps"))); } catch { setApps([]); }
+  }
+  useEffect(() => { void load(); }, []);
+  async function revoke(id: number) {
+    try { await api("DELETE", `/accounts/oauth/apps/${id}`); void load(); } catch (x) { toast(errorText(x), "error"); }
+  }
+  return (
+    <section aria-labelledby="h-apps" id="authorized-apps">
+      <h2 id="h-apps">{t("settings.apps")}</h2>
+      <p class="muted small">{t("settings.apps_help")}</p>
+      {apps && apps.length === 0 && <p>{t("settings.apps_none")}</p>}
+      <ul class="tokens">
+        {(apps || []).map((a) => (
+          <li><span><strong>{a.name}</strong> <span class="muted small">{a.scopes.join(", ")} · {t("settings.app_since", { when: relTime(a.authorized_at) })}</span></span>
+            <button class="btn ghost" type="button" onClick={() => revoke(a.id)}>{t("settings.app_revoke")}</button></li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 function zones(): string[] {
   try {
@@ -118,6 +145,7 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
           <button class="btn" type="submit">{t("settings.token_new")}</button>
         </form>
       </section>
+      <AuthorizedApps />
       <p><button class="btn ghost" type="button" onClick={async () => { await logout(); onLogout(); }} id="logout">{t("auth.logout")}</button></p>
     </main>
   );

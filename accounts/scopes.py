@@ -1,0 +1,14 @@
+"""The API's scopes: one list for personal tokens and OAuth access tokens (docs/api.md, "Authentication").
+
+Kept free of Django imports so that settings can hand it to django-oauth-toolkit (``OAUTH2_PROVIDER["SCOPES"]``).
+"""
+
+from __future__ import annotations
+
+# Token scopes (issue 4): read games, play as a human through the API, play as a bot account.
+SCOPES = {
+    "games:read": "Read your games, views, history and records.",
+    "games:play": "Create, join and play games, resign, offer aborts.",
+    "bot:play": "Play as a bot account (the account must be flagged as a bot).",
+    "account:read": "Read your profile.",
+}
