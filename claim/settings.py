@@ -357,6 +357,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play of Claim, Claim 2 and Inheritors. See docs/api.md.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The NDJSON streams are an ASGI layer, not DRF views: a hook adds them (games/stream_schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.stream_schema.add_stream_paths"],
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {

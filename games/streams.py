@@ -32,7 +32,8 @@ from channels.layers import get_channel_layer
 KEEPALIVE_SECONDS = 20.0
 MAX_PER_USER = 8
 EVENTS_PATH = "/api/v1/stream/events"
-GAME_PATH = re.compile(r"^/api/v1/games/(\d{1,18})/stream$")
+GAME_PATH_TEMPLATE = "/api/v1/games/{game_id}/stream"  # as the OpenAPI schema names it (games/stream_schema.py)
+GAME_PATH = re.compile("^" + re.escape(GAME_PATH_TEMPLATE).replace(re.escape("{game_id}"), r"(\d{1,18})") + "$")
 HEADERS = [(b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-store"),
            (b"x-accel-buffering", b"no")]
 _open: Counter[int] = Counter()

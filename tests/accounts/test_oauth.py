@@ -316,3 +316,16 @@ def test_the_consent_screen_cannot_be_framed(user):
     for r in (response, shell):
         assert r["X-Frame-Options"] == "DENY"
         assert "frame-ancestors 'none'" in r["Content-Security-Policy"]
+
+
+def test_a_reused_refresh_token_revokes_its_family(session_client, app):
+    tokens = tokens_for(session_client, app)
+
+    def refresh(token: str):
+        return Client().post("/o/token/", {"grant_type": "refresh_token", "refresh_token": token,
+                                           "client_id": app.client_id})
+
+    first = refresh(tokens["refresh_token"])
+    assert first.status_code == 200
+    assert refresh(tokens["refresh_token"]).status_code == 400  # the old one, again: someone copied it
+    assert refresh(first.json()["refresh_token"]).status_code == 400  # so the new one ended as well

@@ -1,0 +1,123 @@
+"""The NDJSON streams in the OpenAPI schema (drf-spectacular postprocessing hook; issue 26).
+
+The streams are answered by an ASGI layer in front of Django (games/streams.py), so no DRF view describes
+them: this hook adds their two ``GET`` operations and the line shapes, which refer to the same components the
+REST answers use (``GameView``, ``GameSummary``, ``Challenge``, ``Notification``) because the lines are the
+socket's frames built from the same payloads. The paths are the module's own constants, so the schema cannot
+name a path the layer does not serve.
+
+The operations carry ``x-streaming: true``: a 200 answer never ends (it is closed by the client, the game's end,
+or a revoked token), so request-per-example fuzzers leave them out (tests/hardening). Their answers are
+tested against a real stream in tests/realtime/test_stream_schema.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import streams
+
+TAG = "streams"
+NDJSON = "application/x-ndjson"
+
+CHALLENGE_EVENTS = ["challenge_created", "challenge_received", "challenge_accepted", "challenge_declined",
+                    "challenge_cancelled", "challenge_expired"]
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _const(*values: str) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+COMPONENTS: dict[str, dict[str, Any]] = {
+    "StreamGameFrame": {
+        "type": "object", "required": ["type", "game_id", "version", "view"],
+        "description": "The caller's own view of the game at `version` (the socket's `game` frame).",
+        "properties": {"type": _const("game"), "game_id": {"type": "integer"}, "version": {"type": "integer"},
+                       "view": _ref("GameView")},
+    },
+    "StreamLifecycleEvent": {
+        "type": "object", "required": ["type", "game_id", "game"],
+        "description": "A game of the caller started or ended; `game` is its inbox entry (`GET /games`).",
+        "properties": {"type": _const("game_started", "game_finished"), "game_id": {"type": "integer"},
+                       "game": _ref("GameSummary")},
+    },
+    "StreamChallengeEvent": {
+        "type": "object", "required": ["type", "challenge"],
+        "description": "A change of a challenge the caller made or received.",
+        "properties": {"type": _const(*CHALLENGE_EVENTS), "challenge": _ref("Challenge")},
+    },
+    "StreamNotification": {
+        "type": "object", "required": ["type", "notification"],
+        "description": "A new in-app notification (only with `?notifications=1`).",
+        "properties": {"type": _const("notification"), "notification": _ref("Notification")},
+    },
+    "StreamError": {
+        "type": "object", "required": ["type", "code", "message"],
+        "description": "The last line of a stream whose token was revoked or expired, or whose password was "
+        "reset (`code: unauthenticated`); the stream ends after it.",
+        "properties": {"type": _const("error"), "code": {"type": "string"}, "message": {"type": "string"}},
+    },
+    "StreamEventLine": {
+        "description": "One line of `GET /stream/events` (an empty line is a keep-alive).",
+        "oneOf": [_ref("StreamChallengeEvent"), _ref("StreamLifecycleEvent"), _ref("StreamNotification"),
+                  _ref("StreamError")],
+    },
+    "StreamGameLine": {
+        "description": "One line of `GET /games/{game_id}/stream` (an empty line is a keep-alive).",
+        "oneOf": [_ref("StreamGameFrame"), _ref("StreamError")],
+    },
+}
+
+AUTH = ("A bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot "
+        "account); a session cookie is not accepted. At most "
+        f"{streams.MAX_PER_USER} open streams per user and server process (429 beyond). One JSON object per line "
+        f"(`{NDJSON}`); an empty line every {int(streams.KEEPALIVE_SECONDS)} s keeps proxies from closing it. "
+        "Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself "
+        "(`x-streaming`): read it line by line.")
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {401: "No token, or a malformed, unknown, revoked or expired one (`WWW-Authenticate: Bearer`).",
+             403: "The token lacks `games:read`.", 404: "No such game, or not one of yours.",
+             405: "Streams are read with GET.", 429: "Too many open streams for this user: close one first."}
+    return {str(code): {"description": words[code], "content": {"application/json": {"schema": _ref("ApiError")}}}
+            for code in codes}
+
+
+def _operation(operation_id: str, summary: str, description: str, line: str, codes: tuple[int, ...],
+               parameters: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "operationId": operation_id, "summary": summary, "description": description + " " + AUTH,
+        "tags": [TAG], "parameters": parameters, "security": [{"tokenAuth": []}], "x-streaming": True,
+        "responses": {"200": {"description": "The stream: one JSON object per line.",
+                              "content": {NDJSON: {"schema": _ref(line)}}}, **_errors(*codes)},
+    }
+
+
+def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """``POSTPROCESSING_HOOKS`` entry: the two stream operations and their line components (in the whole API's
+    schema only, not in one generated for a part of the URLs)."""
+    if getattr(generator, "patterns", None) is not None or getattr(generator, "urlconf", None) is not None:
+        return result
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(COMPONENTS)
+    paths = result.setdefault("paths", {})
+    paths[streams.EVENTS_PATH] = {"get": _operation(
+        "stream_events", "Your events as an NDJSON stream",
+        "Challenge changes, `game_started` and `game_finished` of your games as they happen (the socket's typed "
+        "events), and with `?notifications=1` your new in-app notifications.",
+        "StreamEventLine", (401, 403, 405, 429),
+        [{"name": "notifications", "in": "query", "required": False, "description": "`1` or `true`: also the "
+          "`notification` lines.", "schema": {"type": "string", "enum": ["0", "1", "true", "false"]}}])}
+    game_path = streams.GAME_PATH_TEMPLATE
+    paths[game_path] = {"get": _operation(
+        "games_stream", "One of your games as an NDJSON stream",
+        "First your current view of the game, then one line per new version (the socket's `game` frames); the "
+        "stream ends after the game ends.",
+        "StreamGameLine", (401, 403, 404, 405, 429),
+        [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}])}
+    return result
