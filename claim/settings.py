@@ -358,11 +358,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play of Claim, Claim 2 and Inheritors. See docs/api.md.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
-    # The NDJSON streams are an ASGI layer, not DRF views: a hook adds them (games/stream_schema.py).
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.stream_schema.add_stream_paths"],
     "SCHEMA_PATH_PREFIX": r"/api/v1",
-    # The error answers every operation can give (parser, auth, CSRF, throttles...), added once (claim/openapi.py).
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "claim.openapi.add_common_errors"],
+    # The error answers every operation can give (parser, auth, CSRF, throttles...), added once (claim/openapi.py);
+    # the NDJSON streams, an ASGI layer and not DRF views, with their own errors (games/stream_schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "claim.openapi.add_common_errors",
+                             "games.stream_schema.add_stream_paths"],
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
