@@ -16,6 +16,7 @@ faults:
 
 lint:
 	.venv/bin/ruff check .
+	.venv/bin/lint-imports --no-cache
 
 bench:
 	.venv/bin/python bench/engine.py

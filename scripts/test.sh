@@ -26,6 +26,8 @@ unset CLAIM_EMBEDDED || true
 
 echo "==> ruff"
 .venv/bin/ruff check .
+echo "==> import contracts (import-linter: layers, no cycles; pyproject.toml [tool.importlinter])"
+.venv/bin/lint-imports --no-cache
 if [ -f frontend/package.json ]; then
   echo "==> PWA unit tests (vitest)"
   (cd frontend && npm test --silent && npm run --silent typecheck)
