@@ -339,7 +339,8 @@ def replay_step(game: Game, step: int) -> dict[str, Any]:
 
 
 def resume_ai_turns(idle_seconds: float = 120.0) -> list[tuple[int, int]]:
-    """Re-enqueue the AI turn of active games where an AI seat must act and nothing happened for a while.
+    """Send ``ai_turn_due`` again (the AI scheduler enqueues the turn) for the active games where an AI seat
+    must act and nothing happened for a while.
 
     The safety net for the gap between a commit and its ``on_commit`` enqueue (a process dying there
     leaves a game waiting for an AI that was never asked). Harmless when run often: the task is
@@ -349,7 +350,7 @@ def resume_ai_turns(idle_seconds: float = 120.0) -> list[tuple[int, int]]:
 
     from django.utils import timezone
 
-    from ._common import schedule_ai_turn
+    from games import signals
 
     cutoff = timezone.now() - timedelta(seconds=idle_seconds)
     stalled = list(
@@ -358,7 +359,7 @@ def resume_ai_turns(idle_seconds: float = 120.0) -> list[tuple[int, int]]:
         .values_list("pk", "version").distinct()
     )
     for game_id, version in stalled:
-        schedule_ai_turn(game_id, version)
+        signals.ai_turn_due.send(sender=Game, game_id=game_id, version=version)
     if stalled:
         log.warning("resumed %d stalled AI turn(s)", len(stalled))
     return stalled

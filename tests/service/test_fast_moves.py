@@ -450,7 +450,7 @@ def test_a_move_against_the_ai_starts_its_turn(alice):
 
 
 def test_a_bank_clock_move_is_played_on_the_loop_without_an_error(alice, bob, caplog):
-    from games.clock.models import GameClock
+    from games.models import GameClock
 
     """Issue 21: every move of a bank-clock game logged "fast move path failed" with a
     SynchronousOnlyOperation traceback (the clock's arithmetic read the database from the loop)."""

@@ -24,10 +24,10 @@ MOVE_QUERIES = 7  # token, lock game, seats+users, insert move, update seats, in
 def _background_followers_not_counted(monkeypatch):
     """``game_changed`` receivers (clocks, notifications, ratings) run in a background task, not in
     the request; tests run tasks inline (eager), so keep them out of the request's count here."""
-    import games.signals
+    import games.tasks
 
     dispatched: list[tuple[int, int, str]] = []
-    monkeypatch.setattr(games.signals, "send_game_changed", lambda *args: dispatched.append(args))
+    monkeypatch.setattr(games.tasks, "send_game_changed", lambda *args: dispatched.append(args))
     yield
     assert dispatched, "every committed change still hands game_changed to the background"
 

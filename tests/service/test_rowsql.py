@@ -36,7 +36,7 @@ def test_locked_game_equals_the_orm_row_json_and_datetimes_included(alice, bob):
 
 def test_a_missing_clock_is_cached_as_missing_like_select_related(alice, bob, django_assert_num_queries):
     game = _started_game(alice, bob)
-    from games.clock.models import GameClock
+    from games.models import GameClock
 
     GameClock.objects.filter(game_id=game.pk).delete()
     fast = lock_game(game.pk)
@@ -45,7 +45,7 @@ def test_a_missing_clock_is_cached_as_missing_like_select_related(alice, bob, dj
 
 
 def test_a_present_clock_comes_joined(alice, bob, django_assert_num_queries):
-    from games.clock.models import GameClock
+    from games.models import GameClock
 
     game = _started_game(alice, bob)
     clock, _ = GameClock.objects.get_or_create(game_id=game.pk)
@@ -116,7 +116,7 @@ def test_writes_compiled_once_store_what_the_orm_stores(alice, bob):
 
 def test_seats_with_their_game_and_clock_in_one_select_match_the_orm(alice, bob, django_assert_num_queries):
     """The asynchronous move path's one read (games.service._common.SEATS_GAME_CLOCK): a join through a join."""
-    from games.clock.models import GameClock
+    from games.models import GameClock
     from games.service._common import SEATS_GAME_CLOCK, game_and_seats
 
     game = _started_game(alice, bob)
