@@ -234,7 +234,7 @@ def bank_needs_history(game: Game, clock: Any) -> bool:
     return len(clock.banks or []) != game.seat_count or clock.synced_version != game.version
 
 
-def _bonus(clock: Any, count: int) -> list[int]:
+def bonus_of(clock: Any, count: int) -> list[int]:
     return (list(clock.bonus_seconds or []) + [0] * count)[:count]
 
 
@@ -242,7 +242,7 @@ def _deadline_of(game: Game, clock: Any, seats: list[Seat], to_act: frozenset[in
                  banks: list[float], start: datetime | None) -> datetime | None:
     if game.status != Game.Status.ACTIVE or clock.paused_at is not None or start is None:
         return None
-    bonus = _bonus(clock, game.seat_count)
+    bonus = bonus_of(clock, game.seat_count)
     humans = [s.index for s in seats if s.index in to_act and not s.is_ai and s.user_id is not None]
     if not humans:
         return None
@@ -278,7 +278,7 @@ def turn_start(game: Game) -> datetime | None:
 def banks_now(game: Game, clock: Any, seats: list[Seat]) -> list[float]:
     """Each seat's bank in seconds at the start of the current turn (bonus time included)."""
     banks, _ = _history_banks(game, clock)
-    bonus = _bonus(clock, game.seat_count)
+    bonus = bonus_of(clock, game.seat_count)
     return [b + bonus[i] for i, b in enumerate(banks)]
 
 
@@ -308,7 +308,7 @@ def clock_view(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int] 
     deadline = game.deadline if active else None
     if active and tc.control == "bank":
         banks, start = _bank_state(game, clock, last_event)
-        bonus = _bonus(clock, game.seat_count)
+        bonus = bonus_of(clock, game.seat_count)
         synced = clock.synced_version == game.version
         floor = game.deadline if synced else None  # vacation may have moved a synced deadline later
         ends = []
@@ -379,3 +379,11 @@ def end_pause(game: Game, clock: Any, seats: list[Seat], now: datetime) -> None:
     clock.pause_requests = []
     clock.save()
 
+
+def only_clock_entries_since(game: Game, version: int) -> bool:
+    """True when every version of ``game`` after ``version`` is a clock entry (+time, pause; issue 22): the
+    play is as it was at ``version``, so a move made against it is still a move of the current position."""
+    if not 0 < version < game.version:
+        return False
+    return not (GameEvent.objects.filter(game=game, version__gt=version)
+                .exclude(type__in=CLOCK_EVENT_TYPES).exists())
