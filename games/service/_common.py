@@ -57,8 +57,7 @@ def seats_of(game: Game) -> list[Seat]:
 # ``Game.objects.select_for_update(of=("self",)).select_related("clock").get(pk=…)`` and
 # ``Seat.objects.filter(game=…).select_related("user").order_by("index")``.
 _LOCKED_GAME = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s", for_update_of_base=True)
-#: The asynchronous move path (games.fastmoves) reads the seats, their users, the game and its clock in one
-#: SELECT without a lock (it writes with a version check instead: CommitPlan.guarded_statement), as
+#: The publisher reads the seats, their users, the game and its clock in one SELECT without a lock, as
 #: ``Seat.objects.filter(game=…).select_related("user", "game", "game__clock").order_by("index")``.
 SEATS_GAME_CLOCK = JoinedSelect(Seat, [Join("user", outer=True), Join("game"), Join("clock", outer=True, via="game")],
                                 where="t0.game_id = %s", order_by='t0."index"')
@@ -164,11 +163,10 @@ def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
     return game.status == Game.Status.ACTIVE and any(s.is_ai and s.to_act for s in seats)
 
 
-def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> list[tuple[Any, bool, bool]]:
-    """What runs once a change is committed, in order, as ``(callable, robust, waits)``: push the new version
-    to the seated users, tell the ``game_changed`` receivers (both only hand the work on), and start the AI
-    if one must act (``waits``: it may wait for the broker).
+def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
+                 parts: Any = None) -> None:
+    """Once the current transaction commits: push the new version to the seated users, tell the
+    ``game_changed`` receivers (both only hand the work on), and start the AI if one must act.
 
     With ``views`` (``{user_id: payload}`` already built, e.g. the mover's answer) or ``parts`` (the
     :class:`~games.service.payload.GameParts` of this version), ``game`` and ``seats`` must be exactly
@@ -177,20 +175,10 @@ def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, An
     """
     game_id, version, status = game.pk, game.version, game.status
     prepared = {"game": game, "seats": seats, "views": views, "parts": parts} if (views or parts) else {}
-    hooks: list[tuple[Any, bool, bool]] = [
-        (lambda: publish(game_id, **prepared), True, False),
-        (lambda: send_game_changed(game_id, version, status), True, False),
-    ]
+    transaction.on_commit(lambda: publish(game_id, **prepared), robust=True)
+    transaction.on_commit(lambda: send_game_changed(game_id, version, status), robust=True)
     if ai_seat_to_act(game, seats):
-        hooks.append((lambda: schedule_ai_turn(game_id, version), settings.TASK_MODE != "eager", True))
-    return hooks
-
-
-def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> None:
-    """Run :func:`commit_hooks` when the current transaction commits."""
-    for hook, robust, _ in commit_hooks(game, seats, views=views, parts=parts):
-        transaction.on_commit(hook, robust=robust)
+        transaction.on_commit(lambda: schedule_ai_turn(game_id, version), robust=settings.TASK_MODE != "eager")
 
 
 def send_game_changed(game_id: int, version: int, status: str) -> None:
