@@ -56,8 +56,9 @@ run as deployed with ``--tasks celery`` (the default): the bench starts a Celery
 per move on its own line; ``--tasks thread`` runs them on the server's in-process thread pool
 (``CLAIM_TASK_MODE=thread``, the only setup of the first round), so their CPU counts
 as server CPU. With ``--workers N`` uvicorn runs N worker processes (all counted as server CPU), as
-``WEB_CONCURRENCY`` does in production. The worker's niceness (``WORKER_NICE``) applies as deployed. Against your own server, lift the throttles
-yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``, ``THROTTLE_MOVES``), or the bench hits 429s.
+``WEB_CONCURRENCY`` does in production. The worker's niceness (``WORKER_NICE``) applies as deployed.
+Against your own server, lift the throttles yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``,
+``THROTTLE_MOVES``), or the bench hits 429s.
 """
 
 from __future__ import annotations
