@@ -324,6 +324,7 @@ REST_FRAMEWORK = {
         "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
         "moves": env_str("THROTTLE_MOVES", "600/min"),
         "games_create": env_str("THROTTLE_GAMES_CREATE", "200/hour"),
+        "clock": "30/hour",  # +time, pause, resume (games/clock/api.py; the limits per game: docs/rulings.md)
     },
     "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)
     "PAGE_SIZE": 50,
