@@ -13,6 +13,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from claim.strict_fields import StrictBooleanField, StrictIntegerField
 from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games.api.schema import E400
 from games.api.views import call
@@ -119,12 +120,12 @@ class ResumeView(_ClockAction):
 
 
 class VacationSerializer(serializers.Serializer):
-    auto_use = serializers.BooleanField(required=False)
+    auto_use = StrictBooleanField(required=False)
 
 
 class VacationPeriodSerializer(serializers.Serializer):
     start = serializers.DateTimeField()
-    days = serializers.IntegerField(min_value=1, max_value=30)
+    days = StrictIntegerField(min_value=1, max_value=30)
 
 
 def vacation_payload(user: Any) -> dict[str, Any]:
