@@ -1,8 +1,11 @@
 // App state: one small observable object; components re-render on change via useStore().
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, clearCache, getCached, isOffline, rows, storeCached, uuid } from "./api";
+import { roleOf, type Challenge } from "./challenge";
 import { hasTableView, normGame, versionAction, type Game } from "./game";
-import { pickLang, translate, type Key, type Lang } from "./i18n";
+import { pickLang, TABLES, translate, type Key, type Lang } from "./i18n";
+
+const TABLES_EN = TABLES.en;
 
 export interface Me {
   id?: number;
@@ -234,6 +237,33 @@ export async function declineInvite(id: number): Promise<void> {
     putGame(await api<Record<string, unknown>>("POST", `/games/${id}/abort`));
     await loadLists();
   } catch (e) { toast(errorText(e), "error"); }
+}
+
+// ---------------------------------------------------------------------------- challenges
+
+/** The words for a decline reason (the API's codes; an unknown one falls back to the server's sentence). */
+export function declineText(c: Challenge): string {
+  const key = `challenge.reason.${c.decline_reason}` as Key;
+  return c.decline_reason && key in TABLES_EN ? t(key) : c.decline_message || t("challenge.reason.generic");
+}
+
+/** Accept, decline (with a reason) or cancel a challenge; the answer, or null after a toast of the error. */
+export async function answerChallenge(id: string, action: "accept" | "decline" | "cancel", reason = "generic"): Promise<Challenge | null> {
+  try {
+    return await api<Challenge>("POST", `/challenges/${encodeURIComponent(id)}/${action}`, action === "decline" ? { reason } : {});
+  } catch (e) { toast(errorText(e), "error"); return null; }
+}
+
+/** A challenge event of the socket (docs/realtime.md): screens showing challenges hear ``claim:challenge``
+ *  (its detail is the challenge); the challenger hears of an answer by a toast unless that challenge's own
+ *  page (which shows it) is open. */
+export function onChallengeEvent(type: string, c: Challenge | undefined): void {
+  window.dispatchEvent(new CustomEvent("claim:challenge", { detail: c ?? null }));
+  if (!c || !state.me || roleOf(c, state.me.username) !== "mine") return;
+  if (location.hash === `#/challenge/${c.id}`) return;
+  const name = c.to?.name ?? "";
+  if (type === "challenge_declined") toast(t("challenge.toast_declined", { name, reason: declineText(c) }));
+  else if (type === "challenge_accepted") toast(t("challenge.toast_accepted", { name }));
 }
 
 // ---------------------------------------------------------------------------- notifications
