@@ -7,8 +7,11 @@ Usage::
 
 What it does:
 
-1. Registers ``2 * games`` users through ``POST /api/v1/accounts/register`` (CSRF + session) and
-   creates a ``games:read games:play`` token for each (``POST /api/v1/accounts/tokens``).
+1. Registers ``2 * games`` users through ``POST /api/v1/accounts/register`` (CSRF + session). With
+   ``--auth token`` (the default) it creates a ``games:read games:play`` token for each (``POST
+   /api/v1/accounts/tokens``) and every game request and socket sends ``Authorization: Bearer``, as a bot
+   does; with ``--auth session`` they send what the PWA sends (``frontend/src/api.ts``): the session and
+   CSRF cookies, ``X-CSRFToken`` and the page's ``Origin``.
 2. Pairs them into ``games`` human-vs-human games (``POST /api/v1/games`` inviting the partner,
    ``POST /api/v1/games/{id}/join``). A finished game is replaced by a new one for the same pair.
    Setup then plays a random 0 to ``--spread - 1`` moves of each game (unmeasured), so that the games are
@@ -173,7 +176,7 @@ def start_server(args) -> tuple[str, subprocess.Popen, Path]:
     _ensure_database(args.database_url)
     _purge_queue(args.redis_url)
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    port = _free_port()
+    port = args.port or _free_port()
     log = Path(tempfile.mkstemp(prefix="claim-bench-uvicorn-", suffix=".log")[1])
     cmd = [sys.executable, "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port", str(port),
            "--lifespan", "off", "--log-level", "warning", "--workers", str(args.workers), *args.uvicorn_flags.split()]
@@ -241,8 +244,9 @@ class KeepAliveHTTP:
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
 
     async def request(self, method: bytes, path: str, auth: bytes, body: bytes | None = None) -> tuple[int, bytes]:
-        """``(status, body)`` of one request; ``auth`` is the ``Authorization`` header's value."""
-        head = b"%s %s%s HTTP/1.1\r\nHost: %s\r\nUser-Agent: claim-bench\r\nAccept: */*\r\nAuthorization: %s\r\n" % (
+        """``(status, body)`` of one request; ``auth`` is the credential's header lines (each ending in CRLF):
+        ``Authorization: Bearer …`` for a token, or the PWA's ``Cookie``, ``X-CSRFToken`` and ``Origin``."""
+        head = b"%s %s%s HTTP/1.1\r\nHost: %s\r\nUser-Agent: claim-bench\r\nAccept: application/json\r\n%s" % (
             method, self.prefix, path.encode(), self.host_header, auth)
         if body is None:
             message = head + b"\r\n"
@@ -335,13 +339,27 @@ def _text(body: bytes) -> str:
 
 @dataclass
 class Player:
+    """A user and how their requests authenticate (``--auth``): ``auth`` holds the credential's header lines.
+
+    ``token``: ``Authorization: Bearer`` as a bot sends it. ``session``: what the PWA sends
+    (``frontend/src/api.ts``, same-origin ``fetch`` with ``credentials: "same-origin"``): the ``sessionid``
+    and ``csrftoken`` cookies, ``X-CSRFToken`` with the cookie's value on unsafe methods (sent on every
+    request here: Django ignores it on GET) and the page's ``Origin``, which a browser adds to a POST."""
+
     username: str
     token: str = ""
+    session: str = ""
+    csrf: str = ""
+    origin: str = ""
     ws: object = None
-    auth: bytes = field(init=False, repr=False)  # the Authorization header's value
+    auth: bytes = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.auth = f"Bearer {self.token}".encode()
+        if self.session:
+            self.auth = (f"Cookie: csrftoken={self.csrf}; sessionid={self.session}\r\nX-CSRFToken: {self.csrf}\r\n"
+                         f"Origin: {self.origin}\r\n").encode()
+        else:
+            self.auth = f"Authorization: Bearer {self.token}\r\n".encode()
 
 
 @dataclass
@@ -370,7 +388,7 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-async def register(base: str, username: str) -> Player:
+async def register(base: str, username: str, auth: str = "token") -> Player:
     password = secrets.token_urlsafe(18)  # nothing like the username (a "bench-" prefix was sometimes refused)
     async with httpx.AsyncClient(base_url=base, timeout=30) as session:  # own cookie jar
         csrf = (await session.get("/api/v1/accounts/csrf")).json()["csrf_token"]
@@ -379,6 +397,8 @@ async def register(base: str, username: str) -> Player:
         if r.status_code != 201:
             raise SystemExit(f"register {username}: {r.status_code} {r.text[:300]}")
         csrf = session.cookies.get("csrftoken") or csrf
+        if auth == "session":  # the PWA's credential: the session register started, and its CSRF cookie
+            return Player(username, session=session.cookies["sessionid"], csrf=csrf, origin=base)
         scopes = ["games:read", "games:play"]
         r = await session.post("/api/v1/accounts/tokens", json={"name": "bench", "scopes": scopes},
                                headers={"X-CSRFToken": csrf, "Referer": base})
@@ -648,13 +668,18 @@ class Bench:
 
             async def reg(i: int) -> Player:
                 async with sem:
-                    return await register(self.base, f"bench{tag}-{i}")
+                    return await register(self.base, f"bench{tag}-{i}", args.auth)
 
             players = await asyncio.gather(*(reg(i) for i in range(2 * args.games)))
-            print(f"setup: registered {len(players)} users with tokens in {time.perf_counter() - t0:.1f} s")
+            print(f"setup: registered {len(players)} users, authenticating by {args.auth}, in "
+                  f"{time.perf_counter() - t0:.1f} s")
             ws_base = self.base.replace("http", "ws", 1) + "/ws/"
             for p in players:
-                p.ws = await ws_connect(f"{ws_base}?token={p.token}", origin=self.base, max_size=2**22)
+                if p.session:  # the PWA's socket: its cookies, checked against its Origin
+                    p.ws = await ws_connect(ws_base, origin=self.base, max_size=2**22, additional_headers={
+                        "Cookie": f"csrftoken={p.csrf}; sessionid={p.session}"})
+                else:
+                    p.ws = await ws_connect(f"{ws_base}?token={p.token}", origin=self.base, max_size=2**22)
                 await p.ws.send(orjson.dumps({"type": "subscribe", "games": "all"}).decode())
                 ack = orjson.loads(await p.ws.recv())
                 assert ack["type"] == "subscribed", ack
@@ -798,6 +823,11 @@ def main() -> None:
                         help="setup plays a random 0 to MOVES-1 moves of each game first, so games end at different "
                              "times; default 50 (a 2-player Claim game is 52 moves); 0: all start at their first move")
     parser.add_argument("--kind", default="claim", help="game kind; default claim")
+    parser.add_argument("--auth", choices=["token", "session"], default="token",
+                        help="how every game request and socket authenticates: an API token (Authorization: "
+                             "Bearer, as bots) or the PWA's session cookie with its CSRF header and Origin; "
+                             "default token")
+    parser.add_argument("--port", type=int, default=0, help="port of the started server; default a free one")
     parser.add_argument("--worker-env", nargs="*", default=["DB_POOL=0", "DB_CONN_MAX_AGE=600"], metavar="NAME=VALUE",
                         help="extra environment of the Celery worker; default as deployed (docker/compose.yml): "
                              "DB_POOL=0 DB_CONN_MAX_AGE=600")
@@ -829,7 +859,7 @@ def main() -> None:
     url = args.url
     if not url:
         url, proc, log = start_server(args)
-        print(f"server: {url} (uvicorn --workers {args.workers} {args.uvicorn_flags}; "
+        print(f"server: {url} (auth: {args.auth}; uvicorn --workers {args.workers} {args.uvicorn_flags}; "
               f"HTTP_HANDLER={os.environ.get('HTTP_HANDLER') or 'wsgi'}, "
               f"HTTP_PROCESSES={os.environ.get('HTTP_PROCESSES') or '1 (default with Redis)'}; tasks: {args.tasks}; "
               f"DB_CONN_MAX_AGE={args.conn_max_age}, "
