@@ -90,6 +90,14 @@ def test_new_game_invites_by_challenge_at_phone_size(server, new_page):
     carol.locator("form button[type=submit]").click()
     carol.wait_for_selector("a.btn.primary[href='#/new']")
 
+    # 0. a name nobody has: the field says so, nothing is sent
+    alice.goto(server + "/#/new")
+    alice.locator("input[name=opp][value=user]").check()
+    alice.fill("#opp-username", "nobody" + uuid.uuid4().hex[:6])
+    alice.click("#start-game")
+    alice.wait_for_selector("#opp-username-err >> text=No player is called")
+    assert "#/new" in alice.url
+
     # 1. a challenge by username, declined with a reason
     start_game(alice, kind="claim2", opponent="user", username=bob_name, rated=True)
     first = _challenge_id(alice)
