@@ -1,6 +1,6 @@
 // App state: one small observable object; components re-render on change via useStore().
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, clearCache, getCached, isOffline, rows, storeCached, uuid } from "./api";
+import { api, ApiError, clearCache, getCached, isOffline, peekCached, rows, storeCached, uuid } from "./api";
 import { roleOf, type Challenge } from "./challenge";
 import { hasTableView, normGame, versionAction, type Game } from "./game";
 import { pickLang, TABLES, translate, type Key, type Lang } from "./i18n";
@@ -34,9 +34,14 @@ export interface State {
 const PREF_LANG = "claim.lang";
 const PREF_ONE_TAP = "claim.onetap";
 
+// A reload shows the last known account at once (the app, not "Loading…"); loadMe() then asks the server,
+// which logs out a session that has ended.
+const cachedMe = peekCached<Me>("/accounts/me");
+const knownMe = cachedMe && typeof cachedMe.username === "string" ? cachedMe : null;
+
 export const state: State = {
-  ready: false,
-  me: null,
+  ready: knownMe !== null,
+  me: knownMe,
   lang: (localStorage.getItem(PREF_LANG) as Lang) || pickLang(typeof navigator !== "undefined" ? navigator.languages : []),
   games: {},
   lists: { active: [], open: [], finished: [] },
@@ -130,6 +135,19 @@ export function putGame(payload: Record<string, unknown>, force = false): Game {
   // Keep the per-game cache fresh for offline viewing (what GET /games/{id} would return).
   storeCached(`/games/${g.id}`, payload);
   set({ games: { ...state.games, [g.id]: g } });
+  return g;
+}
+
+/** The game as held, else as last stored on this device (``putGame`` keeps it): a reloaded table shows it at
+ *  once, while ``loadGame`` asks the server. Called while rendering, so it fills the store without notifying. */
+export function heldGame(id: number): Game | undefined {
+  const held = state.games[id];
+  if (held) return held;
+  const cached = peekCached<Record<string, unknown>>(`/games/${id}`);
+  if (!cached || typeof cached !== "object") return undefined;
+  let g: Game;
+  try { g = normGame({ ...cached, id }); } catch { return undefined; }
+  state.games = { ...state.games, [id]: g };
   return g;
 }
 
