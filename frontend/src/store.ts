@@ -109,6 +109,7 @@ export async function loadMe(): Promise<void> {
 }
 
 export function acceptMe(me: Me | null): void {
+  if (me) storeCached("/accounts/me", me); // what the next reload shows at once (a login answers it too)
   if (me && me.language && (["en", "de", "cs"] as string[]).includes(me.language)) {
     localStorage.setItem(PREF_LANG, me.language);
     set({ me, lang: me.language });
@@ -199,7 +200,7 @@ export async function resignGame(id: number, version: number): Promise<void> {
 export async function loadLists(): Promise<void> {
   const out: State["lists"] = { active: [], open: [], finished: [] };
   let offline = false;
-  const games = { ...state.games };
+  const found: Game[] = [];
   await Promise.all(
     (["active", "open", "finished"] as const).map(async (status) => {
       try {
@@ -207,10 +208,7 @@ export async function loadLists(): Promise<void> {
         offline ||= r.offline;
         for (const p of rows<Record<string, unknown>>(r.data)) {
           const g = normGame(p);
-          const held = games[g.id];
-          // List rows are summaries: keep a fuller view we already hold for the same version (a Claim or an
-          // Inheritors view alike: replacing an Inheritors table with its summary left it on "Loading…").
-          games[g.id] = held && held.version >= g.version && hasTableView(held) ? { ...held, deadline: g.deadline ?? held.deadline } : g;
+          found.push(g);
           out[status].push(g.id);
         }
       } catch (e) {
@@ -218,6 +216,14 @@ export async function loadLists(): Promise<void> {
       }
     }),
   );
+  // Merged into what is held now, not when the lists were asked for: a table's view that arrived meanwhile
+  // (its GET, a push) stays. List rows are summaries: a fuller view held for the same version is kept (a
+  // Claim or an Inheritors view alike: replacing a table's view with its summary showed "Loading…").
+  const games = { ...state.games };
+  for (const g of found) {
+    const held = games[g.id];
+    games[g.id] = held && held.version >= g.version && hasTableView(held) ? { ...held, deadline: g.deadline ?? held.deadline } : g;
+  }
   set({ games, lists: out, listsLoaded: true, offline });
 }
 

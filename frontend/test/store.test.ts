@@ -68,3 +68,25 @@ describe("a reload", () => {
     expect(heldGame(9)).toBeUndefined();
   });
 });
+
+describe("a list refresh", () => {
+  it("does not undo a table's view that arrived while it was in flight", async () => {
+    const { hasTableView } = await import("../src/game");
+    const { loadLists, putGame, state } = await import("../src/store");
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((ok) => { release = ok; });
+    const summary = { id: 11, version: 4, status: "active", kind: "claim", seats: [] };
+    api.rows.mockImplementation(((d: unknown) => d) as never);
+    api.getCached.mockImplementation((async (path: string) => {
+      await gate;
+      return { data: path.includes("active") ? [summary] : [], offline: false };
+    }) as never);
+    const refreshing = loadLists();
+    putGame({ ...summary, view: { hand: [], current_trick: [], factions: [], score: {}, seats: 2, phase: 1 } });
+    expect(hasTableView(state.games[11])).toBe(true);
+    release();
+    await refreshing;
+    expect(state.lists.active).toEqual([11]);
+    expect(hasTableView(state.games[11])).toBe(true); // the summary did not replace it
+  });
+});

@@ -261,7 +261,7 @@ SEAT_LABELS = """() => {
   return {seats: [...document.querySelectorAll('#seats .t-seat')].map(e => ({
             seat: +e.dataset.seat, text: e.querySelector('.t-seat-name').innerText.trim(),
             cut: cut(e.querySelector('.t-seat-name'))})),
-          trick: pick('#trick .tc-who'), head: pick('.lead-head span'), piles: pick('.piles h3'),
+          trick: pick('#trick .tc-who'), head: pick('.lead-head span'), piles: pick('.piles .pile:not(#followers) h3'),
           overflow: document.documentElement.scrollWidth - innerWidth};
 }"""
 
