@@ -127,8 +127,9 @@ WATCH_LOADING = """(() => {
   window.__loading = [];
   const look = () => {
     const busy = document.querySelector('#main[aria-busy="true"], #main [aria-busy="true"]:not(#hand)');
-    if (busy) window.__loading.push(busy.textContent.trim().slice(0, 40) + ' | ' + busy.closest('main').innerHTML.slice(0, 90)
-      + ' | cached: ' + Object.keys(localStorage).filter(k => k.startsWith('claim.cache:')).join(','));
+    if (busy) window.__loading.push(busy.textContent.trim().slice(0, 40) + ' | '
+      + busy.closest('main').innerHTML.slice(0, 90) + ' | cached: '
+      + Object.keys(localStorage).filter(k => k.startsWith('claim.cache:')).join(','));
   };
   new MutationObserver(look).observe(document, {childList: true, subtree: true, characterData: true});
 })();"""
