@@ -344,6 +344,7 @@ REST_FRAMEWORK = {
         "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
         "moves": env_str("THROTTLE_MOVES", "600/min"),
         "games_create": env_str("THROTTLE_GAMES_CREATE", "200/hour"),
+        "clock": "30/hour",  # +time, pause, resume (games/clock/api.py; the limits per game: docs/rulings.md)
     },
     "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)
     "PAGE_SIZE": 50,
@@ -357,6 +358,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # The error answers every operation can give (parser, auth, CSRF, throttles...), added once (claim/openapi.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "claim.openapi.add_common_errors"],
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",

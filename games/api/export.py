@@ -40,26 +40,29 @@ def _instant(raw: str, name: str, end_of_day: bool) -> datetime:
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
 
 
+_DATE = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}
+
+
 def parse_filters(query: Any) -> dict[str, Any]:
     """The export's filters from the query string; 400 ``invalid`` (with ``fields``) for bad values."""
     out: dict[str, Any] = {"limit": DEFAULT_LIMIT}
     kind = query.get("kind")
-    if kind:
+    if kind is not None:
         if kind not in GAMES:
             raise ValidationError({"kind": [f"Unknown game kind {kind!r}; known: {', '.join(sorted(GAMES))}."]})
         out["kind"] = kind
     for name, end in (("since", False), ("until", True)):
-        if query.get(name):
+        if name in query:  # present but empty is a bad value too (the schema says a date)
             try:
                 out[name] = _instant(query[name], name, end)
             except (ValueError, OverflowError):
                 raise ValidationError({name: [f"{name} must be an ISO date (2026-11-29) or date-time."]}) from None
     rated = query.get("rated")
-    if rated:
+    if rated is not None:
         if rated not in ("true", "false"):
             raise ValidationError({"rated": ["rated must be true or false."]})
         out["rated"] = rated == "true"
-    if query.get("limit"):
+    if "limit" in query:
         try:
             out["limit"] = int(query["limit"])
         except ValueError:
@@ -95,14 +98,16 @@ class UserGamesExportView(PublicReadView):
 
     @extend_schema(
         tags=["games"], operation_id="users_games_export", summary="Export a player's finished games (NDJSON)",
+        auth=[{"tokenAuth": []}, {"cookieAuth": []}, {}],  # public: credentials are optional
         description="One record per line (`application/x-ndjson`), newest first: the `GET /games/{id}/record` body "
                     "of each finished game the player sat in. Public. Scope for tokens: `games:read`.",
         parameters=[
             OpenApiParameter("kind", str, enum=sorted(GAMES), description="Only this game kind."),
-            OpenApiParameter("since", OpenApiTypes.STR, description="Ended at or after (ISO date or date-time)."),
-            OpenApiParameter("until", OpenApiTypes.STR, description="Ended at or before (ISO date or date-time)."),
+            OpenApiParameter("since", _DATE, description="Ended at or after (ISO date or date-time)."),
+            OpenApiParameter("until", _DATE, description="Ended at or before (ISO date or date-time)."),
             OpenApiParameter("rated", OpenApiTypes.STR, enum=["true", "false"], description="Only rated / unrated."),
-            OpenApiParameter("limit", OpenApiTypes.INT, description=f"At most this many ({DEFAULT_LIMIT}; "
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+                             description=f"At most this many ({DEFAULT_LIMIT}; "
                                                                     f"≤ {MAX_LIMIT})."),
         ],
         responses={(200, "application/x-ndjson"): OpenApiResponse(OpenApiTypes.STR, description="NDJSON records."),

@@ -7,6 +7,7 @@ import json
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from claim.strict_fields import StrictBooleanField, StrictChoiceField, StrictIntegerField
 from games.ai import LEVELS
 from games.models import DAYS_PER_MOVE_CHOICES
 
@@ -31,7 +32,7 @@ HISTORY_TYPES = ["created", "joined", "move", "resigned", "abort_offer", "aborte
 class OpponentSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=OPPONENT_TYPES, help_text="Who sits in this seat.")
     username = serializers.CharField(required=False, max_length=150, help_text='For "user": who is invited.')
-    level = serializers.ChoiceField(choices=sorted(LEVELS), required=False,
+    level = StrictChoiceField(choices=sorted(LEVELS), required=False,
                                     help_text='For "ai": 1 Squire, 2 Knight, 3 King.')
 
     def validate(self, attrs):
@@ -42,6 +43,20 @@ class OpponentSerializer(serializers.Serializer):
         return attrs
 
 
+def KindField(**kwargs) -> serializers.ChoiceField:
+    """A game kind of the registry (an enum in the schema), refused with the registry's message."""
+    from games.rules.registry import GAMES
+
+    known = ", ".join(sorted(GAMES))
+    return serializers.ChoiceField(choices=sorted(GAMES), error_messages={
+        "invalid_choice": "unknown game kind '{input}' (known: " + known + ")"}, **kwargs)
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class OptionsField(serializers.JSONField):
+    """Engine options: a JSON object (which keys and values a kind takes is the engine's, checked on create)."""
+
+
 class NewTimeControlSerializer(serializers.Serializer):
     """Documentation of ``time_control`` in a create request (validated by the service's parser)."""
 
@@ -49,13 +64,13 @@ class NewTimeControlSerializer(serializers.Serializer):
                                    help_text='"days": days per move; "bank": a time bank per seat with an '
                                              'increment per move and a cap; "unlimited": no deadline (never '
                                              'rated). "correspondence" is accepted for "days".')
-    days_per_move = serializers.ChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
+    days_per_move = StrictChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
                                             help_text='"days": the time for each move.')
-    initial_seconds = serializers.IntegerField(required=False, min_value=3600, max_value=60 * 86400,
+    initial_seconds = StrictIntegerField(required=False, min_value=3600, max_value=60 * 86400,
                                                help_text='"bank": each seat\'s starting time.')
-    increment_seconds = serializers.IntegerField(required=False, min_value=0, max_value=14 * 86400,
+    increment_seconds = StrictIntegerField(required=False, min_value=0, max_value=14 * 86400,
                                                  help_text='"bank": added after each own move (default 0).')
-    cap_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=3600, max_value=60 * 86400,
+    cap_seconds = StrictIntegerField(required=False, allow_null=True, min_value=3600, max_value=60 * 86400,
                                            help_text='"bank": the bank never grows above this; at least '
                                                      'initial_seconds (default: initial_seconds).')
 
@@ -78,13 +93,13 @@ class TimeControlField(serializers.JSONField):
 
 
 class CreateGameSerializer(serializers.Serializer):
-    kind = serializers.CharField(max_length=32, help_text='Game kind: "claim", "claim2", "claim-mix", ...')
-    options = serializers.JSONField(required=False, default=dict,
+    kind = KindField(help_text='Game kind: "claim", "claim2", "claim-mix", ...')
+    options = OptionsField(required=False, default=dict,
                                     help_text='Engine options, e.g. {"factions": [5 names]} for claim-mix.')
-    seats = serializers.IntegerField(required=False, default=2, min_value=1, max_value=16)
+    seats = StrictIntegerField(required=False, default=2, min_value=1, max_value=16)
     opponents = OpponentSerializer(many=True, required=False,
                                    help_text='One entry per other seat; default: all "open" (invitation code).')
-    days_per_move = serializers.ChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
+    days_per_move = StrictChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
                                             allow_null=True, default=None,
                                             help_text="Days per move (older form of time_control); "
                                                       "null = unlimited.")
@@ -93,9 +108,9 @@ class CreateGameSerializer(serializers.Serializer):
                                               '{"type": "bank", "initial_seconds": 259200, '
                                               '"increment_seconds": 86400, "cap_seconds": 604800}. Takes '
                                               'precedence over days_per_move (give one of them).')
-    rated = serializers.BooleanField(required=False, default=False,
+    rated = StrictBooleanField(required=False, default=False,
                                      help_text="Rated games need a time control (not unlimited) and no AI seat.")
-    seat = serializers.IntegerField(required=False, default=0, min_value=0, help_text="The creator's seat.")
+    seat = StrictIntegerField(required=False, default=0, min_value=0, help_text="The creator's seat.")
 
     def validate_options(self, value):
         if value is None:
@@ -114,9 +129,15 @@ class JoinGameSerializer(serializers.Serializer):
                                  help_text="Needed to take an open seat; not needed when you were invited.")
 
 
+@extend_schema_field({"type": "object", "minProperties": 1, "additionalProperties": True,
+                      "example": {"play": "knight-7"}})
+class MoveField(serializers.JSONField):
+    """A move: a non-empty JSON object (its exact shape is checked per game, games/rules/moveshape.py)."""
+
+
 class MoveSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0, help_text="The game version your move was made against.")
-    move = serializers.JSONField(help_text='One of your legal_moves, e.g. {"play": "knight-7"}.')
+    version = StrictIntegerField(min_value=0, help_text="The game version your move was made against.")
+    move = MoveField(help_text='One of your legal_moves, e.g. {"play": "knight-7"}.')
     client_id = serializers.CharField(required=False, allow_null=True, max_length=64,
                                       help_text="Your id for this move (e.g. a UUID): a retry with the same id "
                                                 "returns the first answer and applies nothing.")
@@ -134,8 +155,8 @@ class MoveSerializer(serializers.Serializer):
 class SeatRatingSerializer(serializers.Serializer):
     pool = serializers.CharField(help_text="Rating pool: the game kind, with -3p/-4p for 3-4 players.")
     system = serializers.ChoiceField(choices=["glicko2", "openskill"])
-    rating = serializers.IntegerField()
-    deviation = serializers.IntegerField()
+    rating = StrictIntegerField()
+    deviation = StrictIntegerField()
     provisional = serializers.BooleanField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import APIException
@@ -353,7 +352,8 @@ class GameHistoryView(PublicReadView, GenericAPIView):
         description="One entry per version, oldest first, from `from_version` (inclusive): the public events of "
                     "that change. The raw `move` is shown after the end, or to the seat that made it; otherwise "
                     "null. To catch up after version N ask `from_version=N+1`. Paged. Scope: `games:read`.",
-        parameters=[OpenApiParameter("from_version", OpenApiTypes.INT, description="First version (default 0).")],
+        parameters=[OpenApiParameter("from_version", {"type": "integer", "minimum": 0},
+                                     description="First version (default 0).")],
         examples=[OpenApiExample("A move", response_only=True, value={
             "count": 1, "next": None, "previous": None,
             "results": [{"version": 4, "type": "move", "seat": 1, "move_number": 2, "move": None,
@@ -389,7 +389,8 @@ class GameReplayView(PublicReadView):
         tags=TAGS, operation_id="games_replay", summary="Step through a finished game",
         description="The game rebuilt from its move log after `step` moves (default: all), with the spectator view "
                     "and every seat's view (the game is over, so nothing is hidden any more). Scope: `games:read`.",
-        parameters=[OpenApiParameter("step", OpenApiTypes.INT, description="Moves applied (0 = the deal).")],
+        parameters=[OpenApiParameter("step", {"type": "integer", "minimum": 0},
+                                     description="Moves applied (0 = the deal).")],
         responses={200: ReplaySerializer, 400: schema.E400,
                    409: schema.error("The game has not ended.", "not_finished",
                                      "The record is published when the game ends."),

@@ -6,9 +6,10 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from claim.strict_fields import StrictBooleanField, StrictChoiceField, StrictIntegerField
 from claim.throttling import UserRateThrottle
 from games.api import schema
-from games.api.serializers import TimeControlField, TimeControlSerializer
+from games.api.serializers import KindField, OptionsField, TimeControlField, TimeControlSerializer
 from games.api.views import CreateGameThrottle, GameView, call
 from games.models import DAYS_PER_MOVE_CHOICES
 
@@ -22,17 +23,17 @@ class ChallengeCreateSerializer(serializers.Serializer):
     to = serializers.CharField(max_length=150, required=False, allow_null=True, default=None,
                                help_text="The username challenged; null or absent: an open challenge (anyone with "
                                          "its id may accept).")
-    kind = serializers.CharField(max_length=32, help_text='"claim", "claim2", "claim-mix" or "inheritors".')
-    options = serializers.JSONField(required=False, default=dict, help_text="Engine options, as for POST /games.")
-    days_per_move = serializers.ChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
+    kind = KindField(help_text='"claim", "claim2", "claim-mix" or "inheritors".')
+    options = OptionsField(required=False, default=dict, help_text="Engine options, as for POST /games.")
+    days_per_move = StrictChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
                                             allow_null=True, default=3,
                                             help_text="Days per move (older form of time_control); null: unlimited.")
     time_control = TimeControlField(required=False, allow_null=True, default=None,
                                     help_text="As for POST /games; takes precedence over days_per_move.")
-    rated = serializers.BooleanField(required=False, default=False)
-    seat = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True, default=None,
+    rated = StrictBooleanField(required=False, default=False)
+    seat = StrictChoiceField(choices=[0, 1], required=False, allow_null=True, default=None,
                                    help_text="Your seat (0 moves first in Claim); null: drawn when accepted.")
-    expires_in = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=service.MIN_TTL,
+    expires_in = StrictIntegerField(required=False, allow_null=True, default=None, min_value=service.MIN_TTL,
                                           max_value=service.MAX_TTL,
                                           help_text=f"Seconds until it expires (default {service.DEFAULT_TTL}).")
 

@@ -13,6 +13,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from claim.strict_fields import StrictBooleanField, StrictIntegerField
+from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games.api.schema import E400
 from games.api.views import call
 from games.models import Game
@@ -79,11 +81,21 @@ class ClockView(APIView):
         return Response(clock_payload(game))
 
 
+class ClockThrottle(ScopedRateThrottle):
+    """The ``clock`` scope: +time, pause and resume together (default 30/hour per user)."""
+
+
 class _ClockAction(APIView):
     action_fn = None
+    throttle_classes = [UserRateThrottle, ClockThrottle]
+    throttle_scope = "clock"
 
     @extend_schema(tags=TAGS, request=None, responses=schema.CLOCK_ACTION,
-                   description="Answers the clock after the change. Scope: `games:play`.")
+                   description="Answers the clock after the change. A new version, but a clock change never "
+                               "makes a move stale: a move made against the version before it is still taken. "
+                               "+time gives the seats to act one day; one player may give at most 7 days in a "
+                               "game, and never leave anyone more than 14 days for a move (409). Scope: "
+                               "`games:play`. Rate limit: `clock` scope (+time, pause and resume together).")
     def post(self, request, game_id: int):
         game = call(type(self).action_fn, request.user, game_id)
         return Response(clock_payload(game))
@@ -108,12 +120,12 @@ class ResumeView(_ClockAction):
 
 
 class VacationSerializer(serializers.Serializer):
-    auto_use = serializers.BooleanField(required=False)
+    auto_use = StrictBooleanField(required=False)
 
 
 class VacationPeriodSerializer(serializers.Serializer):
     start = serializers.DateTimeField()
-    days = serializers.IntegerField(min_value=1, max_value=30)
+    days = StrictIntegerField(min_value=1, max_value=30)
 
 
 def vacation_payload(user: Any) -> dict[str, Any]:

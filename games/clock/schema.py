@@ -45,6 +45,9 @@ CLOCK_409 = schema.errors("The clock cannot do this now.",
                           ("not_active", "Only a game in play has a clock."),
                           ("own_turn", "You cannot give yourself more time."),
                           ("no_clock", "Nobody's clock is running."),
+                          ("give_time_limit", "You have given 7 days in this game, the most one player may give."),
+                          ("time_left_limit", "That would leave 14 days 3 hours for this move; a gift may not "
+                                              "leave anyone more than 14 days."),
                           ("not_paused", "This game is not paused."))
 CLOCK_READ = {200: ClockPayloadSerializer, **schema.STANDARD}
 CLOCK_ACTION = {200: ClockPayloadSerializer, 409: CLOCK_409, **schema.STANDARD}

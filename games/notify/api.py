@@ -7,16 +7,19 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.openapi import error_responses
 from claim.api_errors import error_body
+from claim.strict_fields import StrictBooleanField, StrictCharField, StrictIntegerField
 
 from . import schema
-from .endpoints import endpoint_problem
+from .endpoints import endpoint_pattern, endpoint_problem
 from .models import DEFAULTS, EVENTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
 from .service import note_payload
 
@@ -37,15 +40,18 @@ class InboxView(APIView):
                    parameters=[OpenApiParameter("unread", bool, required=False)])
     def get(self, request):
         qs = Notification.objects.filter(user=request.user, inbox=True)
-        if request.query_params.get("unread") in ("1", "true", "yes"):
+        unread_only = request.query_params.get("unread", "false")
+        if unread_only not in ("true", "false", "1", "0"):
+            raise ValidationError({"unread": ["unread must be true or false."]})
+        if unread_only in ("true", "1"):
             qs = qs.filter(read_at__isnull=True)
         unread = Notification.objects.filter(user=request.user, inbox=True, read_at__isnull=True).count()
         return Response({"unread": unread, "results": [note_payload(n) for n in qs[:100]]})
 
 
 class ReadSerializer(serializers.Serializer):
-    ids = serializers.ListField(child=serializers.IntegerField(), required=False)
-    all = serializers.BooleanField(required=False, default=False)
+    ids = serializers.ListField(child=StrictIntegerField(), required=False)
+    all = StrictBooleanField(required=False, default=False)
 
 
 class ReadView(APIView):
@@ -60,9 +66,19 @@ class ReadView(APIView):
         return Response({"marked": qs.update(read_at=timezone.now())})
 
 
+_CHANNELS_SCHEMA = {"type": "object", "additionalProperties": False,
+                    "properties": {ch: {"type": "boolean"} for ch in ("inapp", "push", "email")}}
+
+
+@extend_schema_field({"type": "object", "additionalProperties": False,
+                      "properties": {event: _CHANNELS_SCHEMA for event in EVENTS}})
+class EventPrefsField(serializers.DictField):
+    """``{event: {channel: true|false}}``: known events and channels only (``validate_events``)."""
+
+
 class PrefSerializer(serializers.Serializer):
-    email_digest = serializers.BooleanField(required=False)
-    events = serializers.DictField(child=serializers.DictField(child=serializers.BooleanField()), required=False)
+    email_digest = StrictBooleanField(required=False)
+    events = EventPrefsField(child=serializers.DictField(child=StrictBooleanField()), required=False)
 
     def to_internal_value(self, data):
         # A misspelt key would be ignored without a word (issue 26): refuse unknown top-level keys.
@@ -81,6 +97,16 @@ class PrefSerializer(serializers.Serializer):
             if bad:
                 raise serializers.ValidationError(f"{event}: unknown channel(s) {sorted(bad)}.")
         return value
+
+
+class ClosedPrefSchema(OpenApiSerializerExtension):
+    """The schema of :class:`PrefSerializer` says what it enforces: no other keys (``additionalProperties``)."""
+
+    target_class = PrefSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        return {**schema, "additionalProperties": False}
 
 
 def prefs_payload(user: Any) -> dict[str, Any]:
@@ -122,19 +148,24 @@ class PreferencesView(APIView):
         return Response(prefs_payload(request.user))
 
 
+class SubscriptionKeysSerializer(serializers.Serializer):
+    p256dh = StrictCharField(max_length=200)
+    auth = StrictCharField(max_length=100)  # the column's length (a longer one was a 500)
+
+
+@extend_schema_field({"type": "string", "format": "uri", "maxLength": 800, "pattern": endpoint_pattern()})
+class PushEndpointField(serializers.URLField):
+    """A push endpoint; the schema's pattern states the rules ``validate_endpoint`` checks (with their messages)."""
+
+
 class SubscriptionSerializer(serializers.Serializer):
-    endpoint = serializers.URLField(max_length=800)
-    keys = serializers.DictField(child=serializers.CharField(max_length=200))
+    endpoint = PushEndpointField(max_length=800)
+    keys = SubscriptionKeysSerializer()
 
     def validate_endpoint(self, value):
         problem = endpoint_problem(value)
         if problem:
             raise serializers.ValidationError(problem)
-        return value
-
-    def validate_keys(self, value):
-        if not value.get("p256dh") or not value.get("auth"):
-            raise serializers.ValidationError("keys.p256dh and keys.auth are required.")
         return value
 
 

@@ -17,6 +17,7 @@ Delivery errors record the status code and the exception's class, never the push
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from typing import Any
 from urllib.parse import urlsplit
@@ -42,6 +43,17 @@ def allowed_hosts() -> tuple[str, ...]:
 def host_allowed(host: str, allowed: tuple[str, ...]) -> bool:
     host = host.lower().rstrip(".")
     return any(host == a.lstrip(".") or (a.startswith(".") and host.endswith(a)) for a in allowed)
+
+
+def endpoint_pattern() -> str:
+    """The endpoints :func:`endpoint_problem` accepts, as a regular expression for the OpenAPI schema:
+    https on the default port at a known push service (a name with a leading dot: any name below it),
+    then a path of the characters push services use (FCM's has a colon)."""
+    names = []
+    for host in allowed_hosts():
+        name = re.escape(host.lstrip("."))
+        names.append(f"(?:[a-z0-9]{{1,20}}\\.)+{name}" if host.startswith(".") else name)
+    return f"^https://(?:{'|'.join(names)})(?:/[A-Za-z0-9_.~:=+-]*)*$"
 
 
 def endpoint_problem(url: str) -> str | None:

@@ -138,14 +138,16 @@ def _groups(game_id: int, status: str, type_: str, actor: int | None, kind: str,
             seat_names: dict[int, str], languages: dict[int, str]) -> list[tuple[str, int, list[Any]]]:
     """The ``(event, game id, items)`` to send for one change (``notify_groups``), in order: each item in
     its recipient's language, naming the game and the other players, with the game's link."""
-    from .texts import game_name, game_url, names, text
+    from .texts import game_name, game_url, names, quoted, text
 
     url = {"url": game_url(game_id)}
+    human = {s[0] for s in seats}  # their names are their own free text: quoted (AI names are ours)
 
     def say(uid: int, index: int, title: str, body: str, **values: Any) -> tuple[Any, ...]:
         lang = languages.get(uid)
-        others = names(lang, [n for i, n in sorted(seat_names.items()) if i != index])
-        who = seat_names.get(actor, text(lang, "someone")) if actor is not None else text(lang, "someone")
+        shown = {i: quoted(lang, n) if i in human else n for i, n in seat_names.items()}
+        others = names(lang, [n for i, n in sorted(shown.items()) if i != index])
+        who = shown.get(actor, text(lang, "someone")) if actor is not None else text(lang, "someone")
         v = {"game": game_name(lang, kind, game_id), "opponents": others, "name": who}
         data = {**url, **values.pop("data", {})}
         return (uid, text(lang, title, **v), text(lang, body, **v), data)

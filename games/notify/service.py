@@ -207,7 +207,7 @@ def notify_game(event: str, game_id: int, user_ids: list[int], title: str, body:
     from games.models import Game, Seat
     from games.service.payload import seats_payload
 
-    from .texts import game_name, game_url, names, text
+    from .texts import game_name, game_url, names, quoted, text
 
     kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
     if kind is None:
@@ -218,8 +218,8 @@ def notify_game(event: str, game_id: int, user_ids: list[int], title: str, body:
     items: list[Item] = []
     for uid in user_ids:
         lang = languages.get(uid)
-        others = names(lang, [s["name"] for row, s in zip(rows, shown, strict=True)
-                              if row.user_id != uid and s["name"]])
+        others = names(lang, [quoted(lang, s["name"]) if s["type"] == "user" else s["name"]
+                              for row, s in zip(rows, shown, strict=True) if row.user_id != uid and s["name"]])
         v = {"game": game_name(lang, kind, game_id), "opponents": others, **values}
         items.append((uid, text(lang, title, **v), text(lang, body, **v), {"url": game_url(game_id), **(data or {})}))
     return notify_many(event, game_id, items)
@@ -236,14 +236,23 @@ def note_payload(n: Notification) -> dict[str, Any]:
 
 
 def deliver(notification_id: int, push: bool, email: bool) -> None:
-    note = Notification.objects.filter(pk=notification_id).select_related("user").first()
+    note = Notification.objects.filter(pk=notification_id).select_related("user", "game").first()
     if note is None:
         return
     if push:
         for sub in PushSubscription.objects.filter(user=note.user):
             send_push(sub, note)
     if email and note.user.email:
-        send_email(note.user, note.title, _email_body(note), note)
+        send_email(note.user, email_subject(note), _email_body(note), note)
+
+
+def email_subject(note: Notification) -> str:
+    """Fixed product text in the recipient's language naming the game only (:func:`texts.email_subject`):
+    the note's title may carry a player's name, which stays in the body, quoted."""
+    from .texts import email_subject as subject
+
+    game = note.game
+    return subject(note.user.language, note.event, game.kind if game else None, note.game_id)
 
 
 def _url(note: Notification) -> str:
@@ -254,7 +263,9 @@ def _url(note: Notification) -> str:
 
 
 def _email_body(note: Notification) -> str:
-    return f"{note.body}\n\n{_url(note)}\n"
+    """The note's title and text (players' names in quotes, :func:`texts.quoted`) and the link."""
+    text = f"{note.title}\n{note.body}" if note.body else note.title
+    return f"{text}\n\n{_url(note)}\n"
 
 
 def send_push(sub: PushSubscription, note: Notification) -> bool:
@@ -372,6 +383,8 @@ def digest_text(user: Any, since: datetime) -> str | None:
 
 def send_digests(now: datetime | None = None) -> int:
     """The daily digest: one e-mail per subscribed user per 24 h with their unread notifications."""
+    from . import texts
+
     now = now or timezone.now()
     sent = 0
     for st in NotifySettings.objects.filter(email_digest=True).select_related("user"):
@@ -382,6 +395,6 @@ def send_digests(now: datetime | None = None) -> int:
         st.last_digest_at = now
         st.save(update_fields=["last_digest_at"])
         if text and st.user.email:
-            send_email(st.user, "Your daily digest", text)
+            send_email(st.user, texts.text(st.user.language, "email.digest"), text)
             sent += 1
     return sent

@@ -2,6 +2,11 @@
 
 Each text names the game ("Claim #12") and the other player(s); every notification of a game carries
 the link that opens it (``data["url"]``: the PWA's ``/#/game/<id>``; push and e-mail use the same).
+
+A player's name is free text chosen by that player, so it is always shown in quotes (:func:`quoted`,
+the language's own quotation marks), and an e-mail's subject is fixed product text naming the game only
+(``email.<event>``, :func:`email_subject`): no name a player chose ever reads as a message of the site
+(issue 22: an invitation's subject read "Reset password: evil.example/…").
 """
 
 from __future__ import annotations
@@ -20,6 +25,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "and": " and ",
         "someone": "Someone",
         "ai": "the AI",
+        "quote": "\u201c{}\u201d",
+        "email.your_turn": "Your turn in {game}",
+        "email.opponent_moved": "A move in {game}",
+        "email.deadline_near": "Your deadline is near in {game}",
+        "email.game_over": "{game} is over",
+        "email.match_found": "Match found: {game}",
+        "email.challenge_received": "A challenge to {game}",
+        "email.vacation_used": "Vacation used in {game}",
+        "email.seat_replaced": "You ran out of time in {game}",
+        "email.digest": "Your daily digest",
+        "email.other": "News from your games",
         "challenge.title": "{name} challenges you to {game}",
         "challenge.body": "Tap to accept or decline.",
         "your_turn.title": "Your turn in {game}",
@@ -46,6 +62,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "and": " und ",
         "someone": "Jemand",
         "ai": "die KI",
+        "quote": "\u201e{}\u201c",
+        "email.your_turn": "Du bist am Zug in {game}",
+        "email.opponent_moved": "Ein Zug in {game}",
+        "email.deadline_near": "Deine Frist läuft bald ab in {game}",
+        "email.game_over": "{game} ist beendet",
+        "email.match_found": "Gegner gefunden: {game}",
+        "email.challenge_received": "Eine Herausforderung zu {game}",
+        "email.vacation_used": "Urlaub genutzt in {game}",
+        "email.seat_replaced": "Deine Zeit in {game} ist abgelaufen",
+        "email.digest": "Deine tägliche Übersicht",
+        "email.other": "Neues aus deinen Partien",
         "challenge.title": "{name} fordert dich zu {game} heraus",
         "challenge.body": "Tippe, um anzunehmen oder abzulehnen.",
         "your_turn.title": "Du bist am Zug in {game}",
@@ -73,6 +100,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "and": " a ",
         "someone": "Někdo",
         "ai": "AI",
+        "quote": "\u201e{}\u201c",
+        "email.your_turn": "Jsi na tahu ve hře {game}",
+        "email.opponent_moved": "Tah ve hře {game}",
+        "email.deadline_near": "Blíží se tvůj termín ve hře {game}",
+        "email.game_over": "Hra {game} skončila",
+        "email.match_found": "Soupeř nalezen: {game}",
+        "email.challenge_received": "Výzva ke hře {game}",
+        "email.vacation_used": "Použita dovolená ve hře {game}",
+        "email.seat_replaced": "Došel ti čas ve hře {game}",
+        "email.digest": "Tvůj denní přehled",
+        "email.other": "Novinky z tvých her",
         "challenge.title": "{name} tě vyzývá ke hře {game}",
         "challenge.body": "Klepni pro přijetí nebo odmítnutí.",
         "your_turn.title": "Jsi na tahu ve hře {game}",
@@ -109,6 +147,21 @@ def text(language: str | None, key: str, **values: Any) -> str:
 def game_name(language: str | None, kind: str, game_id: int) -> str:
     lang = lang_of(language)
     return text(lang, "game", kind=KINDS[lang].get(kind, kind), id=game_id)
+
+
+def quoted(language: str | None, name: str) -> str:
+    """A player's own name in the language's quotation marks: “Bob” (en), „Bob“ (de, cs)."""
+    return TEXTS[lang_of(language)]["quote"].format(name)
+
+
+def email_subject(language: str | None, event: str, kind: str | None, game_id: int | None) -> str:
+    """The subject of a notification e-mail: fixed product text and the game's name ("Claim #12"), never
+    a player's name or any other text a user chose."""
+    key = f"email.{event}"
+    if key not in TEXTS[lang_of(language)] or kind is None or game_id is None:
+        key = "email.other"
+    game = game_name(language, kind, game_id) if kind is not None and game_id is not None else ""
+    return text(language, key, game=game)
 
 
 def names(language: str | None, items: list[str]) -> str:

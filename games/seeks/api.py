@@ -11,6 +11,7 @@ from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from claim.strict_fields import StrictBooleanField, StrictIntegerField
 from games.api import schema as schema_errors
 from games.api.serializers import TimeControlField
 from games.models import DAYS_PER_MOVE_CHOICES
@@ -58,13 +59,13 @@ class _GameChoiceSerializer(serializers.Serializer):
 
     kind = serializers.ChoiceField(choices=sorted(GAMES))
     options = serializers.DictField(required=False, default=dict)
-    seats = serializers.IntegerField(min_value=2, max_value=4, default=2)
+    seats = StrictIntegerField(min_value=2, max_value=4, default=2)
     days_per_move = serializers.ChoiceField(choices=DAYS, allow_null=True, default=3)
     time_control = TimeControlField(required=False, allow_null=True, default=None,
                                     help_text="As when creating a game (days, a bank, unlimited); takes precedence "
                                               "over days_per_move. Seeks pair only with the same time control.")
-    rated = serializers.BooleanField(default=True)
-    bots_welcome = serializers.BooleanField(
+    rated = StrictBooleanField(default=True)
+    bots_welcome = StrictBooleanField(
         default=False, help_text="Also pair with bot accounts (a bot's seek pairs only with bots and with seeks "
                                  "that welcome them).")
 
@@ -90,14 +91,14 @@ class _GameChoiceSerializer(serializers.Serializer):
 
 
 class SeekSerializer(_GameChoiceSerializer):
-    rating_range = serializers.IntegerField(min_value=0, max_value=2000, allow_null=True, default=None)
-    min_reliability = serializers.IntegerField(min_value=0, max_value=100, default=0)
+    rating_range = StrictIntegerField(min_value=0, max_value=2000, allow_null=True, default=None)
+    min_reliability = StrictIntegerField(min_value=0, max_value=100, default=0)
 
 
 class QuickSerializer(_GameChoiceSerializer):
     """'Play now': the same choices as a seek; rated by default only if asked (an AI fallback never is)."""
 
-    rated = serializers.BooleanField(default=False)
+    rated = StrictBooleanField(default=False)
 
 
 def _check_cap(user: Any) -> None:

@@ -34,6 +34,10 @@ from .access import require_joined_seat
 from .errors import Conflict, InvalidRequest
 
 GIVE_TIME = timedelta(days=1)
+#: +time limits (issue 22: 60 taps gave 60 days, docs/rulings.md): what one player may give in one game in
+#: all, and the most time for the current move a gift may leave anyone with (the longest days-per-move control).
+GIVE_TIME_PER_GAME = timedelta(days=7)
+GIVE_TIME_MAX_LEFT = timedelta(days=14)
 # History entries of the clock itself: they do not start anyone's turn (a bank keeps running).
 CLOCK_EVENT_TYPES = frozenset({"clock", "time_given", "paused", "resumed", "pause_asked"})
 
@@ -464,8 +468,51 @@ def _bank_after(game: Game, seats: list[Seat]) -> None:
         game.save(update_fields=["deadline"])
 
 
+def _days(td: timedelta) -> str:
+    """``timedelta(days=13, hours=5)`` -> "13 days 5 hours" (whole hours, for people)."""
+    days, hours = divmod(max(int(td.total_seconds()), 0) // 3600, 24)
+    parts = [f"{days} day" + ("s" if days != 1 else "")] if days else []
+    if hours or not parts:
+        parts.append(f"{hours} hour" + ("s" if hours != 1 else ""))
+    return " ".join(parts)
+
+
+def _given_by(game: Game, seat: int) -> timedelta:
+    """The time ``seat`` has given in this game so far (its ``time_given`` history entries)."""
+    from games.models import GameEvent
+
+    seconds = 0
+    for events in GameEvent.objects.filter(game=game, type="time_given", seat=seat).values_list("events", flat=True):
+        seconds += sum(int(e.get("seconds", 0)) for e in events if e.get("type") == "time_given")
+    return timedelta(seconds=seconds)
+
+
+def _longest_left(game: Game, clock: Any, targets: list[int], now: datetime) -> timedelta:
+    """The most time any of ``targets`` has left for the current move (after :func:`write_bank` for a bank)."""
+    left = game.deadline - now if game.deadline is not None else timedelta(0)
+    if clock is not None and clock.control == clock.Control.BANK and clock.turn_started_at is not None:
+        bonus = _bonus(clock, game.seat_count)
+        banks = list(clock.banks or []) + [0.0] * game.seat_count
+        at = clock.paused_at or now
+        for i in targets:
+            left = max(left, clock.turn_started_at + timedelta(seconds=banks[i] + bonus[i]) - at)
+    return left
+
+
+def only_clock_entries_since(game: Game, version: int) -> bool:
+    """True when every version of ``game`` after ``version`` is a clock entry (+time, pause; issue 22): the
+    play is as it was at ``version``, so a move made against it is still a move of the current position."""
+    from games.models import GameEvent
+
+    if not 0 < version < game.version:
+        return False
+    return not (GameEvent.objects.filter(game=game, version__gt=version)
+                .exclude(type__in=CLOCK_EVENT_TYPES).exists())
+
+
 def give_time(user: Any, game_id: int) -> Game:
-    """An opponent gives the seat(s) to act one more day (one tap). 409 if it is the caller's own turn."""
+    """An opponent gives the seat(s) to act one more day (one tap). 409 if it is the caller's own turn, or
+    beyond the limits: :data:`GIVE_TIME_PER_GAME` per player and game, :data:`GIVE_TIME_MAX_LEFT` left."""
     with transaction.atomic():
         game = lock_game(game_id)
         seats = seats_of(game)
@@ -479,6 +526,10 @@ def give_time(user: Any, game_id: int) -> Game:
         clock = _clock_of(game)
         if not targets or (game.deadline is None and (clock is None or clock.control != clock.Control.BANK)):
             raise Conflict("Nobody's clock is running.", code="no_clock")
+        given = _given_by(game, mine.index)
+        if given + GIVE_TIME > GIVE_TIME_PER_GAME:
+            raise Conflict(f"You have given {_days(given)} in this game, the most one player may give.",
+                           code="give_time_limit")
         old = game.deadline
         bump(game, "time_given", mine.index, [{"type": "time_given", "by": mine.index, "to": targets,
                                                "seconds": int(GIVE_TIME.total_seconds())}])
@@ -492,6 +543,10 @@ def give_time(user: Any, game_id: int) -> Game:
             game.deadline = write_bank(game, clock, seats, to_act)
         else:
             game.deadline = max(old, timezone.now()) + GIVE_TIME
+        left = _longest_left(game, clock, targets, timezone.now())
+        if left > GIVE_TIME_MAX_LEFT:  # raised inside the transaction: nothing of this gift is stored
+            raise Conflict(f"That would leave {_days(left)} for this move; a gift may not leave anyone more "
+                           f"than {_days(GIVE_TIME_MAX_LEFT)}.", code="time_left_limit")
         game.save()
         after_commit(game, seats)
     return game
@@ -511,8 +566,8 @@ def request_pause(user: Any, game_id: int) -> Game:
         clock, _ = GameClock.objects.get_or_create(game=game, defaults={
             "control": GameClock.Control.DAYS if game.days_per_move else GameClock.Control.UNLIMITED})
         game.clock = clock  # the answer shows this row (the lock may have cached "no clock")
-        if clock.paused_at is not None:
-            return game
+        if clock.paused_at is not None or mine.index in (clock.pause_requests or []):
+            return game  # asked already: no new version (a burst of asks must not make moves stale)
         asked = sorted(set(clock.pause_requests or []) | {mine.index})
         humans = {s.index for s in seats if not s.is_ai and s.user_id is not None}
         old_deadline = game.deadline

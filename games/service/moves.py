@@ -38,6 +38,7 @@ from ._common import (
     set_to_act,
 )
 from .access import require_joined_seat
+from .clock import only_clock_entries_since
 from .errors import Conflict, GameNotFound, IllegalMoveError
 from .payload import GameParts, game_view_payload
 
@@ -178,7 +179,7 @@ def checked_apply(game: Game, seats: list[Seat], user: Any, version: int, move: 
     if game.status != Game.Status.ACTIVE:
         raise Conflict(f"This game is not in play (status: {game.status}).", code="not_active",
                        payload={"view": game_view_payload(game, user, seats=seats)})
-    if version != game.version:
+    if version != game.version and not only_clock_entries_since(game, version):
         raise Conflict(f"Your move was made against version {version}, but the game is at version "
                        f"{game.version}: look at the current view and try again.", code="stale_version",
                        payload={"view": game_view_payload(game, user, seats=seats)})

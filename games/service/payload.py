@@ -123,8 +123,10 @@ def _event_payload(entry: GameEvent | None) -> dict[str, Any] | None:
     return {"version": entry.version, "type": entry.type, "seat": entry.seat, "events": entry.events}
 
 
-def _last_events(game: Game) -> dict[str, Any] | None:
-    return _event_payload(GameEvent.objects.filter(game=game).order_by("-version").first())
+def _last_entry(game: Game) -> GameEvent | None:
+    """The history entry of ``game.version`` (the latest at or before it): a move committed after ``game``
+    was read writes a later one, which belongs to a later view (issue 22, the torn read)."""
+    return GameEvent.objects.filter(game=game, version__lte=game.version).order_by("-version").first()
 
 
 def _can_abort(game: Game, seats: list[Seat]) -> bool:
@@ -172,7 +174,7 @@ class GameParts:
     @property
     def last_event(self) -> GameEvent | None:
         if self._last_event is _UNSET:
-            self._last_event = GameEvent.objects.filter(game=self.game).order_by("-version").first()
+            self._last_event = _last_entry(self.game)
         return self._last_event
 
     @property

@@ -8,7 +8,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 
 from games.models import Game, GameEvent, Seat
 
-from ._common import seats_of
+from ._common import SEATS_GAME_CLOCK, game_and_seats, seats_of
 from .access import require_visible
 from .errors import Conflict, GameNotFound, InvalidRequest
 from .moves import replay_step
@@ -45,8 +45,12 @@ def get_game(game_id: int) -> Game:
 
 
 def view_for(user: Any, game_id: int) -> dict[str, Any]:
-    game = get_game(game_id)
-    seats = seats_of(game)
+    """``user``'s view of one version: the game, its clock and its seats come from one statement (one
+    snapshot), and every later read is of that version (``last_events`` is the entry of ``game.version``,
+    :class:`~games.service.payload.GameParts`), so a move committed meanwhile never tears it (issue 22)."""
+    game, seats = game_and_seats(SEATS_GAME_CLOCK.fetch([game_id]))
+    if game is None:  # every game has its seats; none: no such game
+        raise GameNotFound()
     require_visible(game, seats, user)
     return game_view_payload(game, user, seats=seats)
 

@@ -25,7 +25,7 @@ def test_game_events_notify_the_right_people(make_user, play):
     play.resign(alice, game)
     over = {n.user.username: n for n in Notification.objects.filter(event="game_over")}
     assert {over["alice"].title, over["bob"].title} == {f"You lost Claim #{game.pk}", f"You won Claim #{game.pk}"}
-    assert over["alice"].body == "Against bob. Tap to see the result."
+    assert over["alice"].body == "Against \u201cbob\u201d. Tap to see the result."
     assert over["alice"].data["url"] == f"/#/game/{game.pk}"
 
 
@@ -39,11 +39,11 @@ def test_notifications_name_the_game_and_players_in_the_recipients_language(make
     alice.save()
     game = play.game(alice, bob)
     invite = bob.notifications.get(event="challenge_received", game=game)
-    assert invite.title == f"alice fordert dich zu Claim #{game.pk} heraus"
+    assert invite.title == f"\u201ealice\u201c fordert dich zu Claim #{game.pk} heraus"
     assert invite.data["url"] == f"/#/game/{game.pk}"
     play.resign(bob, game)
     assert alice.notifications.get(event="game_over").title == f"Vyhrál(a) jsi hru Claim #{game.pk}"
-    assert alice.notifications.get(event="game_over").body == "Proti: Bobby. Klepni pro zobrazení výsledku."
+    assert alice.notifications.get(event="game_over").body == "Proti: \u201eBobby\u201c. Klepni pro zobrazení výsledku."
     assert bob.notifications.get(event="game_over").title == f"Du hast Claim #{game.pk} verloren"
 
 
@@ -129,7 +129,7 @@ def test_daily_digest_content(make_user, clock, api_client):
     Notification.objects.filter(pk=read.pk).update(read_at=clock_now())
     assert service.send_digests() == 1
     (msg,) = mail.outbox
-    assert msg.subject == "[claim] Your daily digest"
+    assert msg.subject == "[claim] Your daily digest"  # fixed text (games/notify/texts.py "email.digest")
     assert "- Your turn in game 5: It is your move." in msg.body and "- You won: game 6" in msg.body
     assert "Old news" not in msg.body
     clock.shift(timedelta(hours=23))

@@ -156,8 +156,13 @@ def test_create_with_wrong_types_is_400(make_api, name):
 
 @pytest.mark.parametrize(("path", "params", "expected"), [
     ("/api/v1/games", {"status": "everything"}, {400}),
-    ("/api/v1/games", {"limit": "many"}, {200}),  # DRF's LimitOffsetPagination falls back to the default
-    ("/api/v1/games", {"offset": "-5"}, {200}),
+    # DRF's LimitOffsetPagination fell back to the default; the schema says an integer >= 1 / >= 0 (issue 22)
+    ("/api/v1/games", {"limit": "many"}, {400}),
+    ("/api/v1/games", {"limit": "0"}, {400}),
+    ("/api/v1/games", {"limit": "9" * 30}, {200}),  # clamped to 200
+    ("/api/v1/games", {"offset": "-5"}, {400}),
+    ("/api/v1/notifications", {"unread": "null"}, {400}),
+    ("/api/v1/notifications", {"unread": "1"}, {200}),
     ("/api/v1/games/{gid}/history", {"from_version": "abc"}, {400}),
     ("/api/v1/games/{gid}/history", {"from_version": "-1"}, {400}),
     ("/api/v1/games/{gid}/history", {"from_version": "9" * 40}, {200}),  # nothing that late: empty page

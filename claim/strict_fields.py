@@ -1,0 +1,56 @@
+"""Serializer fields that take a JSON value only of the type the OpenAPI schema declares (issue 22).
+
+DRF's ``BooleanField`` also takes ``1``, ``"yes"`` or ``"on"``, its ``IntegerField`` takes ``"7"`` and ``7.0``,
+and a ``ChoiceField`` of numbers takes ``"3"``: the schema said ``boolean`` / ``integer``, the server took
+other types (schemathesis' ``negative_data_rejection``). Bodies are JSON only (``claim/parsers.py``), so
+these fields ask for the JSON type itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """``true`` or ``false``, nothing else."""
+
+    default_error_messages = {"invalid": "Must be true or false (a JSON boolean)."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data is True or data is False:
+            return data
+        self.fail("invalid")
+        raise AssertionError  # fail() raises
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (not a string, a boolean or a fraction), within the field's bounds."""
+
+    default_error_messages = {"invalid": "Must be an integer (a JSON number without a fraction)."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """One of the choices, of the choice's own JSON type (``3``, not ``"3"``)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not any(type(data) is type(choice) for choice in self.choices):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string (DRF also turns numbers into strings)."""
+
+    default_error_messages = {"invalid": "Must be a string."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
