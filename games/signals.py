@@ -64,29 +64,28 @@ _BATCH_ATTR = "game_changes_handler"
 _HOOK_ATTR = "commit_hook_options"
 
 
-def commit_hook(*, robust: bool | Callable[[], bool] = True, waits: bool = False) -> Callable[[Any], Any]:
-    """Decorator for a ``game_committed`` / ``ai_turn_due`` receiver. ``robust`` (or a function deciding it
-    when the hook is made): a failure is logged and the other hooks run (``on_commit(robust=True)``);
-    otherwise it propagates out of the commit. ``waits``: the receiver may block (on the broker), so an
-    asynchronous caller runs it in a thread. Undecorated receivers are robust and do not wait."""
+def commit_hook(*, robust: bool | Callable[[], bool] = True) -> Callable[[Any], Any]:
+    """Decorator for a ``game_committed`` / ``ai_turn_due`` receiver: ``robust`` (or a function deciding it
+    when the hook is made) says whether a failure is logged and the other hooks run (``on_commit(robust=True)``)
+    or propagates out of the commit. Undecorated receivers are robust."""
 
     def mark(receiver: Any) -> Any:
-        setattr(receiver, _HOOK_ATTR, (robust, waits))
+        setattr(receiver, _HOOK_ATTR, robust)
         return receiver
 
     return mark
 
 
-def commit_hooks(signal: Signal, **kwargs: Any) -> list[tuple[Callable[[], Any], bool, bool]]:
-    """``(hook, robust, waits)`` for each receiver of ``signal``, in the order they were connected: ``hook()``
-    calls the receiver with ``kwargs`` (the caller runs each one on commit)."""
+def commit_hooks(signal: Signal, **kwargs: Any) -> list[tuple[Callable[[], Any], bool]]:
+    """``(hook, robust)`` for each receiver of ``signal``, in the order they were connected: ``hook()`` calls
+    the receiver with ``kwargs`` (the service runs each one on commit)."""
     from games.models import Game
 
-    hooks: list[tuple[Callable[[], Any], bool, bool]] = []
+    hooks: list[tuple[Callable[[], Any], bool]] = []
     for receiver in signal._live_receivers(Game)[0]:
-        robust, waits = getattr(receiver, _HOOK_ATTR, (True, False))
+        robust = getattr(receiver, _HOOK_ATTR, True)
         hooks.append((functools.partial(receiver, signal=signal, sender=Game, **kwargs),
-                      bool(robust() if callable(robust) else robust), waits))
+                      bool(robust() if callable(robust) else robust)))
     return hooks
 
 

@@ -84,7 +84,7 @@ def schedule_ai_turn(game_id: int, version: int) -> None:
         _trampoline.pop(key, None)
 
 
-@commit_hook(robust=lambda: settings.TASK_MODE != "eager", waits=True)
+@commit_hook(robust=lambda: settings.TASK_MODE != "eager")
 def on_ai_turn_due(sender: Any, game_id: int, version: int, **kwargs: Any) -> None:
-    """``ai_turn_due`` receiver (it may wait for the broker; in eager mode a failing AI turn propagates)."""
+    """``ai_turn_due`` receiver (in eager mode a failing AI turn propagates out of the commit)."""
     schedule_ai_turn(game_id, version)

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { api } from "./api";
 import { connect, disconnect } from "./realtime";
 import { navigate, useRoute } from "./router";
+import { ChallengeScreen } from "./screens/Challenge";
 import { Inbox } from "./screens/Inbox";
 import { Login, ResetPassword } from "./screens/Login";
 import { NewGame } from "./screens/NewGame";
@@ -51,8 +52,9 @@ export function App() {
   if (location.pathname === "/reset-password") {
     body = <ResetPassword onDone={() => setTimeout(() => location.replace("/#/"), 1500)} />;
   } else if (route.name === "rules") body = <Rules kind={route.arg} />;
-  else if (!st.me) body = <Login onDone={() => { if (route.name !== "join") navigate("/"); }} />;
+  else if (!st.me) body = <Login onDone={() => { if (route.name !== "join" && route.name !== "challenge") navigate("/"); }} />;
   else if (route.name === "new") body = <NewGame />;
+  else if (route.name === "challenge" && route.arg) body = <ChallengeScreen id={route.arg} key={route.arg} />;
   else if (route.name === "game" && route.arg) body = <Table id={Number(route.arg)} key={route.arg} />;
   else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;
   else if (route.name === "profile" && route.arg) body = <Profile username={route.arg} key={route.arg} />;

@@ -1,4 +1,5 @@
-// Hash routes (Django serves the shell only at "/"): #/, #/new, #/game/7, #/settings, #/rules/claim, #/join/CODE.
+// Hash routes (Django serves the shell only at "/"): #/, #/new, #/game/7, #/settings, #/rules/claim, #/join/CODE,
+// #/challenge/ID.
 import { useEffect, useState } from "preact/hooks";
 
 export function parseRoute(hash: string): { name: string; arg: string | null } {

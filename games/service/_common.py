@@ -58,8 +58,7 @@ def seats_of(game: Game) -> list[Seat]:
 # ``Game.objects.select_for_update(of=("self",)).select_related("clock").get(pk=…)`` and
 # ``Seat.objects.filter(game=…).select_related("user").order_by("index")``.
 _LOCKED_GAME = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s", for_update_of_base=True)
-#: The asynchronous move path (games.fastmoves) reads the seats, their users, the game and its clock in one
-#: SELECT without a lock (it writes with a version check instead: CommitPlan.guarded_statement), as
+#: The publisher reads the seats, their users, the game and its clock in one SELECT without a lock, as
 #: ``Seat.objects.filter(game=…).select_related("user", "game", "game__clock").order_by("index")``.
 SEATS_GAME_CLOCK = JoinedSelect(Seat, [Join("user", outer=True), Join("game"), Join("clock", outer=True, via="game")],
                                 where="t0.game_id = %s", order_by='t0."index"')
@@ -175,13 +174,12 @@ def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
     return game.status == Game.Status.ACTIVE and any(s.is_ai and s.to_act for s in seats)
 
 
-def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> list[tuple[Any, bool, bool]]:
-    """What runs once a change is committed, in order, as ``(callable, robust, waits)``: the receivers of
-    ``games.signals.game_committed`` (the publisher pushes the new version to the seated users, the
-    background ``game_changed`` follows), then, if an AI seat must act, those of ``ai_turn_due`` (the AI
-    scheduler; ``waits``: it may wait for the broker). The service knows its subscribers only through
-    these signals (``games.apps`` connects them).
+def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
+                 parts: Any = None) -> None:
+    """Once the current transaction commits, in order: the receivers of ``games.signals.game_committed`` (the
+    publisher pushes the new version to the seated users, the background ``game_changed`` follows), then, if
+    an AI seat must act, those of ``ai_turn_due`` (the AI scheduler). The service knows its subscribers only
+    through these signals (``games.apps`` connects them).
 
     With ``views`` (``{user_id: payload}`` already built, e.g. the mover's answer) or ``parts`` (the
     :class:`~games.service.payload.GameParts` of this version), ``game`` and ``seats`` must be exactly
@@ -194,11 +192,5 @@ def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, An
                                  views=views, parts=parts)
     if ai_seat_to_act(game, seats):
         hooks += signals.commit_hooks(signals.ai_turn_due, game_id=game.pk, version=game.version)
-    return hooks
-
-
-def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> None:
-    """Run :func:`commit_hooks` when the current transaction commits."""
-    for hook, robust, _ in commit_hooks(game, seats, views=views, parts=parts):
+    for hook, robust in hooks:
         transaction.on_commit(hook, robust=robust)
