@@ -16,6 +16,8 @@ faults:
 
 lint:
 	.venv/bin/ruff check .
+	.venv/bin/lint-imports --no-cache
+	.venv/bin/python scripts/import_cycles.py games
 
 bench:
 	.venv/bin/python bench/engine.py

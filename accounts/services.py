@@ -15,6 +15,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from .models import ApiToken, User
+from .signals import credentials_changed
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +113,10 @@ def revoke_token(token: ApiToken) -> None:
 
 
 def recheck_sockets(user_id: int) -> None:
-    """After the commit, every open socket of the user re-checks its credential and closes (4401) if its
-    token was revoked or its session ended (games.realtime.consumers, docs/security.md)."""
-    from games.realtime.publish import send_to_groups, user_group
-
-    transaction.on_commit(lambda: send_to_groups([(user_group(user_id), {"type": "auth.recheck"})],
-                                                 "credential re-check"))
+    """After the commit, send :data:`accounts.signals.credentials_changed`: every open socket of the user
+    re-checks its credential and closes (4401) if its token was revoked or its session ended (the socket
+    consumer subscribes: games.realtime.publish.on_credentials_changed; docs/security.md)."""
+    transaction.on_commit(lambda: credentials_changed.send(sender=User, user_id=user_id))
 
 
 def set_new_password(user: User, password: str, *, reset: bool) -> None:

@@ -55,10 +55,10 @@ run as deployed with ``--tasks celery`` (the default): the bench starts a Celery
 (``celery -A claim worker --concurrency 2``, broker = the bench's Redis database) and prints its CPU
 per move on its own line; ``--tasks thread`` runs them on the server's in-process thread pool
 (``CLAIM_TASK_MODE=thread``, the only setup of the first round), so their CPU counts
-as server CPU. The server's request process (``HTTP_PROCESSES``, as deployed: 1 with Redis) counts as
-server CPU; set ``HTTP_PROCESSES=0`` in the environment for Django on the server's threads. The settings'
-niceness (``HTTP_PROCESS_NICE``, ``WORKER_NICE``) applies as deployed. Against your own server, lift the throttles
-yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``, ``THROTTLE_MOVES``), or the bench hits 429s.
+as server CPU. With ``--workers N`` uvicorn runs N worker processes (all counted as server CPU), as
+``WEB_CONCURRENCY`` does in production. The worker's niceness (``WORKER_NICE``) applies as deployed.
+Against your own server, lift the throttles yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``,
+``THROTTLE_MOVES``), or the bench hits 429s.
 """
 
 from __future__ import annotations
@@ -860,8 +860,7 @@ def main() -> None:
     if not url:
         url, proc, log = start_server(args)
         print(f"server: {url} (auth: {args.auth}; uvicorn --workers {args.workers} {args.uvicorn_flags}; "
-              f"HTTP_HANDLER={os.environ.get('HTTP_HANDLER') or 'wsgi'}, "
-              f"HTTP_PROCESSES={os.environ.get('HTTP_PROCESSES') or '1 (default with Redis)'}; tasks: {args.tasks}; "
+              f"tasks: {args.tasks}; "
               f"DB_CONN_MAX_AGE={args.conn_max_age}, "
               f"{args.database_url}, {args.redis_url}); pid {proc.pid}")
     print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "

@@ -32,14 +32,14 @@ PREFIX = "rcpu"
 def _setup(n_games: int, moves: int) -> None:
     from django.core.management import call_command
 
-    import games.signals
+    import games.tasks
     from accounts.models import User
     from games import service
 
     call_command("migrate", verbosity=0)
     if User.objects.filter(username__startswith=PREFIX).exists():
         return
-    games.signals.send_game_changed = lambda *args: None  # receivers off while the games are made
+    games.tasks.send_game_changed = lambda *args: None  # receivers off while the games are made
     print(f"setting up {n_games} games x {moves} moves ...", flush=True)
     for n in range(n_games):
         a = User.objects.create_user(username=f"{PREFIX}a{n}", password="not-used-pw-123", email=f"a{n}@example.org")

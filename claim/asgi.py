@@ -1,7 +1,13 @@
-"""ASGI entry point: HTTP by Django (claim/http.py), WebSockets at /ws/ by Channels."""
+"""ASGI entry point: HTTP by Django's ASGI handler, NDJSON streams on the loop, WebSockets at /ws/ by Channels.
+
+Every request goes through Django's stack (middleware, DRF, the views); nothing answers beside it. Run by
+uvicorn: one process for ``make run``, several worker processes (``WEB_CONCURRENCY``) in production
+(docs/architecture.md, "Process model").
+"""
 
 from __future__ import annotations
 
+import gc
 import os
 
 import django
@@ -9,14 +15,14 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 django.setup(set_prefix=False)
 
-from claim.http import http_application, tune_gc  # noqa: E402
+from django.core.asgi import get_asgi_application  # noqa: E402
 
-tune_gc()
-from games.fastmoves import FastMoves  # noqa: E402
 from games.streams import Streams  # noqa: E402
 
-# The move endpoint's plain case on the loop (games/fastmoves.py); NDJSON streams on the loop (games/streams.py).
-http_app = Streams(FastMoves(http_application()))
+# NDJSON streams hold no request thread: answered on the loop (games/streams.py); everything else is Django's.
+http_app = Streams(get_asgi_application())
+# Objects made at start-up (modules, settings, URL patterns) are left out of the garbage collector's passes.
+gc.freeze()
 
 if os.environ.get("CLAIM_EMBEDDED_BEAT") == "1":  # set by `make run`: no Celery beat there
     from claim.tasks import start_embedded_beat

@@ -4,8 +4,8 @@ Synchronous code (views, the game service, Celery tasks) pushes to sockets throu
 whose API is async. Running a fresh event loop per send (``async_to_sync`` outside any loop) costs a
 thread and, with channels_redis, a new Redis connection each time. Instead:
 
-* in the ASGI server, request threads hand the send to the server's own loop (recorded by
-  :class:`claim.http.WsgiThreads`, or by asgiref for threads it started) and do not wait;
+* in the ASGI server, request threads hand the send to the server's own loop (recorded by asgiref for the
+  threads it starts for synchronous views) and do not wait;
 * a Celery worker process runs one background loop for its whole life (:func:`start_background_loop`,
   called from ``worker_process_init`` in :mod:`claim.celery`), so its sends reuse one connection.
 
@@ -35,14 +35,6 @@ def use_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Record ``loop`` (running, in this process) as the one to hand sends to."""
     global _loop, _loop_pid
     _loop, _loop_pid = loop, os.getpid()
-
-
-def use_running_loop() -> asyncio.AbstractEventLoop:
-    """Record the running loop (an ASGI app's, on each request) unless it is the recorded one already."""
-    loop = asyncio.get_running_loop()
-    if recorded_loop() is not loop:
-        use_loop(loop)
-    return loop
 
 
 def recorded_loop() -> asyncio.AbstractEventLoop | None:

@@ -89,7 +89,7 @@ class JoinedSelect:
         return compiled
 
     def sql(self, connection: Any) -> str:
-        """The SELECT (``%s`` placeholders), e.g. to run it on another connection (games.fastmoves)."""
+        """The SELECT (``%s`` placeholders)."""
         return self.compiled(connection)[0]
 
     def fetch(self, params: Sequence[Any], using: str | None = None) -> list[Model]:
@@ -261,14 +261,6 @@ class ValuesSelect:
         return out
 
 
-def side_by_side(first: JoinedSelect, second: JoinedSelect, connection: Any) -> str:
-    """One SELECT of ``first``'s rows, each followed by the columns of ``second``'s first row (NULLs when it
-    has none): two independent reads in one round trip. Parameters: ``first``'s, then ``second``'s. Split a
-    row at ``first.width(connection)``; the rows come in no particular order."""
-    return (f"SELECT * FROM ({first.sql(connection)}) a "
-            f"LEFT JOIN LATERAL ({second.sql(connection)} LIMIT 1) b ON true")
-
-
 # --- writes --------------------------------------------------------------------------------------
 
 _write_sql: dict[tuple[Any, ...], str] = {}
@@ -345,7 +337,7 @@ def insert_statement(obj: Model, connection: Any, expressions: dict[str, str] | 
                      source: str | None = None, on_conflict_nothing: bool = False) -> Statement:
     """The INSERT of :func:`insert_row` (with ``RETURNING`` the primary key where the vendor can).
 
-    For parts of a ``WITH`` statement (:func:`with_statement`): ``expressions`` is SQL written in place
+    ``expressions`` is SQL written in place
     of some fields' values (by field name), e.g. a column of an earlier part; with ``source`` (e.g.
     ``"g"``) the row is ``SELECT``ed ``FROM`` it, so nothing is inserted when it has no row (the values
     are then cast to their columns' types, which a ``SELECT`` list does not infer);
@@ -353,13 +345,6 @@ def insert_statement(obj: Model, connection: Any, expressions: dict[str, str] | 
     expressions = expressions or {}
     sql = _insert_sql(type(obj), connection, expressions, source, on_conflict_nothing)
     return sql, _insert_params(obj, connection, expressions)
-
-
-def with_statement(parts: Sequence[tuple[str, Statement]], select: str) -> Statement:
-    """``WITH name AS (statement), … select``: several writes in one round trip (PostgreSQL's
-    data-modifying ``WITH``; each part runs once, to completion, whether or not ``select`` reads it)."""
-    sql = "WITH " + ", ".join(f"{name} AS ({part})" for name, (part, _) in parts) + " " + select
-    return sql, [p for _, (_, params) in parts for p in params]
 
 
 def inserted(obj: Model, pk: Any, db: str) -> None:
@@ -415,7 +400,7 @@ def flags_statement(model: type[Model], field: str, on: Sequence[Any], off: Sequ
     qn = connection.ops.quote_name
     meta = model._meta
     pk, column = qn(meta.pk.column), qn(meta.get_field(field).column)
-    if on and off:  # a comparison, not CASE … THEN %s: its type needs no parameter type (asyncpg)
+    if on and off:  # a comparison, not CASE … THEN %s: its type needs no parameter type
         value = f"({pk} IN ({', '.join(['%s'] * len(on))}))"
         params = [*on]
     else:

@@ -76,7 +76,7 @@ MIDDLEWARE = [
     # RateLimit / RateLimit-Policy fields of the throttles that checked the request (claim/ratelimit.py).
     "claim.ratelimit.RateLimitHeaders",
     # WhiteNoise, async-capable: every middleware here is, so ASGI requests stay on the event loop
-    # until the view (docs/performance.md).
+    # until the view (one hand-off to a thread per request, docs/performance.md).
     "claim.frontend_urls.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -90,20 +90,6 @@ MIDDLEWARE = [
 ROOT_URLCONF = "claim.urls"
 ASGI_APPLICATION = "claim.asgi.application"
 WSGI_APPLICATION = None
-# HTTP under the ASGI server: Django's WSGI handler on a thread pool (default) or its ASGI handler
-# (claim/http.py, docs/performance.md). HTTP_THREADS: requests served at once per server process.
-HTTP_HANDLER = env_str("HTTP_HANDLER", "wsgi")
-if HTTP_HANDLER not in ("wsgi", "asgi"):
-    raise ValueError(f"HTTP_HANDLER must be 'wsgi' or 'asgi', got {HTTP_HANDLER!r}")
-# 4, not more: the event loop (sockets, fast moves) shares the GIL with these threads, and a burst of Django
-# requests on 16 threads starved it (docs/performance.md, sixth round: paced p99 297-521 ms -> 44 ms).
-HTTP_THREADS = env_int("HTTP_THREADS", 4)
-# FAST_MOVES: token clients' moves played on the event loop (games/fastmoves.py; PostgreSQL + Redis only),
-# with their own asyncio connection pool of DB_ASYNC_POOL_MIN..DB_ASYNC_POOL_MAX connections per process.
-FAST_MOVES = env_bool("FAST_MOVES", True)
-DB_ASYNC_POOL_MIN = env_int("DB_ASYNC_POOL_MIN", 2)
-DB_ASYNC_POOL_MAX = env_int("DB_ASYNC_POOL_MAX", 10)
-
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -172,19 +158,13 @@ if REDIS_URL:
         }
     else:
         raise ValueError(f"CHANNEL_LAYER must be 'pubsub' or 'lists', got {CHANNEL_LAYER!r}")
-    CACHES = {"default": {"BACKEND": "claim.cache.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# HTTP_PROCESSES=N: Django's requests answered by N request processes of their own (HTTP_THREADS threads
-# each) instead of threads of the server process, whose loop then keeps the fast moves and sockets to itself
-# (claim/http_procs.py). They share pushes and throttles through Redis, so the default is 1 with Redis and
-# 0 (threads) without. HTTP_PROCESS_NICE / WORKER_NICE: the request processes and the Celery worker run
-# that much nicer than the server, so under a burst of page loads or background work the CPU goes first
-# to the moves and pushes (docs/performance.md, eighth round); idle CPU is theirs all the same.
-HTTP_PROCESSES = env_int("HTTP_PROCESSES", 1 if REDIS_URL else 0)
-HTTP_PROCESS_NICE = env_int("HTTP_PROCESS_NICE", 10)
+# WORKER_NICE: the Celery worker runs that much nicer than the web servers, so under a burst of background
+# work the CPU goes first to the moves and pushes; idle CPU is its all the same.
 WORKER_NICE = env_int("WORKER_NICE", 10)
 # The game_changed receivers (notifications, clocks) get the changes of this many milliseconds as one task
 # (games/signals.py): the worker and the database pay mostly per task, not per change.
@@ -333,7 +313,7 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "claim.negotiation.JSONWhateverAccept",
     "DEFAULT_METADATA_CLASS": "claim.api_metadata.EndpointMetadata",
     "DEFAULT_THROTTLE_CLASSES": [
-        # DRF's throttles with one Redis round trip per check (claim/throttling.py).
+        # DRF's throttles on the default cache, reporting RateLimit fields (claim/throttling.py).
         "claim.throttling.AnonRateThrottle",
         "claim.throttling.UserRateThrottle",
     ],
@@ -416,6 +396,9 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not (DEBUG or EMBEDDED or 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 60  # correspondence players stay logged in on their phone
+# Sessions read from the cache (Redis when REDIS_URL is set), written through to the database: a PWA request
+# costs no session query, and a session survives a cache flush.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 X_FRAME_OPTIONS = "DENY"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 

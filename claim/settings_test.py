@@ -19,9 +19,5 @@ from .settings import *  # noqa: F403
 # database that the channel layer and Celery share.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# In-process tests drive claim.asgi's application directly: Django's requests on threads of the test
-# process (the cache above is per process). Servers started as subprocesses use claim.settings.
-HTTP_PROCESSES = 0
-
 # Tests register subscriptions at push.example (RFC 2606: never a real host) and fake the delivery.
 PUSH_SERVICE_HOSTS = [*PUSH_SERVICE_HOSTS, "push.example", "push.example.org"]  # noqa: F405

@@ -5,7 +5,10 @@ of the engine state (``rules.to_json``) that :func:`games.service.replay_log` ca
 
 Hidden information: ``seed``, ``state`` and ``Move.response`` (the mover's own view, with their
 hand) are never serialized for anyone but the server before the game ends. Public, per-version
-history lives in :class:`GameEvent` (engine events are public by contract).
+history lives in :class:`GameEvent` (engine events are public by contract). A game's clock beyond days
+per move (bank, pause, extra time) is :class:`GameClock`; the users whose seat was handed to the AI when
+their time ran out are :class:`SeatDeparture` (both written by the service's and the clock app's
+transactions under the game's row lock).
 """
 
 from __future__ import annotations
@@ -161,3 +164,51 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} v{self.version} {self.type}"
+
+
+class GameClock(models.Model):
+    """Optional companion of a game. Days per move live on ``Game.days_per_move`` (the service sets
+    ``Game.deadline``); a bank clock is kept here and its deadline is written by the clock receiver."""
+
+    class Control(models.TextChoices):
+        DAYS = "days", "Days per move"
+        BANK = "bank", "Bank with increment"
+        UNLIMITED = "unlimited", "Unlimited"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="clock")
+    control = models.CharField(max_length=10, choices=Control.choices, default=Control.DAYS)
+    initial_seconds = models.PositiveIntegerField(default=0, help_text="Bank: starting time per seat.")
+    increment_seconds = models.PositiveIntegerField(default=0, help_text="Bank: added after each own move.")
+    cap_seconds = models.PositiveIntegerField(default=0, help_text="Bank: the bank never grows above this.")
+    bonus_seconds = models.JSONField(default=list, blank=True, help_text="Bank: time given per seat (+time).")
+    pause_requests = models.JSONField(default=list, blank=True, help_text="Seats that asked for a pause.")
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.FloatField(null=True, blank=True, help_text="Seconds left when the pause began.")
+    paused_version = models.PositiveIntegerField(null=True, blank=True)
+    # Bank snapshot, rewritten after every version by the clock receiver (games.clock.service.sync_bank_deadline):
+    # each seat's bank (bonus excluded) when the current turn started, that instant, and the version.
+    # The game payload extends it by one version in memory, so a move's answer needs no history query.
+    banks = models.JSONField(default=list, blank=True, help_text="Bank: seconds per seat at the turn start.")
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    synced_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "clock_gameclock"  # the table it had in the clock app
+
+    def __str__(self) -> str:
+        return f"Clock of game {self.game_id} ({self.control})"
+
+
+class SeatDeparture(models.Model):
+    """A user who left a game: timed out in a 3-4 player game and replaced by an AI."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="departures")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="departures")
+    reason = models.CharField(max_length=16, default="timeout")
+    replaced_by_ai = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "clock_seatdeparture"  # the table it had in the clock app
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="departure_unique_seat")]

@@ -1,5 +1,18 @@
-"""Signals other apps (ratings, notifications, clocks) use to follow games without the service
-knowing them.
+"""Signals the game service sends so that the apps that follow games (publishing, the AI scheduler,
+ratings, notifications, clocks) subscribe to it instead of the service importing them.
+
+``game_committed`` is sent once a change of a game has committed, in the process that committed it
+(``transaction.on_commit``, one hook per receiver: :func:`commit_hooks`), with ``game_id``, ``version``,
+``status`` and, when the caller has them, the committed ``game``, ``seats``, ``views`` (``{user_id:
+payload}`` already built) and ``parts`` (:class:`~games.service.payload.GameParts`) to reuse; ``None``
+otherwise. Its receivers only hand work on: the publisher (``games.realtime.publish``) pushes the
+seated users' views, ``games.tasks`` queues ``game_changed`` for the background. ``ai_turn_due``
+(``game_id``, ``version``) is sent the same way when an AI seat must act at that version, and by the
+safety net for stalled games; ``games.tasks`` enqueues the AI's turn. ``games.apps`` connects them.
+
+``game_starting`` (``game``, ``seats``) is sent inside the transaction that starts a game (its last seat
+taken, the cards dealt), before the start is saved: a receiver may set fields of the seats and store them
+(the ratings app snapshots each seat's rating, ``games.ratings.receivers``). A failure undoes the start.
 
 ``game_changed`` is sent once per committed version with ``game_id``, ``version`` and ``status``
 (the game's status after the change: "open", "active", "finished" or "aborted"). It is sent
@@ -26,6 +39,7 @@ change's own write itself).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -34,6 +48,9 @@ from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
 
+game_committed = Signal()
+ai_turn_due = Signal()
+game_starting = Signal()
 game_changed = Signal()
 
 #: One change: (game id, version, status).
@@ -44,23 +61,32 @@ CHUNK = 100
 
 _BATCH_ATTR = "game_changes_handler"
 
-_batcher = None
+_HOOK_ATTR = "commit_hook_options"
 
 
-def send_game_changed(game_id: int, version: int, status: str) -> None:
-    """Called on commit by the service: hand the notification to a background task."""
-    global _batcher
-    if _batcher is None:
-        from django.conf import settings
+def commit_hook(*, robust: bool | Callable[[], bool] = True) -> Callable[[Any], Any]:
+    """Decorator for a ``game_committed`` / ``ai_turn_due`` receiver: ``robust`` (or a function deciding it
+    when the hook is made) says whether a failure is logged and the other hooks run (``on_commit(robust=True)``)
+    or propagates out of the commit. Undecorated receivers are robust."""
 
-        from claim.tasks import Batcher
-        from games.tasks import game_changed_task
+    def mark(receiver: Any) -> Any:
+        setattr(receiver, _HOOK_ATTR, robust)
+        return receiver
 
-        # GAME_CHANGED_BATCH_MS of changes per task (250): the receivers (notifications, clocks) are
-        # correspondence work, and the worker's and the database's cost is mostly per task and per query,
-        # not per change (docs/performance.md, sixth and ninth rounds).
-        _batcher = Batcher(game_changed_task, window=settings.GAME_CHANGED_BATCH_MS / 1000)
-    _batcher.add([game_id, version, status])
+    return mark
+
+
+def commit_hooks(signal: Signal, **kwargs: Any) -> list[tuple[Callable[[], Any], bool]]:
+    """``(hook, robust)`` for each receiver of ``signal``, in the order they were connected: ``hook()`` calls
+    the receiver with ``kwargs`` (the service runs each one on commit)."""
+    from games.models import Game
+
+    hooks: list[tuple[Callable[[], Any], bool]] = []
+    for receiver in signal._live_receivers(Game)[0]:
+        robust = getattr(receiver, _HOOK_ATTR, True)
+        hooks.append((functools.partial(receiver, signal=signal, sender=Game, **kwargs),
+                      bool(robust() if callable(robust) else robust)))
+    return hooks
 
 
 def batched(handler: Callable[[list[Change]], None]) -> Callable[[Any], Any]:

@@ -20,5 +20,6 @@ echo
 echo "    claim is running: open http://$HOST:$PORT/   (API docs: http://$HOST:$PORT/api/v1/docs/)"
 echo "    stop with Ctrl+C"
 echo
-exec .venv/bin/uvicorn claim.asgi:application --host "$HOST" --port "$PORT" --lifespan off --log-level warning \
+# One process (--workers 1 whatever WEB_CONCURRENCY says): the embedded channel layer and cache live in its memory.
+exec .venv/bin/uvicorn claim.asgi:application --host "$HOST" --port "$PORT" --workers 1 --lifespan off --log-level warning \
     --http httptools --loop uvloop --ws-per-message-deflate false --no-access-log

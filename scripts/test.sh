@@ -26,6 +26,11 @@ unset CLAIM_EMBEDDED || true
 
 echo "==> ruff"
 .venv/bin/ruff check .
+echo "==> import contracts (import-linter: layers, no cycles; pyproject.toml [tool.importlinter])"
+.venv/bin/lint-imports --no-cache
+# import-linter's no-cycle contract compares sibling packages; this also sees a module importing its own
+# package's __init__ (function-level imports included).
+.venv/bin/python scripts/import_cycles.py games
 if [ -f frontend/package.json ]; then
   echo "==> PWA unit tests (vitest)"
   (cd frontend && npm test --silent && npm run --silent typecheck)

@@ -3,6 +3,7 @@ import { api } from "./api";
 import { connect, disconnect } from "./realtime";
 import { navigate, useRoute } from "./router";
 import { Authorize } from "./screens/Authorize";
+import { ChallengeScreen } from "./screens/Challenge";
 import { Inbox } from "./screens/Inbox";
 import { Login, ResetPassword } from "./screens/Login";
 import { NewGame } from "./screens/NewGame";
@@ -52,10 +53,11 @@ export function App() {
   if (location.pathname === "/reset-password") {
     body = <ResetPassword onDone={() => setTimeout(() => location.replace("/#/"), 1500)} />;
   } else if (route.name === "rules") body = <Rules kind={route.arg} />;
-  // #/join/CODE and #/authorize?… (the OAuth consent screen) come back to themselves after the login.
-  else if (!st.me) body = <Login onDone={() => { if (route.name !== "join" && route.name !== "authorize") navigate("/"); }} />;
+  // #/join/CODE, #/challenge/ID and #/authorize?… (the OAuth consent screen) come back to themselves after the login.
+  else if (!st.me) body = <Login onDone={() => { if (!["join", "challenge", "authorize"].includes(route.name)) navigate("/"); }} />;
   else if (route.name === "authorize") body = <Authorize />;
   else if (route.name === "new") body = <NewGame />;
+  else if (route.name === "challenge" && route.arg) body = <ChallengeScreen id={route.arg} key={route.arg} />;
   else if (route.name === "game" && route.arg) body = <Table id={Number(route.arg)} key={route.arg} />;
   else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;
   else if (route.name === "profile" && route.arg) body = <Profile username={route.arg} key={route.arg} />;

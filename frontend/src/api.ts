@@ -97,6 +97,14 @@ export async function getCached<T>(path: string): Promise<{ data: T; offline: bo
   }
 }
 
+/** The last stored answer of a GET, at once (no network); null when there is none or it is unreadable. */
+export function peekCached<T>(path: string): T | null {
+  try {
+    const stored = localStorage.getItem(CACHE_PREFIX + path);
+    return stored ? (JSON.parse(stored) as T) : null;
+  } catch { return null; }
+}
+
 export function storeCached(path: string, data: unknown): void {
   try { localStorage.setItem(CACHE_PREFIX + path, JSON.stringify(data)); } catch { /* ignore */ }
 }

@@ -157,6 +157,24 @@ export function seatName(g: Game, seat: number | null | undefined): string {
   return g.seats.find((s) => s.index === seat)?.name ?? `#${seat + 1}`;
 }
 
+/** A seat's name for the tight spots of a 3-4 seat table (the trick's card labels, the score columns): an AI
+ *  seat "AI (Squire) 2" is "Squire 2", a person their first name; when two seats would read the same, both
+ *  keep the full name. The seat row shows every full name. */
+export function shortNames(g: Game): Record<number, string> {
+  const short = (name: string, ai: boolean): string => {
+    const m = ai ? name.match(/^AI \((.+)\)(?: (\d+))?$/) : null;
+    if (m) return m[2] ? `${m[1]} ${m[2]}` : m[1];
+    return name.trim().split(/\s+/)[0] || name;
+  };
+  const first: Record<number, string> = {};
+  for (const s of g.seats) first[s.index] = short(s.name, s.ai != null);
+  const out: Record<number, string> = {};
+  for (const s of g.seats) {
+    out[s.index] = g.seats.some((o) => o.index !== s.index && first[o.index] === first[s.index]) ? s.name : first[s.index];
+  }
+  return out;
+}
+
 export function opponentSeat(g: Game): number {
   const me = g.mySeat ?? 0;
   return me === 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 // The events socket (/ws/): subscribe to all my games, apply pushed views, reconnect with backoff.
 import { backoff } from "./game";
-import { loadGame, loadLists, onPushedView, set, state } from "./store";
+import type { Challenge } from "./challenge";
+import { loadGame, loadLists, onChallengeEvent, onPushedView, set, state } from "./store";
 
 let ws: WebSocket | null = null;
 let attempt = 0;
@@ -45,7 +46,7 @@ export function connect(): void {
   sock.onmessage = (ev) => {
     let msg: {
       type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string;
-      games?: unknown;
+      games?: unknown; challenge?: Challenge;
     };
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
@@ -59,8 +60,8 @@ export function connect(): void {
       set({ unread: (state.unread || 0) + 1 });
       window.dispatchEvent(new CustomEvent("claim:notification"));
     } else if (typeof msg.type === "string" && msg.type.startsWith("challenge_")) {
-      // A challenge to or by me changed (docs/realtime.md, "Typed events"): the inbox's list reloads.
-      window.dispatchEvent(new CustomEvent("claim:challenge"));
+      // A challenge to or by me changed (docs/realtime.md, "Typed events"): the screens showing it update.
+      onChallengeEvent(msg.type, msg.challenge);
     } else if (msg.type === "game_started" || msg.type === "game_finished") {
       void loadLists();
     } else if (msg.type === "error" && msg.code === "unauthenticated") {

@@ -1,5 +1,5 @@
 // Hash routes (Django serves the shell only at "/"): #/, #/new, #/game/7, #/settings, #/rules/claim, #/join/CODE,
-// #/authorize?client_id=… (the OAuth consent screen; its query is read by screens/Authorize.tsx).
+// #/challenge/ID, #/authorize?client_id=… (the OAuth consent screen; its query is read by screens/Authorize.tsx).
 import { useEffect, useState } from "preact/hooks";
 
 export function parseRoute(hash: string): { name: string; arg: string | null } {

@@ -1,8 +1,11 @@
 // App state: one small observable object; components re-render on change via useStore().
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, clearCache, getCached, isOffline, rows, storeCached, uuid } from "./api";
+import { api, ApiError, clearCache, getCached, isOffline, peekCached, rows, storeCached, uuid } from "./api";
+import { roleOf, type Challenge } from "./challenge";
 import { hasTableView, normGame, versionAction, type Game } from "./game";
-import { pickLang, translate, type Key, type Lang } from "./i18n";
+import { pickLang, TABLES, translate, type Key, type Lang } from "./i18n";
+
+const TABLES_EN = TABLES.en;
 
 export interface Me {
   id?: number;
@@ -31,9 +34,14 @@ export interface State {
 const PREF_LANG = "claim.lang";
 const PREF_ONE_TAP = "claim.onetap";
 
+// A reload shows the last known account at once (the app, not "Loading…"); loadMe() then asks the server,
+// which logs out a session that has ended.
+const cachedMe = peekCached<Me>("/accounts/me");
+const knownMe = cachedMe && typeof cachedMe.username === "string" ? cachedMe : null;
+
 export const state: State = {
-  ready: false,
-  me: null,
+  ready: knownMe !== null,
+  me: knownMe,
   lang: (localStorage.getItem(PREF_LANG) as Lang) || pickLang(typeof navigator !== "undefined" ? navigator.languages : []),
   games: {},
   lists: { active: [], open: [], finished: [] },
@@ -101,6 +109,7 @@ export async function loadMe(): Promise<void> {
 }
 
 export function acceptMe(me: Me | null): void {
+  if (me) storeCached("/accounts/me", me); // what the next reload shows at once (a login answers it too)
   if (me && me.language && (["en", "de", "cs"] as string[]).includes(me.language)) {
     localStorage.setItem(PREF_LANG, me.language);
     set({ me, lang: me.language });
@@ -127,6 +136,19 @@ export function putGame(payload: Record<string, unknown>, force = false): Game {
   // Keep the per-game cache fresh for offline viewing (what GET /games/{id} would return).
   storeCached(`/games/${g.id}`, payload);
   set({ games: { ...state.games, [g.id]: g } });
+  return g;
+}
+
+/** The game as held, else as last stored on this device (``putGame`` keeps it): a reloaded table shows it at
+ *  once, while ``loadGame`` asks the server. Called while rendering, so it fills the store without notifying. */
+export function heldGame(id: number): Game | undefined {
+  const held = state.games[id];
+  if (held) return held;
+  const cached = peekCached<Record<string, unknown>>(`/games/${id}`);
+  if (!cached || typeof cached !== "object") return undefined;
+  let g: Game;
+  try { g = normGame({ ...cached, id }); } catch { return undefined; }
+  state.games = { ...state.games, [id]: g };
   return g;
 }
 
@@ -178,7 +200,7 @@ export async function resignGame(id: number, version: number): Promise<void> {
 export async function loadLists(): Promise<void> {
   const out: State["lists"] = { active: [], open: [], finished: [] };
   let offline = false;
-  const games = { ...state.games };
+  const found: Game[] = [];
   await Promise.all(
     (["active", "open", "finished"] as const).map(async (status) => {
       try {
@@ -186,10 +208,7 @@ export async function loadLists(): Promise<void> {
         offline ||= r.offline;
         for (const p of rows<Record<string, unknown>>(r.data)) {
           const g = normGame(p);
-          const held = games[g.id];
-          // List rows are summaries: keep a fuller view we already hold for the same version (a Claim or an
-          // Inheritors view alike: replacing an Inheritors table with its summary left it on "Loading…").
-          games[g.id] = held && held.version >= g.version && hasTableView(held) ? { ...held, deadline: g.deadline ?? held.deadline } : g;
+          found.push(g);
           out[status].push(g.id);
         }
       } catch (e) {
@@ -197,6 +216,14 @@ export async function loadLists(): Promise<void> {
       }
     }),
   );
+  // Merged into what is held now, not when the lists were asked for: a table's view that arrived meanwhile
+  // (its GET, a push) stays. List rows are summaries: a fuller view held for the same version is kept (a
+  // Claim or an Inheritors view alike: replacing a table's view with its summary showed "Loading…").
+  const games = { ...state.games };
+  for (const g of found) {
+    const held = games[g.id];
+    games[g.id] = held && held.version >= g.version && hasTableView(held) ? { ...held, deadline: g.deadline ?? held.deadline } : g;
+  }
   set({ games, lists: out, listsLoaded: true, offline });
 }
 
@@ -234,6 +261,33 @@ export async function declineInvite(id: number): Promise<void> {
     putGame(await api<Record<string, unknown>>("POST", `/games/${id}/abort`));
     await loadLists();
   } catch (e) { toast(errorText(e), "error"); }
+}
+
+// ---------------------------------------------------------------------------- challenges
+
+/** The words for a decline reason (the API's codes; an unknown one falls back to the server's sentence). */
+export function declineText(c: Challenge): string {
+  const key = `challenge.reason.${c.decline_reason}` as Key;
+  return c.decline_reason && key in TABLES_EN ? t(key) : c.decline_message || t("challenge.reason.generic");
+}
+
+/** Accept, decline (with a reason) or cancel a challenge; the answer, or null after a toast of the error. */
+export async function answerChallenge(id: string, action: "accept" | "decline" | "cancel", reason = "generic"): Promise<Challenge | null> {
+  try {
+    return await api<Challenge>("POST", `/challenges/${encodeURIComponent(id)}/${action}`, action === "decline" ? { reason } : {});
+  } catch (e) { toast(errorText(e), "error"); return null; }
+}
+
+/** A challenge event of the socket (docs/realtime.md): screens showing challenges hear ``claim:challenge``
+ *  (its detail is the challenge); the challenger hears of an answer by a toast unless that challenge's own
+ *  page (which shows it) is open. */
+export function onChallengeEvent(type: string, c: Challenge | undefined): void {
+  window.dispatchEvent(new CustomEvent("claim:challenge", { detail: c ?? null }));
+  if (!c || !state.me || roleOf(c, state.me.username) !== "mine") return;
+  if (location.hash === `#/challenge/${c.id}`) return;
+  const name = c.to?.name ?? "";
+  if (type === "challenge_declined") toast(t("challenge.toast_declined", { name, reason: declineText(c) }));
+  else if (type === "challenge_accepted") toast(t("challenge.toast_accepted", { name }));
 }
 
 // ---------------------------------------------------------------------------- notifications

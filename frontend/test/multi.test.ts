@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mixProblem, singlesFor } from "../src/cards";
-import { othersClockwise, partnerOf, seatOutcome, voteSeats } from "../src/game";
+import { othersClockwise, partnerOf, seatOutcome, shortNames, voteSeats, type Game } from "../src/game";
 import { TABLES } from "../src/i18n";
 import { MULTI_POWERS, MULTI_RULINGS } from "../src/rules";
 import { INH_DEVIATIONS } from "../src/i18n/inheritors";
@@ -46,5 +46,16 @@ describe("3-4 player Claim (claim-combined M3-M7)", () => {
       expect(INH_DEVIATIONS[lang].items.length).toBe(4);
       expect(TABLES[lang]["table.smash_prompt"]).toContain("{gnome}");
     }
+  });
+});
+
+describe("seat names in the tight spots of a 3-4 seat table", () => {
+  const seat = (index: number, name: string, ai: number | null = null) => ({ index, name, ai }) as unknown as Game["seats"][number];
+  it("AI seats by their level (and number), people by their first name, the full name when two would match", () => {
+    const g = { seats: [seat(0, "Maximilian von Habsburg"), seat(1, "AI (Squire) 1", 1), seat(2, "AI (Squire) 2", 1),
+      seat(3, "Maximilian Novák")] } as unknown as Game;
+    expect(shortNames(g)).toEqual({ 0: "Maximilian von Habsburg", 1: "Squire 1", 2: "Squire 2", 3: "Maximilian Novák" });
+    const h = { seats: [seat(0, "Zdeňka Nováková"), seat(1, "AI (King)", 3), seat(2, "bob_the_builder")] } as unknown as Game;
+    expect(shortNames(h)).toEqual({ 0: "Zdeňka", 1: "King", 2: "bob_the_builder" });
   });
 });

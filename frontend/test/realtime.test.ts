@@ -4,6 +4,7 @@ const store = vi.hoisted(() => ({
   loadGame: vi.fn(async () => null),
   loadLists: vi.fn(async () => undefined),
   onPushedView: vi.fn(),
+  onChallengeEvent: vi.fn(),
   set: vi.fn(),
   state: { me: { username: "a" }, unread: 0 } as Record<string, unknown>,
 }));
@@ -46,6 +47,20 @@ describe("events socket", () => {
     expect(store.loadGame).toHaveBeenCalledTimes(1);
     sock.receive({ type: "game", game_id: 7, version: 5, view: { id: 7 } });
     expect(store.onPushedView).toHaveBeenCalledWith(7, 5, { id: 7 });
+    disconnect();
+  });
+
+  it("hands every challenge event with its challenge to the store", async () => {
+    const { connect, disconnect } = await import("../src/realtime");
+    connect();
+    const sock = FakeSocket.last!;
+    sock.open();
+    const challenge = { id: "abc", status: "declined", decline_reason: "later" };
+    sock.receive({ type: "challenge_declined", challenge });
+    sock.receive({ type: "challenge_received", challenge: { id: "xyz" } });
+    expect(store.onChallengeEvent).toHaveBeenNthCalledWith(1, "challenge_declined", challenge);
+    expect(store.onChallengeEvent).toHaveBeenNthCalledWith(2, "challenge_received", { id: "xyz" });
+    expect(store.loadLists).not.toHaveBeenCalled();
     disconnect();
   });
 });

@@ -122,7 +122,7 @@ class UserGamesExportView(PublicReadView):
         user = User.objects.filter(username__iexact=username).first()
         if user is None:
             raise NotFound(f"No player is called {username!r}.")
-        # One body (at most MAX_LIMIT records): the request processes send an answer whole anyway (claim/http_procs.py).
+        # One body (at most MAX_LIMIT records).
         body = "".join(_lines(finished_games(user, filters)))
         response = HttpResponse(body, content_type="application/x-ndjson")
         response["Content-Disposition"] = f'attachment; filename="{user.username}-games.ndjson"'

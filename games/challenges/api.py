@@ -37,6 +37,13 @@ class ChallengeCreateSerializer(serializers.Serializer):
                                           max_value=service.MAX_TTL,
                                           help_text=f"Seconds until it expires (default {service.DEFAULT_TTL}).")
 
+    def validate(self, attrs):
+        # days_per_move's default (3) is for a request without time_control: one that gives only
+        # time_control (any type, e.g. unlimited) must not be refused as giving two different controls.
+        if attrs.get("time_control") is not None and "days_per_move" not in self.initial_data:
+            attrs["days_per_move"] = None
+        return attrs
+
     def validate_options(self, value):
         if value is None:
             return {}

@@ -21,13 +21,10 @@ def send_frames(items: list[tuple[int, dict[str, Any]]], what: str) -> None:
     send_to_groups([(user_group(uid), {"type": MESSAGE_TYPE, "frame": frame}) for uid, frame in items], what)
 
 
-def challenge_frames(challenge: Any, change: str) -> list[tuple[int, dict[str, Any]]]:
-    """The frames of one change of a challenge: ``created`` goes to the challenger as ``challenge_created``
-    and to the user challenged as ``challenge_received``; the others (accepted, declined, cancelled,
-    expired) to both as ``challenge_<change>``."""
-    from .service import challenge_payload
-
-    payload = challenge_payload(challenge)
+def challenge_frames(challenge: Any, change: str, payload: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The frames of one change of a challenge (``payload``: its public shape): ``created`` goes to the
+    challenger as ``challenge_created`` and to the user challenged as ``challenge_received``; the others
+    (accepted, declined, cancelled, expired) to both as ``challenge_<change>``."""
     if change == "created":
         items = [(challenge.challenger_id, {"type": "challenge_created", "challenge": payload})]
         if challenge.to_id is not None:
@@ -37,7 +34,7 @@ def challenge_frames(challenge: Any, change: str) -> list[tuple[int, dict[str, A
     return [(uid, frame) for uid in (challenge.challenger_id, challenge.to_id) if uid is not None]
 
 
-def on_commit(challenge: Any, change: str) -> None:
+def on_commit(challenge: Any, change: str, payload: dict[str, Any]) -> None:
     """Send the frames of this change once the transaction commits (built now, from what it wrote)."""
-    items = challenge_frames(challenge, change)
+    items = challenge_frames(challenge, change, payload)
     transaction.on_commit(lambda: send_frames(items, f"challenge {challenge.pk} {change}"), robust=True)

@@ -145,7 +145,7 @@ def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_co
                                      options=normalized, time_control=control,
                                      rated=bool(rated), seat=seat, created_at=now,
                                      expires_at=now + timedelta(seconds=ttl))
-        events.on_commit(c, "created")
+        events.on_commit(c, "created", challenge_payload(c))
     return c
 
 
@@ -174,7 +174,7 @@ def get(user: Any, challenge_id: str) -> Challenge:
 def _end(c: Challenge, status: str, reason: str = "") -> None:
     c.status, c.decline_reason, c.ended_at = status, reason, timezone.now()
     c.save(update_fields=["status", "decline_reason", "ended_at", "game"])
-    events.on_commit(c, status)
+    events.on_commit(c, status, challenge_payload(c))
 
 
 def _answer(fn: Any, user: Any, challenge_id: str, *args: Any) -> Any:

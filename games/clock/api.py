@@ -17,13 +17,14 @@ from claim.strict_fields import StrictBooleanField, StrictIntegerField
 from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games.api.schema import E400
 from games.api.views import call
-from games.models import Game
-from games.service import clock as clock_service
-from games.service._common import seats_of
+from games.models import Game, GameClock
+from games.service import clock as game_clock
+from games.service import seats_of
 from games.service.access import require_visible
 
 from . import schema
-from .models import GameClock, VacationPeriod
+from . import service as clock_service
+from .models import VacationPeriod
 from .vacation import account_for, take_period
 
 TAGS = ["clock"]
@@ -39,10 +40,10 @@ def clock_payload(game: Game) -> dict[str, Any]:
     The same clock as ``clock`` in the game payload (:func:`games.service.clock.clock_view`), plus
     ``remaining_seconds`` per seat counted at the moment of the answer."""
     seats = seats_of(game)
-    clock = clock_service.clock_row(game)
-    tc = clock_service.time_control_of(game, clock)
+    clock = game_clock.clock_row(game)
+    tc = game_clock.time_control_of(game, clock)
     to_act = {s.index for s in seats if s.to_act}
-    view = clock_service.clock_view(game, seats, to_act, clock)
+    view = game_clock.clock_view(game, seats, to_act, clock)
     now = timezone.now()
     remaining: list[float | None] = [None] * game.seat_count
     for row in view["seats"]:

@@ -12,9 +12,10 @@ import logging
 from typing import Any
 
 from claim.rowsql import ValuesSelect
+from games.models import GameClock
 from games.signals import Change, batched
 
-from .models import GameClock
+from . import service
 
 log = logging.getLogger("games.clock")
 
@@ -74,9 +75,7 @@ def _follow(game_id: int, version: int, control: str, paused_at: Any, paused_ver
         _end_pause_by_move(game_id, version)
         return True
     if control == GameClock.Control.BANK:
-        from games.service.clock import sync_bank_deadline
-
-        sync_bank_deadline(game_id, version)
+        service.sync_bank_deadline(game_id, version)
     return False
 
 
@@ -85,7 +84,7 @@ def _end_pause_by_move(game_id: int, version: int) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from games.service._common import lock_game, seats_of
+    from games.service import lock_game, seats_of
     from games.service.clock import end_pause, write_bank
 
     with transaction.atomic():

@@ -13,9 +13,8 @@ FORGIVE_EVERY = 20
 
 def missed_games(user: Any) -> set[int]:
     """Game ids the user lost on time or left (replaced by the AI)."""
-    from games.models import Game, Seat
+    from games.models import Game, Seat, SeatDeparture
 
-    from .models import SeatDeparture
 
     left = set(SeatDeparture.objects.filter(user=user).values_list("game_id", flat=True))
     timeouts = Seat.objects.filter(user=user, game__ended_reason="timeout", outcome=Seat.Outcome.LOSS,
@@ -24,9 +23,8 @@ def missed_games(user: Any) -> set[int]:
 
 
 def reliability(user: Any) -> int:
-    from games.models import Game
+    from games.models import Game, SeatDeparture
 
-    from .models import SeatDeparture
 
     played = set(Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).values_list("pk", flat=True))
     played |= set(SeatDeparture.objects.filter(user=user).values_list("game_id", flat=True))

@@ -9,10 +9,9 @@ from celery import shared_task
 def expire_deadlines_task() -> int:
     """End the turn of every seat past its deadline; also repairs bank deadlines a lost receiver left unset.
     Returns how many games ended on time or had a seat replaced (vacation extensions are not counted)."""
-    from games.models import Game
-    from games.service.clock import expire_deadline, expired_games, sync_bank_deadline
+    from games.models import Game, GameClock
 
-    from .models import GameClock
+    from .service import expire_deadline, expired_games, sync_bank_deadline
 
     for gid, version in (Game.objects.filter(status=Game.Status.ACTIVE, deadline__isnull=True,
                                              clock__control=GameClock.Control.BANK, clock__paused_at__isnull=True)

@@ -15,53 +15,18 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import shared_task
 from django.conf import settings
-from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
 from claim.rowsql import insert_rows
+from games.realtime.presence import present_pairs
 
 from .models import DEFAULTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
 
 log = logging.getLogger("games.notify")
-PRESENCE_TTL = 90  # seconds; the consumer refreshes it while the game is open
-
-
-def presence_key(user_id: int, game_id: int) -> str:
-    return f"presence:{user_id}:{game_id}"
-
-
-def mark_present(user_id: int, game_id: int, ttl: int = PRESENCE_TTL) -> None:
-    """The user has the game open right now (call on subscribe and on every client message/ping)."""
-    cache.set(presence_key(user_id, game_id), 1, ttl)
-
-
-def mark_absent(user_id: int, game_id: int) -> None:
-    cache.delete(presence_key(user_id, game_id))
-
-
-def is_present(user_id: int, game_id: int | None) -> bool:
-    return game_id is not None and cache.get(presence_key(user_id, game_id)) is not None
-
-
-def present_users(user_ids: list[int], game_id: int | None) -> set[int]:
-    """Who of ``user_ids`` has game ``game_id`` open right now: one cache round trip for all."""
-    if game_id is None:
-        return set()
-    return {u for u, _ in present_pairs([(u, game_id) for u in user_ids])}
-
-
-def present_pairs(pairs: Iterable[tuple[int, int | None]]) -> set[tuple[int, int]]:
-    """Which ``(user id, game id)`` pairs are "the user has the game open right now": one cache round
-    trip for all (pairs without a game are never present)."""
-    keys = {presence_key(u, g): (u, g) for u, g in pairs if g is not None}
-    if not keys:
-        return set()
-    return {keys[k] for k in cache.get_many(list(keys))}
-
-
 _channels_sql: dict[tuple[str, int, int], str] = {}
 
 
@@ -184,8 +149,6 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
         return []
     insert_rows(notes)
     from claim.tasks import enqueue
-
-    from .tasks import deliver_task
 
     for note, (push, email) in zip(notes, delivery, strict=True):
         if push or email:
@@ -337,7 +300,7 @@ THRESHOLDS = (10, 50)
 def send_reminders(now: datetime | None = None) -> int:
     """deadline_near at 50 % and 10 % of the turn's time left, at most one per game and user per 12 h."""
     from games.models import Game, Seat
-    from games.service.clock import _turn_start
+    from games.service.clock import turn_start
 
     from .models import ReminderLog
 
@@ -345,7 +308,7 @@ def send_reminders(now: datetime | None = None) -> int:
     sent = 0
     games = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
     for game in games.iterator():
-        start = _turn_start(game)
+        start = turn_start(game)
         if start is None or game.deadline <= start:
             continue
         total = (game.deadline - start).total_seconds()
@@ -398,3 +361,21 @@ def send_digests(now: datetime | None = None) -> int:
             send_email(st.user, texts.text(st.user.language, "email.digest"), text)
             sent += 1
     return sent
+
+
+# The background tasks (``games.notify.tasks`` names them for Celery): defined here, beside what they run, so
+# that enqueueing a delivery does not import the tasks module and the tasks module imports only this one.
+
+@shared_task(acks_late=True, name="notify.deliver")
+def deliver_task(notification_id: int, push: bool, email: bool) -> None:
+    deliver(notification_id, push, email)
+
+
+@shared_task(acks_late=True, name="notify.send_reminders")
+def send_reminders_task() -> int:
+    return send_reminders()
+
+
+@shared_task(acks_late=True, name="notify.send_digests")
+def send_digests_task() -> int:
+    return send_digests()

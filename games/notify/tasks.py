@@ -1,26 +1,8 @@
-"""Celery tasks of the notifications app."""
+"""Celery tasks of the notifications app (found by Celery's autodiscovery here; defined beside the
+functions they run, in :mod:`games.notify.service`)."""
 
 from __future__ import annotations
 
-from celery import shared_task
+from .service import deliver_task, send_digests_task, send_reminders_task
 
-
-@shared_task(acks_late=True, name="notify.deliver")
-def deliver_task(notification_id: int, push: bool, email: bool) -> None:
-    from .service import deliver
-
-    deliver(notification_id, push, email)
-
-
-@shared_task(acks_late=True, name="notify.send_reminders")
-def send_reminders_task() -> int:
-    from .service import send_reminders
-
-    return send_reminders()
-
-
-@shared_task(acks_late=True, name="notify.send_digests")
-def send_digests_task() -> int:
-    from .service import send_digests
-
-    return send_digests()
+__all__ = ["deliver_task", "send_digests_task", "send_reminders_task"]

@@ -1,4 +1,5 @@
-"""Follows games through ``games.signals.game_changed``: a finished game is rated in the background."""
+"""Follows games through ``games.signals``: a starting game shows each seat's rating (``game_starting``),
+a finished game is rated in the background (``game_changed``)."""
 
 from __future__ import annotations
 
@@ -13,3 +14,14 @@ def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwar
     from .tasks import rate_game_task
 
     enqueue(rate_game_task, game_id)  # the signal is sent after the commit already
+
+
+def on_game_starting(sender: Any, game: Any, seats: list[Any], **kwargs: Any) -> None:
+    """Every seat shows the rating its player had when the game started (one read, one write)."""
+    from games.models import Seat
+
+    from .service import ratings_for_seats
+
+    for seat, rating in zip(seats, ratings_for_seats(game.kind, game.seat_count, seats), strict=True):
+        seat.rating = rating
+    Seat.objects.bulk_update(seats, ["rating"])

@@ -29,6 +29,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.ai import LEVELS, level_name
+from games.models import Game, GameClock, Seat, SeatDeparture
 
 from . import glicko2, openskill_rating
 from .models import RatedGame, Rating, RatingHistory
@@ -216,14 +217,10 @@ def time_controlled(game: Any) -> bool:
     """Unlimited games are never rated: a game needs days per move or a bank clock."""
     if game.days_per_move:
         return True
-    from games.clock.models import GameClock
-
     return GameClock.objects.filter(game=game, control=GameClock.Control.BANK).exists()
 
 
 def _departed(game: Any) -> dict[int, Any]:
-    from games.clock.models import SeatDeparture
-
     return {d.seat: d.user for d in SeatDeparture.objects.filter(game=game).select_related("user")}
 
 
@@ -233,8 +230,6 @@ def _score(outcome: str) -> float:
 
 def rate_game(game_id: int) -> bool:
     """Rate a finished game once. Returns True if ratings changed now, False if there was nothing to do."""
-    from games.models import Game, Seat
-
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.FINISHED:
         return False

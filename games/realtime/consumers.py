@@ -12,7 +12,8 @@ Every connection joins the channel-layer group ``user.<id>``. The publisher
 (:mod:`games.realtime.publish`) sends each seated user *their own* view to that group; this
 consumer forwards it to the client only for games the client subscribed to (or all games after
 ``{"type": "subscribe", "games": "all"}``), and never sends an older version after a newer one.
-New in-app notifications (:mod:`games.notify.live`) reach every socket of the user.
+New in-app notifications (:mod:`games.notify.live`) reach every socket of the user; the game on
+screen marks the user present (:mod:`games.realtime.presence`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from django.utils import timezone
 from accounts.authentication import effective_scopes
 from claim.parsers import loads
 from games.bots import mark_online
-from games.notify.service import mark_absent, mark_present
 
 from . import queries
+from .presence import mark_absent, mark_present
 from .publish import client_frame, user_group
 
 logger = logging.getLogger(__name__)
@@ -272,7 +273,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         await self.send(text_data=text if text is not None else client_frame(game_id, version, event["view"]))
 
     async def auth_recheck(self, event: dict) -> None:
-        """``auth.recheck`` (accounts.services.recheck_sockets): a token of the user was revoked or a password
+        """``auth.recheck`` (``accounts.signals.credentials_changed``, sent on by
+        ``games.realtime.publish.on_credentials_changed``): a token of the user was revoked or a password
         changed; a socket whose own credential no longer holds is closed with 4401."""
         if self.user is None:
             return

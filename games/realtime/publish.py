@@ -1,9 +1,8 @@
 """Push each seated human their own view of a game after a committed change.
 
-The game service calls :func:`publish_game_update` from ``transaction.on_commit`` after every
-committed change (move, join, resign, abort, AI move, end)::
-
-    transaction.on_commit(lambda: publish_game_update(game.id))
+:func:`on_game_committed` receives ``games.signals.game_committed``, which the game service sends on
+commit after every committed change (move, join, resign, abort, AI move, end, clock), and calls
+:func:`publish_game_update` (``games.apps`` connects it; the service does not import this module).
 
 For every seat with a human user it builds ``game_view_payload(game, user)`` (that user's own
 view, the same JSON as ``GET /api/v1/games/{id}``) and sends it to the user's group
@@ -20,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -220,3 +220,18 @@ def publish_game_update(game_id: int, *, game=None, seats=None, views: Mapping[i
         logger.warning("publish_game_update(%s) failed: %s: %s", game_id, type(exc).__name__, exc)
         return
     send_to_groups(messages, f"publish_game_update({game_id})")
+
+
+def on_game_committed(sender: Any, game_id: int, game: Any = None, seats: Any = None,
+                      views: Mapping[int, dict] | None = None, parts: Any = None, **kwargs: Any) -> None:
+    """``game_committed`` receiver: publish the committed version (reusing what the service built)."""
+    if game is None:
+        publish_game_update(game_id)
+    else:
+        publish_game_update(game_id, game=game, seats=seats, views=views, parts=parts)
+
+
+def on_credentials_changed(sender: Any, user_id: int, **kwargs: Any) -> None:
+    """``accounts.signals.credentials_changed`` receiver: every open socket of the user re-checks its
+    credential (``auth.recheck``, :mod:`games.realtime.consumers`)."""
+    send_to_groups([(user_group(user_id), {"type": "auth.recheck"})], "credential re-check")

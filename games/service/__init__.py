@@ -1,11 +1,18 @@
 """The game service: plain functions, one transaction each, the game row locked (``SELECT ... FOR UPDATE``).
 
 Every change bumps ``Game.version`` by one, writes one public :class:`~games.models.GameEvent`, and on
-commit publishes the new version (``games.realtime.publish.publish_game_update``) and, when an AI seat
-must act, enqueues :func:`games.tasks.play_ai_turn_task` for that version.
-Nothing here special-cases a game kind: everything goes through :mod:`games.rules.registry`.
+commit sends ``games.signals.game_committed`` (the publisher and the background ``game_changed``
+subscribe) and, when an AI seat must act, ``games.signals.ai_turn_due`` (the AI scheduler subscribes).
+The service imports none of its subscribers. Nothing here special-cases a game kind: everything goes
+through :mod:`games.rules.registry`.
+
+``lock_game``, ``seats_of``, ``bump``, ``apply_result``, ``after_commit``, ``require_joined_seat`` and
+``move_time`` are the building blocks of the transactions of the apps that extend a game (the clock app's
+timeouts, +time and pauses), so that those work exactly like the service's own.
 """
 
+from ._common import after_commit, apply_result, bump, lock_game, move_time, seats_of
+from .access import require_joined_seat
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMoveError, InvalidRequest, ServiceError
 from .lifecycle import accept_abort, create_game, join_game, offer_abort, rematch, resign
 from .moves import ReplayCheck, make_move, play_ai_turn, replay_log, replay_step, resume_ai_turns
@@ -21,6 +28,9 @@ __all__ = [
     "ReplayCheck",
     "ServiceError",
     "accept_abort",
+    "after_commit",
+    "apply_result",
+    "bump",
     "create_game",
     "game_summary",
     "game_view_payload",
@@ -28,7 +38,9 @@ __all__ = [
     "history_for",
     "inbox",
     "join_game",
+    "lock_game",
     "make_move",
+    "move_time",
     "offer_abort",
     "play_ai_turn",
     "record_for",
@@ -37,7 +49,9 @@ __all__ = [
     "replay_for",
     "replay_log",
     "replay_step",
+    "require_joined_seat",
     "resign",
     "resume_ai_turns",
+    "seats_of",
     "view_for",
 ]

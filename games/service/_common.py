@@ -1,4 +1,4 @@
-"""Helpers shared by the service functions: engine access, locking, versioning, commit hooks."""
+"""Helpers shared by the service functions: engine access, locking, versioning, commit hooks (signals)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claim.rowsql import Join, JoinedSelect, set_flags
+from games import signals
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import Rules
 from games.rules.registry import get_rules
@@ -57,8 +58,7 @@ def seats_of(game: Game) -> list[Seat]:
 # ``Game.objects.select_for_update(of=("self",)).select_related("clock").get(pk=…)`` and
 # ``Seat.objects.filter(game=…).select_related("user").order_by("index")``.
 _LOCKED_GAME = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s", for_update_of_base=True)
-#: The asynchronous move path (games.fastmoves) reads the seats, their users, the game and its clock in one
-#: SELECT without a lock (it writes with a version check instead: CommitPlan.guarded_statement), as
+#: The publisher reads the seats, their users, the game and its clock in one SELECT without a lock, as
 #: ``Seat.objects.filter(game=…).select_related("user", "game", "game__clock").order_by("index")``.
 SEATS_GAME_CLOCK = JoinedSelect(Seat, [Join("user", outer=True), Join("game"), Join("clock", outer=True, via="game")],
                                 where="t0.game_id = %s", order_by='t0."index"')
@@ -160,76 +160,37 @@ def apply_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: 
     save_result(seats)
 
 
+def human_has_moved(game: Game, seats: list[Seat]) -> bool:
+    """Aborting is possible until a human seat has moved (an AI that leads moves at once; its move doesn't count)."""
+    if game.move_count == 0:
+        return False
+    humans = [s.index for s in seats if not s.is_ai]
+    if len(humans) == len(seats):  # no AI seat: every move in the log is a human's
+        return True
+    return Move.objects.filter(game=game, seat__in=humans).exists()
+
+
 def ai_seat_to_act(game: Game, seats: list[Seat]) -> bool:
     return game.status == Game.Status.ACTIVE and any(s.is_ai and s.to_act for s in seats)
 
 
-def commit_hooks(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> list[tuple[Any, bool, bool]]:
-    """What runs once a change is committed, in order, as ``(callable, robust, waits)``: push the new version
-    to the seated users, tell the ``game_changed`` receivers (both only hand the work on), and start the AI
-    if one must act (``waits``: it may wait for the broker).
+def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
+                 parts: Any = None) -> None:
+    """Once the current transaction commits, in order: the receivers of ``games.signals.game_committed`` (the
+    publisher pushes the new version to the seated users, the background ``game_changed`` follows), then, if
+    an AI seat must act, those of ``ai_turn_due`` (the AI scheduler). The service knows its subscribers only
+    through these signals (``games.apps`` connects them).
 
     With ``views`` (``{user_id: payload}`` already built, e.g. the mover's answer) or ``parts`` (the
     :class:`~games.service.payload.GameParts` of this version), ``game`` and ``seats`` must be exactly
     what the transaction committed: the publisher then builds the other views from them (no reload).
     Without, the publisher loads the committed game itself.
     """
-    game_id, version, status = game.pk, game.version, game.status
-    prepared = {"game": game, "seats": seats, "views": views, "parts": parts} if (views or parts) else {}
-    hooks: list[tuple[Any, bool, bool]] = [
-        (lambda: publish(game_id, **prepared), True, False),
-        (lambda: send_game_changed(game_id, version, status), True, False),
-    ]
+    prepared = views or parts
+    hooks = signals.commit_hooks(signals.game_committed, game_id=game.pk, version=game.version, status=game.status,
+                                 game=game if prepared else None, seats=seats if prepared else None,
+                                 views=views, parts=parts)
     if ai_seat_to_act(game, seats):
-        hooks.append((lambda: schedule_ai_turn(game_id, version), settings.TASK_MODE != "eager", True))
-    return hooks
-
-
-def after_commit(game: Game, seats: list[Seat], *, views: dict[int, dict[str, Any]] | None = None,
-                 parts: Any = None) -> None:
-    """Run :func:`commit_hooks` when the current transaction commits."""
-    for hook, robust, _ in commit_hooks(game, seats, views=views, parts=parts):
+        hooks += signals.commit_hooks(signals.ai_turn_due, game_id=game.pk, version=game.version)
+    for hook, robust in hooks:
         transaction.on_commit(hook, robust=robust)
-
-
-def send_game_changed(game_id: int, version: int, status: str) -> None:
-    from games.signals import send_game_changed as send
-
-    send(game_id, version, status)
-
-
-def publish(game_id: int, **prepared: Any) -> None:
-    try:
-        from games.realtime.publish import publish_game_update
-    except ModuleNotFoundError as exc:  # the real-time module is optional: skip only if it is missing
-        if exc.name and (exc.name == "games.realtime" or exc.name.startswith("games.realtime.")):
-            return
-        raise
-    publish_game_update(game_id, **prepared)
-
-
-# Eager mode runs a task inline; an AI-vs-AI game would nest one task inside the commit hook of the
-# previous one. A per-thread trampoline keeps the stack flat: nested requests are queued and run by
-# the outermost call, in order.
-_trampoline: dict[int, list[tuple[int, int]]] = {}
-
-
-def schedule_ai_turn(game_id: int, version: int) -> None:
-    import threading
-
-    from claim.tasks import enqueue
-    from games.tasks import play_ai_turn_task
-
-    key = threading.get_ident()
-    pending = _trampoline.get(key)
-    if pending is not None:
-        pending.append((game_id, version))
-        return
-    pending = _trampoline[key] = [(game_id, version)]
-    try:
-        while pending:
-            gid, ver = pending.pop(0)
-            enqueue(play_ai_turn_task, gid, ver)
-    finally:
-        _trampoline.pop(key, None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatDeparture
 
 from ._common import seat_of_user
 from .errors import Forbidden, GameNotFound
@@ -29,7 +29,6 @@ def departed(game: Game, user: Any) -> bool:
     keep watching it, as a spectator (one query, only for users not seated in it)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    from games.clock.models import SeatDeparture
 
     return SeatDeparture.objects.filter(game_id=game.pk, user_id=user.pk).exists()
 

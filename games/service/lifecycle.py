@@ -9,12 +9,23 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games import signals
 from games.ai import LEVELS
-from games.models import DAYS_PER_MOVE_CHOICES, Game, Move, Seat
+from games.models import DAYS_PER_MOVE_CHOICES, Game, GameClock, Seat
 from games.rules.base import RulesError
 from games.rules.registry import get_rules
 
-from ._common import after_commit, apply_result, bump, lock_game, rules_of, seat_of_user, seats_of, sync_to_act
+from ._common import (
+    after_commit,
+    apply_result,
+    bump,
+    human_has_moved,
+    lock_game,
+    rules_of,
+    seat_of_user,
+    seats_of,
+    sync_to_act,
+)
 from .access import require_joined_seat, require_visible
 from .clock import TimeControl, clock_row, parse_time_control, time_control_of
 from .errors import Conflict, GameNotFound, InvalidRequest
@@ -34,14 +45,13 @@ def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) 
     game.started_at = timezone.now()
     to_act = rules.to_act(state)
     sync_to_act(game, seats, to_act)
-    _snapshot_ratings(game, seats)
+    signals.game_starting.send(sender=Game, game=game, seats=seats)  # the ratings app snapshots the seats' ratings
     events.append({"type": "started", "to_act": sorted(to_act)})
 
 
 def _start_clock(game: Game, control: TimeControl) -> None:
-    """A bank clock gets its :class:`~games.clock.models.GameClock` (banks full, snapshot before version 1);
+    """A bank clock gets its :class:`~games.models.GameClock` (banks full, snapshot before version 1);
     days per move and unlimited need none. The game keeps the row, so its payload reads no clock."""
-    from games.clock.models import GameClock
 
     clock = None
     if control.control == "bank":
@@ -52,15 +62,6 @@ def _start_clock(game: Game, control: TimeControl) -> None:
                                          banks=[float(control.initial_seconds)] * game.seat_count,
                                          synced_version=game.version)
     Game.clock.related.set_cached_value(game, clock)
-
-
-def _snapshot_ratings(game: Game, seats: list[Seat]) -> None:
-    """Every seat shows the rating its player had when the game started (one read, one write)."""
-    from games.ratings.service import ratings_for_seats
-
-    for seat, rating in zip(seats, ratings_for_seats(game.kind, game.seat_count, seats), strict=True):
-        seat.rating = rating
-    Seat.objects.bulk_update(seats, ["rating"])
 
 
 def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: int) -> list[dict[str, Any]]:
@@ -225,16 +226,6 @@ def resign(user: Any, game_id: int) -> Game:
         game.save()
         after_commit(game, seats)
     return game
-
-
-def human_has_moved(game: Game, seats: list[Seat]) -> bool:
-    """Aborting is possible until a human seat has moved (an AI that leads moves at once; its move doesn't count)."""
-    if game.move_count == 0:
-        return False
-    humans = [s.index for s in seats if not s.is_ai]
-    if len(humans) == len(seats):  # no AI seat: every move in the log is a human's
-        return True
-    return Move.objects.filter(game=game, seat__in=humans).exists()
 
 
 def _abort(game: Game, seats: list[Seat], mine: Seat, *, accept: bool) -> Game:

@@ -9,15 +9,7 @@ from typing import Any
 
 from django.db import connections, transaction
 
-from claim.rowsql import (
-    Statement,
-    flags_statement,
-    insert_row,
-    insert_statement,
-    update_row,
-    update_statement,
-    with_statement,
-)
+from claim.rowsql import insert_row, insert_statement, update_row
 from games.ai import choose_move
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import NotYourTurn, Rules, RulesError, replay
@@ -73,8 +65,7 @@ def _insert_move(game: Game, seat: int, move: Mapping[str, Any], client_id: str 
 @dataclass
 class CommitPlan:
     """One move, computed in memory (no query): the new snapshot, version, seats' flags, history entry
-    and, with ``respond_to``, the mover's answer. :func:`_commit_move` writes it; so does the
-    asynchronous move path (:mod:`games.fastmoves`), with the statements below."""
+    and, with ``respond_to``, the mover's answer. :func:`_commit_move` writes it."""
 
     game: Game
     seats: list[Seat]
@@ -93,30 +84,6 @@ class CommitPlan:
         if self.finished:
             fields += ["status", "result", "ended_reason", "finished_at"]
         return fields
-
-    def guarded_statement(self, expected_version: int, connection: Any) -> Statement:
-        """All writes of the move as one PostgreSQL statement, for the asynchronous path, which reads the
-        game without a lock. The game row is updated only if it is still at ``expected_version`` (taking its
-        row lock first, as ``lock_game`` does in the service); the move row (``ON CONFLICT DO NOTHING``: a
-        used ``client_id`` or move number), the seats' flags (at the end: outcomes and ranks) and the history
-        entry are written only after it. Returns ``(move id, history entry id)``; when the game moved on or
-        the move row could not be written, its last column divides by zero, so the statement fails and
-        writes nothing."""
-        qn = connection.ops.quote_name
-        update_sql, update_params = update_statement(self.game, self.game_fields(), connection)
-        guard = f"{update_sql} AND {qn(Game._meta.get_field('version').column)} = %s RETURNING {qn('id')}"
-        row = _move_row(self.game, self.seat, self.move, self.client_id, self.now, self.payload)
-        parts = [("g", (guard, [*update_params, expected_version])),
-                 ("m", insert_statement(row, connection, source="g", on_conflict_nothing=True))]
-        if self.finished:
-            seat_writes = [update_statement(seat, ["outcome", "rank", "to_act"], connection) for seat in self.seats]
-        else:
-            seat_writes = [flags_statement(Seat, "to_act", on=[s.pk for s in self.changed if s.to_act],
-                                           off=[s.pk for s in self.changed if not s.to_act], connection=connection)]
-        for n, (sql, params) in enumerate(w for w in seat_writes if w is not None):
-            parts.append((f"s{n}", (f"{sql} AND EXISTS (SELECT 1 FROM g)", params)))
-        parts.append(("h", insert_statement(self.entry, connection, expressions={"move": "m.id"}, source="m")))
-        return with_statement(parts, "SELECT (SELECT id FROM m), (SELECT id FROM h), 1 / (SELECT count(*) FROM m)")
 
 
 def plan_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapping[str, Any], new_state: Any,
@@ -340,7 +307,8 @@ def replay_step(game: Game, step: int) -> dict[str, Any]:
 
 
 def resume_ai_turns(idle_seconds: float = 120.0) -> list[tuple[int, int]]:
-    """Re-enqueue the AI turn of active games where an AI seat must act and nothing happened for a while.
+    """Send ``ai_turn_due`` again (the AI scheduler enqueues the turn) for the active games where an AI seat
+    must act and nothing happened for a while.
 
     The safety net for the gap between a commit and its ``on_commit`` enqueue (a process dying there
     leaves a game waiting for an AI that was never asked). Harmless when run often: the task is
@@ -350,7 +318,7 @@ def resume_ai_turns(idle_seconds: float = 120.0) -> list[tuple[int, int]]:
 
     from django.utils import timezone
 
-    from ._common import schedule_ai_turn
+    from games import signals
 
     cutoff = timezone.now() - timedelta(seconds=idle_seconds)
     stalled = list(
@@ -359,7 +327,7 @@ def resume_ai_turns(idle_seconds: float = 120.0) -> list[tuple[int, int]]:
         .values_list("pk", "version").distinct()
     )
     for game_id, version in stalled:
-        schedule_ai_turn(game_id, version)
+        signals.ai_turn_due.send(sender=Game, game_id=game_id, version=version)
     if stalled:
         log.warning("resumed %d stalled AI turn(s)", len(stalled))
     return stalled

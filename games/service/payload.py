@@ -15,7 +15,7 @@ from django.urls import get_script_prefix, reverse
 from games.ai import level_name
 from games.models import Game, GameEvent, Seat
 
-from ._common import load_state, rules_of, seat_of_user, seats_of
+from ._common import human_has_moved, load_state, rules_of, seat_of_user, seats_of
 
 
 def _iso(dt: Any) -> str | None:
@@ -134,8 +134,6 @@ def _can_abort(game: Game, seats: list[Seat]) -> bool:
         return True
     if game.status != Game.Status.ACTIVE:
         return False
-    from .lifecycle import human_has_moved
-
     return not human_has_moved(game, seats)
 
 

@@ -6,11 +6,12 @@ from datetime import timedelta
 
 import pytest
 
-from games.clock.models import GameClock, SeatDeparture, VacationAccount, VacationUse
+from games.clock import service as clock_service
+from games.clock.models import VacationAccount, VacationUse
 from games.clock.tasks import expire_deadlines_task
 from games.clock.vacation import account_for
-from games.models import Game
-from games.service import clock as clock_service
+from games.models import Game, GameClock, SeatDeparture
+from games.service import clock as game_clock
 from games.service import make_move
 
 from .conftest import T0, to_act_seat
@@ -295,7 +296,7 @@ def test_bank_clock_with_increment_and_cap(make_user, play, clock, commit):
         make_move(seat.user, game.pk, game.version, legal[0])
     game.refresh_from_db()
     cl = GameClock.objects.get(game=game)
-    banks = clock_service.banks_now(game, cl, list(game.seats.all()))
+    banks = game_clock.banks_now(game, cl, list(game.seats.all()))
     assert banks[seat.index] == 3.5 * 86400  # 3 d - 6 h + 1 d = 3.75 d, capped at 3.5 d
     nxt = to_act_seat(game)
     assert game.deadline == T0 + timedelta(hours=6) + timedelta(seconds=banks[nxt.index])

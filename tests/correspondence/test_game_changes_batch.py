@@ -13,12 +13,11 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import service
-from games.clock.models import GameClock
-from games.models import Game
+from games.clock import service as clock_service
+from games.models import Game, GameClock
 from games.notify import receivers as notify_receivers
 from games.notify.models import Notification, Preference, PushSubscription
-from games.notify.service import mark_absent, mark_present
-from games.service import clock as clock_service
+from games.realtime.presence import mark_absent, mark_present
 from games.signals import batched, dispatch_game_changed, dispatch_game_changes, game_changed
 from games.tasks import game_changed_task
 
@@ -78,7 +77,7 @@ def _outcome(changes: list, dispatch, capture) -> tuple:
     order), the live pushes, the tasks enqueued (by task, in order), the clock receiver's writes (in
     order) and every clock and deadline. Notification ids are replaced by their rank so two runs compare."""
     from games.clock import receivers as clock_receivers
-    from games.service import clock as clock_service
+    from games.clock import service as clock_service
 
     sid = transaction.savepoint()
     pushes: list = []

@@ -15,10 +15,10 @@ import pytest
 from django.db import connection
 
 from games import service
+from games.clock import service as clock_service
 from games.clock.models import VacationAccount
 from games.models import Game, GameEvent
 from games.rules.registry import get_rules
-from games.service import clock as clock_service
 from games.service.errors import Conflict
 
 from .conftest import T0, to_act_seat

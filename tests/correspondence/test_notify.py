@@ -10,6 +10,7 @@ from django.core import mail
 
 from games.notify import service
 from games.notify.models import Delivery, Notification, PushSubscription, ReminderLog
+from games.realtime import presence
 
 from .conftest import to_act_seat
 
@@ -51,10 +52,10 @@ def test_notifications_name_the_game_and_players_in_the_recipients_language(make
 def test_nothing_is_sent_for_a_game_the_user_is_looking_at(make_user, play):
     u, v = make_user("u"), make_user("v")
     g1, g2 = play.game(u, v).pk, play.game(u, v).pk
-    service.mark_present(u.pk, g1)
+    presence.mark_present(u.pk, g1)
     assert service.notify(u, "your_turn", g1, "t") is None
     assert service.notify(u, "your_turn", g2, "t") is not None
-    service.mark_absent(u.pk, g1)
+    presence.mark_absent(u.pk, g1)
     assert service.notify(u, "your_turn", g1, "t") is not None
 
 

@@ -11,7 +11,8 @@ import pytest
 from games import service
 from games.notify import receivers
 from games.notify.models import Notification, Preference, PushSubscription
-from games.notify.service import mark_absent, mark_present, notify
+from games.notify.service import notify
+from games.realtime.presence import mark_absent, mark_present
 
 pytestmark = pytest.mark.django_db
 

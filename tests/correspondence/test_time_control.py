@@ -9,8 +9,7 @@ from datetime import timedelta
 import pytest
 
 from games import service
-from games.clock.models import GameClock
-from games.models import Game
+from games.models import Game, GameClock
 from tests.service.test_query_budget import MOVE_QUERIES
 
 from .conftest import T0
@@ -197,14 +196,14 @@ def test_service_rematch_of_days_game_keeps_days(make_user, play):
 def test_a_move_with_a_bank_clock_stays_within_the_query_budget(make_user, http, clock,
                                                                 django_assert_max_num_queries, monkeypatch):
     """The clock comes with the locked game row and the answer extends the bank snapshot in memory."""
-    import games.signals
+    import games.tasks
 
     alice, bob = make_user("alice"), make_user("bob")
     body = _bank_game(http, alice, bob)
     gid = body["id"]
     mover = alice if body["to_act"] == [0] else bob
     view = http(mover, "get", f"/api/v1/games/{gid}").json()
-    monkeypatch.setattr(games.signals, "send_game_changed", lambda *args: None)  # the receivers run elsewhere
+    monkeypatch.setattr(games.tasks, "send_game_changed", lambda *args: None)  # the receivers run elsewhere
     with django_assert_max_num_queries(MOVE_QUERIES + 2 - 1):  # + SAVEPOINT/RELEASE, - the token (forced auth)
         r = http(mover, "post", f"/api/v1/games/{gid}/moves", {"version": view["version"],
                                                                "move": view["legal_moves"][0]})

@@ -4,6 +4,7 @@ and switch the interface to German and Czech. Screenshots go to test-artifacts/.
 from __future__ import annotations
 
 import random
+import re
 import time
 import uuid
 
@@ -34,7 +35,8 @@ def start_game(page, *, kind: str = "claim", opponent: str = "ai", username: str
         page.locator("#rated").check()
     page.locator(f"input[name=kind][value={kind}]").check()
     page.click("#start-game")
-    page.wait_for_url("**/#/game/*")
+    # the AI: the table; a friend or anyone with the link (two seats): the challenge's page (issue 26)
+    page.wait_for_url(re.compile(r"#/(game|challenge)/[^/]+$"))
 
 
 def act_once(page) -> bool:
@@ -136,14 +138,15 @@ def test_two_friends_play_a_whole_game(server, new_page):
     sign_up(bob, server, b_name)
     sign_up(alice, server, a_name)
     start_game(alice, kind="claim2", opponent="user", username=b_name, rated=True)
-    # Bob sees the invitation arrive live (WebSocket) or after a refresh, and accepts it.
+    # Bob sees the challenge arrive live (WebSocket) or after a refresh, and accepts it.
     bob.click("text=Refresh")
-    bob.wait_for_selector("button[data-accept]")
+    bob.wait_for_selector("button[data-accept-challenge]")
     shot(bob, "10-invitation")
-    game_id = bob.locator("button[data-accept]").first.get_attribute("data-accept")
-    bob.click("button[data-accept]")
-    # accepting opens the table (issue 21)
-    bob.wait_for_url(f"**/#/game/{game_id}")
+    bob.click("button[data-accept-challenge]")
+    # accepting opens the table (issue 21), for both: Alice waited on the challenge's page
+    bob.wait_for_url(re.compile(r"#/game/\d+$"))
+    game_id = bob.url.rsplit("/", 1)[1]
+    alice.wait_for_url(f"**/#/game/{game_id}")
     bob.wait_for_selector("main.table")
     alice.wait_for_selector("main.table #hand button.card")
     play_to_end([alice, bob])

@@ -250,3 +250,87 @@ def _first_tap_never_sends(page, inh: bool, moves: list[str]) -> None:
     # let the AI seats answer before the database is flushed (a flush under their transaction deadlocks)
     page.wait_for_selector("main.table[data-myturn='1'], main.table[data-over='1']", timeout=20000)
     page.wait_for_timeout(500)
+
+
+# Every name shown for a seat on the table, with what it must read (data-full: the seat's whole name).
+SEAT_LABELS = """() => {
+  const cut = (e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1
+    || getComputedStyle(e).textOverflow === 'ellipsis' && getComputedStyle(e).overflow !== 'visible';
+  const pick = (q) => [...document.querySelectorAll(q)].map(e => ({text: e.innerText.trim(), cut: cut(e),
+    right: e.getBoundingClientRect().right, vw: innerWidth}));
+  return {seats: [...document.querySelectorAll('#seats .t-seat')].map(e => ({
+            seat: +e.dataset.seat, text: e.querySelector('.t-seat-name').innerText.trim(),
+            cut: cut(e.querySelector('.t-seat-name'))})),
+          trick: pick('#trick .tc-who'), head: pick('.lead-head span'), piles: pick('.piles .pile:not(#followers) h3'),
+          overflow: document.documentElement.scrollWidth - innerWidth};
+}"""
+
+LONG_NAMES = ["Maximilian von Habsburg-Lothringen", "Zdeňka Nováková-Svobodová"]
+
+
+def _setup_long_names(username: str, seats: int) -> tuple[int, dict[int, str]]:
+    """A 3-4 seat mix with people of long names and an AI seat, played (first legal moves, the AI inline)
+    until it is my turn with at least two cards of others in the trick; the game and each seat's name."""
+    from django.contrib.auth import get_user_model
+
+    from games import service
+    from games.models import Game
+    from games.service import game_view_payload, make_move
+
+    users = get_user_model().objects
+    me = users.create_user(username=username, password=PASSWORD, display_name="Bartholomew Featherstonehaugh")
+    friends = [users.create_user(username=f"{username}f{i}", password=PASSWORD, display_name=LONG_NAMES[i])
+               for i in range(seats - 2)]
+    opponents = [{"type": "user", "username": f.username} for f in friends] + [{"type": "ai", "level": 1}]
+    game = service.create_game(me, "claim-mix", {"factions": MIX5}, seats, opponents)
+    for f in friends:
+        service.join_game(f, game.pk)
+    players = [me, *friends]
+    for i in range(400):
+        view = game_view_payload(Game.objects.get(pk=game.pk), me)
+        if view["my_turn"] and len(view["view"]["current_trick"]) >= 2:
+            break
+        for p in players:
+            v = game_view_payload(Game.objects.get(pk=game.pk), p)
+            if v["my_turn"] and not (p is me and len(v["view"]["current_trick"]) >= 2):
+                make_move(p, game.pk, v["version"], v["legal_moves"][0], client_id=f"ln{i}{p.pk}")
+                break
+    view = game_view_payload(Game.objects.get(pk=game.pk), me)
+    assert view["my_turn"] and len(view["view"]["current_trick"]) >= 2, "never my turn with a trick on the table"
+    return game.pk, {s["index"]: s["name"] for s in view["seats"]}
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_every_seat_name_is_readable_at_360(server, eager, seats):
+    """Issue 25's follow-up: at 360x740 no seat's name is cut ("AI (Squ…"): the seat rows show each full name,
+    the trick and the score columns short names (AI level, first name) that wrap rather than being cut."""
+    username = f"lng{uuid.uuid4().hex[:8]}"
+    gid, names = _setup_long_names(username, seats)
+    pw, browser = _browser()
+    try:
+        ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, device_scale_factor=1)
+        ctx.set_default_timeout(15000)
+        _log_in(ctx, server, username)
+        page = ctx.new_page()
+        page.goto(f"{server}/#/game/{gid}")
+        page.wait_for_selector("main.table[data-myturn='1'] #trick .tc-who")
+        page.emulate_media(reduced_motion="reduce")
+        m = page.evaluate(SEAT_LABELS)
+        page.screenshot(path=str(ARTIFACTS / f"layout-names-{seats}-360x740.png"), full_page=True)
+        assert m["overflow"] <= 0, m
+        me = next(i for i, n in names.items() if n == "Bartholomew Featherstonehaugh")
+        assert sorted((s["seat"], s["text"]) for s in m["seats"]) == sorted(
+            (i, n) for i, n in names.items() if i != me), m["seats"]
+        labels = m["seats"] + m["trick"] + m["head"] + m["piles"]
+        assert all(not x["cut"] for x in labels), [x for x in labels if x["cut"]]
+        assert all(x.get("right", 0) <= x.get("vw", 360) for x in labels), labels
+        short = {n: (n[4:].replace(")", "") if n.startswith("AI (") else n.split()[0]) for n in names.values()}
+        trick = [x["text"] for x in m["trick"]]
+        assert len(trick) >= 2 and all(t == "You" or t in short.values() for t in trick), (trick, short)
+        if seats == 3:  # the score columns: you and each other seat
+            assert [x["text"] for x in m["head"] if x["text"]][1:] == [short[names[s["seat"]]] for s in m["seats"]]
+        piles = [x["text"].split(" · ")[0] for x in m["piles"]]
+        assert set(piles) == {"You"} | {n for i, n in names.items() if i != me}, piles
+    finally:
+        browser.close()
+        pw.stop()

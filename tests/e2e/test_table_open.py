@@ -16,6 +16,25 @@ import pytest
 from .conftest import shot
 from .test_pwa import sign_up
 
+# Plays a game out through the API from the page (the PWA's session), random legal moves, seeded.
+PLAY_OUT = """async ({id, seed}) => {
+  let x = seed;
+  const rnd = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+  const csrf = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
+  for (let i = 0; i < 4000; i++) {
+    const g = await (await fetch(`/api/v1/games/${id}`, {credentials: "same-origin"})).json();
+    if (g.status !== "active") return g.status;
+    if (g.my_turn && g.legal_moves && g.legal_moves.length) {
+      await fetch(`/api/v1/games/${id}/moves`, {method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf()},
+        body: JSON.stringify({version: g.version, move: g.legal_moves[rnd(g.legal_moves.length)]})});
+    } else {
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  }
+  return "still active";
+}"""
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
@@ -101,3 +120,46 @@ def test_resigned_game_shows_its_end_screen(server, new_page, kind, seats):
         page.reload()
     assert page.errors == []
     shot(page, f"table-resigned-{kind}-{seats}")
+
+
+# Records, from the first paint of every load, whether a "Loading…" placeholder (aria-busy) was ever shown.
+WATCH_LOADING = """(() => {
+  window.__loading = [];
+  const look = () => {
+    const busy = document.querySelector('#main[aria-busy="true"], #main [aria-busy="true"]:not(#hand)');
+    if (busy) window.__loading.push(busy.textContent.trim().slice(0, 40) + ' | '
+      + busy.closest('main').innerHTML.slice(0, 90) + ' | cached: '
+      + Object.keys(localStorage).filter(k => k.startsWith('claim.cache:')).join(','));
+  };
+  new MutationObserver(look).observe(document, {childList: true, subtree: true, characterData: true});
+})();"""
+
+
+@pytest.mark.parametrize("how", ["played", "resigned"])
+def test_finished_claim_table_reloads_straight_to_its_end_screen(server, new_page, how):
+    """Issue 25's follow-up: a finished Claim table reloaded (or opened again by its link) shows the end screen
+    at once, from the view stored on the device, never "Loading…" first; the server's answer then confirms it."""
+    page = new_page()
+    sign_up(page, server, f"fin{uuid.uuid4().hex[:8]}")
+    gid = new_ai_game(page, server, "claim")
+    page.goto(f"{server}/#/game/{gid}")
+    wait_table(page, "claim")
+    if how == "resigned":
+        api(page, server, "POST", f"/games/{gid}/resign", {})
+    else:
+        assert page.evaluate(PLAY_OUT, {"id": gid, "seed": gid}) == "finished"
+    page.wait_for_selector("#end-h", timeout=15000)
+    page.context.add_init_script(WATCH_LOADING)
+    other = page.context.new_page()  # opened again by its link in a new tab (same device: same storage)
+    other.errors = []
+    other.on("pageerror", lambda e: other.errors.append(str(e)))
+    for p, load in ((page, page.reload), (other, lambda: other.goto(f"{server}/#/game/{gid}"))):
+        with p.expect_response(lambda r: r.url.endswith(f"/api/v1/games/{gid}")):
+            load()
+        p.wait_for_selector("#end-h")
+        p.wait_for_load_state("networkidle")
+        seen = p.evaluate("window.__loading")
+        assert seen == [], f"'Loading…' shown before the end screen: {seen}"
+        assert p.locator("main.table").get_attribute("data-over") == "1"
+    shot(page, f"table-finished-reloaded-{how}")
+    assert page.errors == [] and other.errors == []

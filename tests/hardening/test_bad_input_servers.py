@@ -74,7 +74,7 @@ def mode(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
             pytest.skip("production settings need PostgreSQL and Redis")
         env.update(DJANGO_SETTINGS_MODULE="claim.settings", DATABASE_URL=database_url(connection.settings_dict),
                    REDIS_URL=os.environ["REDIS_URL"], SECRET_KEY="production-" + "x" * 50, DB_POOL="0",
-                   ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1", CLAIM_TASK_MODE="thread", HTTP_PROCESSES="0",
+                   ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1", CLAIM_TASK_MODE="thread",
                    **THROTTLES)
         headers["X-Forwarded-Proto"] = "https"  # production defaults behind an HTTPS proxy
     world = json.loads(_manage(env, "shell", "-c", "import json\n" + SETUP).strip().splitlines()[-1])

@@ -88,19 +88,28 @@ class Player:
         self.page.locator("form button[type=submit]").click()
         self.page.wait_for_selector("a.btn.primary[href='#/new']")
 
-    def new_game(self, *, opp: str = "ai", kind: str = "claim", seats: int = 2, tc: str = "unlimited",
-                 friend: str | None = None) -> int:
+    def new_game(self, *, kind: str = "claim", seats: int = 2, tc: str = "unlimited") -> int:
+        """A game against the AI from the New game form; its id."""
         self.go("/new")
-        self.pick(f"input[name=opp][value={opp}]")
+        self.pick("input[name=opp][value=ai]")
         self.pick(f"input[name=kind][value={kind}]")
         if seats != 2:
             self.pick(f"#seats-{seats}")
         self.pick(f"#tc-{tc}")
-        if friend:
-            self.page.fill("#opp-username", friend)
         self.page.click("#start-game")
         self.page.wait_for_url(re.compile(r"#/game/\d+$"))
         return int(self.page.url.rsplit("/", 1)[1])
+
+    def new_challenge(self, friend: str, *, kind: str = "claim", tc: str = "unlimited") -> str:
+        """Challenge ``friend`` from the New game form; the id of the challenge whose page opens."""
+        self.go("/new")
+        self.pick("input[name=opp][value=user]")
+        self.pick(f"input[name=kind][value={kind}]")
+        self.pick(f"#tc-{tc}")
+        self.page.fill("#opp-username", friend)
+        self.page.click("#start-game")
+        self.page.wait_for_url(re.compile(r"#/challenge/[\w-]+$"))
+        return self.page.url.rsplit("/", 1)[1]
 
     def pick(self, radio: str) -> None:
         """Tap the label of a radio button (the PWA's segmented choices hide the input itself)."""
@@ -193,12 +202,15 @@ def _parts(app: Server, alice: Player, bob: Player, done) -> None:
     alice.shot("ai-games-end")
     done("every kind against the AI")
 
-    # A friend: invited by name, sees the challenge live, accepts; each sees the other's move live.
+    # A friend: challenged by name, sees the challenge live, accepts; both land on the table; each sees the
+    # other's move live.
     bob.sign_up()
-    gid = alice.new_game(opp="user", friend=bob.name)
-    bob.page.wait_for_selector(f"button[data-accept='{gid}']")  # live: no reload
-    bob.page.click(f"button[data-accept='{gid}']")
-    bob.page.wait_for_url(re.compile(rf"#/game/{gid}$"))
+    challenge = alice.new_challenge(bob.name)
+    bob.page.wait_for_selector(f"button[data-accept-challenge='{challenge}']")  # live: no reload
+    bob.page.click(f"button[data-accept-challenge='{challenge}']")
+    bob.page.wait_for_url(re.compile(r"#/game/\d+$"))
+    gid = int(bob.page.url.rsplit("/", 1)[1])
+    alice.page.wait_for_url(re.compile(rf"#/game/{gid}$"))  # from the challenge's page, live
     alice.page.wait_for_selector("#hand button.card")
     handovers = 0
     previous = None

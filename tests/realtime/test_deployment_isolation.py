@@ -54,8 +54,7 @@ def two_deployments(transactional_db):
     servers = []
     try:
         for db, key in ((5, "staging-secret-" + "s" * 40), (6, "production-secret-" + "p" * 40)):
-            servers.append(start_server({**env, "REDIS_URL": _redis_db(base, db), "SECRET_KEY": key,
-                                         "HTTP_PROCESSES": "0"}))
+            servers.append(start_server({**env, "REDIS_URL": _redis_db(base, db), "SECRET_KEY": key}))
         for server in servers:
             wait_ready(server)
         yield servers

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.notify.service import is_present
+from games.realtime.presence import is_present
 
 from .conftest import adb, receive
 

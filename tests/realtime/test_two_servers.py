@@ -19,9 +19,9 @@ def two_servers(transactional_db):
     env = shared_env("two server processes can only share events through the Redis channel layer")
     servers = []
     try:
-        # A answers Django's requests in a request process (the create below), B on threads (the join).
-        for processes in ("1", "0"):
-            servers.append(start_server({**env, "HTTP_PROCESSES": processes}))
+        # Two uvicorn servers: A answers the create below, B the join; B's socket hears A's moves through Redis.
+        for _ in range(2):
+            servers.append(start_server(env))
         for server in servers:
             wait_ready(server)
         yield servers

@@ -93,6 +93,17 @@ def test_expiry(alice, bob):
     assert alice.get(f"/api/v1/challenges/{other['id']}").json()["status"] == "expired"
 
 
+@pytest.mark.parametrize("control", [{"type": "unlimited"}, {"type": "days", "days_per_move": 7},
+                                     {"type": "bank", "initial_seconds": 259200, "increment_seconds": 86400}])
+def test_time_control_alone_sets_the_clock(alice, bob, control):
+    """days_per_move's default (3) applies only without time_control (the PWA sends time_control alone)."""
+    tc = challenge(alice, to="bob", time_control=control)["time_control"]
+    assert tc["type"] == {"days": "correspondence"}.get(control["type"], control["type"])
+    assert tc.get("days_per_move") == control.get("days_per_move")
+    err(alice.post("/api/v1/challenges", {"kind": "claim", "to": "bob", "time_control": {"type": "unlimited"},
+                                          "days_per_move": 3}), 400, "invalid")
+
+
 def test_bad_terms_get_the_answers_of_game_creation(alice, bob):
     err(alice.post("/api/v1/challenges", {"kind": "chess", "to": "bob"}), 400, "invalid")
     err(alice.post("/api/v1/challenges", {"kind": "claim-mix", "to": "bob"}), 400, "invalid_options")

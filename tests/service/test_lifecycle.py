@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import types
 from datetime import timedelta
 
 import pytest
@@ -179,13 +177,10 @@ def test_inbox_order_my_turn_first_then_deadline_then_updated(alice, bob, make_u
 
 
 def test_publish_and_ai_task_run_on_commit(alice, monkeypatch):
+    from games.realtime import publish
+
     published: list[int] = []
-    pkg = types.ModuleType("games.realtime")
-    mod = types.ModuleType("games.realtime.publish")
-    mod.publish_game_update = lambda game_id, **prepared: published.append(game_id)  # prepared: views etc.
-    pkg.publish = mod
-    monkeypatch.setitem(sys.modules, "games.realtime", pkg)
-    monkeypatch.setitem(sys.modules, "games.realtime.publish", mod)
+    monkeypatch.setattr(publish, "publish_game_update", lambda game_id, **prepared: published.append(game_id))
     created = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])
     gid = created["id"]
     assert published == [gid] * Game.objects.get(pk=gid).version  # one push per version: creation, AI moves
@@ -194,11 +189,18 @@ def test_publish_and_ai_task_run_on_commit(alice, monkeypatch):
     assert published == [gid] * Game.objects.get(pk=gid).version
 
 
-def test_publish_is_skipped_when_realtime_is_missing(alice, monkeypatch):
-    from games.service import _common
+def test_the_service_commits_without_subscribers(alice, monkeypatch):
+    """The service knows its subscribers only through the signals: with none connected a game is still
+    created and played (nothing is published, no AI turn starts)."""
+    from games import signals
 
-    monkeypatch.setitem(sys.modules, "games.realtime", None)  # import raises ModuleNotFoundError
-    _common.publish(1)  # no error
+    monkeypatch.setattr(signals.game_committed, "receivers", [])
+    monkeypatch.setattr(signals.ai_turn_due, "receivers", [])
+    monkeypatch.setattr(signals.game_committed, "sender_receivers_cache", {})
+    monkeypatch.setattr(signals.ai_turn_due, "sender_receivers_cache", {})
+    created = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])
+    game = Game.objects.get(pk=created["id"])
+    assert game.version == 1 and game.status == Game.Status.ACTIVE  # the AI's turn was not started
 
 
 def test_ai_task_is_idempotent_by_version(alice, django_capture_on_commit_callbacks):

@@ -24,10 +24,10 @@ MOVE_QUERIES = 7  # token, lock game, seats+users, insert move, update seats, in
 def _background_followers_not_counted(monkeypatch):
     """``game_changed`` receivers (clocks, notifications, ratings) run in a background task, not in
     the request; tests run tasks inline (eager), so keep them out of the request's count here."""
-    import games.signals
+    import games.tasks
 
     dispatched: list[tuple[int, int, str]] = []
-    monkeypatch.setattr(games.signals, "send_game_changed", lambda *args: dispatched.append(args))
+    monkeypatch.setattr(games.tasks, "send_game_changed", lambda *args: dispatched.append(args))
     yield
     assert dispatched, "every committed change still hands game_changed to the background"
 
@@ -59,6 +59,27 @@ def test_a_move_over_http_stays_within_its_query_budget(alice, bob, django_asser
     assert sorted(m["view"]["my_seat"] for _, m in sent) == [0, 1]
     assert {m["version"] for _, m in sent} == {r.json()["version"]}
     assert next(m["view"] for _, m in sent if m["view"]["my_seat"] == view["my_seat"]) == r.json()
+
+
+def test_a_pwa_move_with_session_and_csrf_costs_what_a_token_move_costs(alice, bob):
+    """The PWA's credential (session cookie + CSRF header): the session comes from the cache, the user is one
+    query, as the token lookup is for a token client: the same budget on the one move path."""
+    from rest_framework.test import APIClient
+
+    game_id, mover, view = _started(alice, bob)
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(mover.user)
+    csrf = client.get("/api/v1/accounts/csrf").json()["csrf_token"]
+    body = {"version": view["version"], "move": view["legal_moves"][0], "client_id": "budget-pwa"}
+    refused = client.post(f"/api/v1/games/{game_id}/moves", body, format="json")
+    assert refused.status_code == 403 and "CSRF" in refused.json()["error"]["message"]
+    with CaptureQueriesContext(connection) as ctx:
+        r = client.post(f"/api/v1/games/{game_id}/moves", body, format="json", HTTP_X_CSRFTOKEN=csrf)
+    assert r.status_code == 201, r.content
+    assert r.json()["version"] == view["version"] + 1 and r.headers["RateLimit-Policy"]
+    queries = _queries(ctx)
+    assert len(queries) <= MOVE_QUERIES, "\n".join(queries)
+    assert not any("django_session" in q for q in queries), "\n".join(queries)
 
 
 def test_max_num_queries_of_a_move_and_of_its_retry(alice, bob, django_assert_max_num_queries):

@@ -36,7 +36,7 @@ def test_locked_game_equals_the_orm_row_json_and_datetimes_included(alice, bob):
 
 def test_a_missing_clock_is_cached_as_missing_like_select_related(alice, bob, django_assert_num_queries):
     game = _started_game(alice, bob)
-    from games.clock.models import GameClock
+    from games.models import GameClock
 
     GameClock.objects.filter(game_id=game.pk).delete()
     fast = lock_game(game.pk)
@@ -45,7 +45,7 @@ def test_a_missing_clock_is_cached_as_missing_like_select_related(alice, bob, dj
 
 
 def test_a_present_clock_comes_joined(alice, bob, django_assert_num_queries):
-    from games.clock.models import GameClock
+    from games.models import GameClock
 
     game = _started_game(alice, bob)
     clock, _ = GameClock.objects.get_or_create(game_id=game.pk)
@@ -115,8 +115,8 @@ def test_writes_compiled_once_store_what_the_orm_stores(alice, bob):
 
 
 def test_seats_with_their_game_and_clock_in_one_select_match_the_orm(alice, bob, django_assert_num_queries):
-    """The asynchronous move path's one read (games.service._common.SEATS_GAME_CLOCK): a join through a join."""
-    from games.clock.models import GameClock
+    """The publisher's one read (games.service._common.SEATS_GAME_CLOCK): a join through a join."""
+    from games.models import GameClock
     from games.service._common import SEATS_GAME_CLOCK, game_and_seats
 
     game = _started_game(alice, bob)
@@ -133,25 +133,3 @@ def test_seats_with_their_game_and_clock_in_one_select_match_the_orm(alice, bob,
     with django_assert_num_queries(0), pytest.raises(ObjectDoesNotExist):
         fast_game.clock  # noqa: B018 - the access is the test
     assert game_and_seats(SEATS_GAME_CLOCK.fetch([987654321])) == (None, [])
-
-
-def test_two_reads_side_by_side_give_what_each_gives_alone(alice, bob):
-    """claim.rowsql.side_by_side: the seats' read with the token's read on every row (the fast move path's one
-    read), split at the first read's width; NULLs where the second has no row."""
-    from django.db import connection
-
-    from claim.rowsql import side_by_side
-    from games.service._common import SEATS_GAME_CLOCK
-
-    game = _started_game(alice, bob)
-    token = ApiToken.objects.filter(user__username="alice").first()
-    width = SEATS_GAME_CLOCK.width(connection)
-    for prefix, expected in ((token.prefix, [_fields(token)]), ("nosuchid", [])):
-        with connection.cursor() as cursor:
-            cursor.execute(side_by_side(SEATS_GAME_CLOCK, _TOKEN_WITH_USER, connection), [game.pk, prefix])
-            rows = cursor.fetchall()
-        seats = sorted(SEATS_GAME_CLOCK.build([r[:width] for r in rows]), key=lambda s: s.index)
-        assert [_fields(s) for s in seats] == [_fields(s) for s in SEATS_GAME_CLOCK.fetch([game.pk])]
-        tokens = _TOKEN_WITH_USER.build([rows[0][width:]]) if rows[0][width] is not None else []
-        assert [_fields(t) for t in tokens] == expected
-        assert all(r[width:] == rows[0][width:] for r in rows)

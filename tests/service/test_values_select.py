@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from claim.rowsql import ValuesSelect
-from games.clock.models import GameClock
-from games.models import GameEvent, Seat
+from games.models import GameClock, GameEvent, Seat
 from games.notify.service import channels
 
 pytestmark = pytest.mark.django_db

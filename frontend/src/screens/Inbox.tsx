@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
+import type { Challenge } from "../challenge";
+import { parseInvite } from "../challenge";
 import { describeTimeControl, type TimeControlView } from "../corr";
 import { inboxOrder, opponentSeat, seatName, type Game } from "../game";
 import type { Key } from "../i18n";
-import { acceptInvite, declineInvite, errorText, loadLists, putGame, t, toast, useStore } from "../store";
+import { acceptInvite, answerChallenge, declineInvite, errorText, loadLists, putGame, t, toast, useStore } from "../store";
 import { relTime } from "../ui";
 import { navigate } from "../router";
+import { ChallengeAnswer, challengeTerms } from "./Challenge";
 import { inviterName } from "./Invite";
 
 function Row({ g }: { g: Game }) {
@@ -49,14 +52,8 @@ function Row({ g }: { g: Game }) {
   );
 }
 
-interface Person { username: string; name: string; is_bot: boolean }
-interface Challenge {
-  id: string; status: string; challenger: Person; to: Person | null; open: boolean; kind: string;
-  time_control: TimeControlView; rated: boolean; expires_at: string; game_id: number | null;
-}
-
-/** Pending challenges (docs/api.md, "Challenges"): accept or decline those to me, cancel mine. Reloaded on
- * every challenge event of the socket (claim:challenge). */
+/** Pending challenges (docs/api.md, "Challenges"): accept or decline (with a reason) those to me, cancel mine;
+ * each opens its page. Reloaded on every challenge event of the socket (claim:challenge). */
 function Challenges({ tick }: { tick: number }) {
   const [lists, setLists] = useState<{ incoming: Challenge[]; outgoing: Challenge[] }>({ incoming: [], outgoing: [] });
   async function load() {
@@ -68,39 +65,32 @@ function Challenges({ tick }: { tick: number }) {
     window.addEventListener("claim:challenge", on);
     return () => window.removeEventListener("claim:challenge", on);
   }, [tick]);
-  async function act(c: Challenge, action: "accept" | "decline" | "cancel") {
-    try {
-      const done = await api<Challenge>("POST", `/challenges/${c.id}/${action}`, action === "decline" ? { reason: "generic" } : {});
-      if (action === "accept" && done.game_id) { navigate(`/game/${done.game_id}`); return; }
-      toast(t(action === "decline" ? "challenge.declined" : "challenge.cancelled"));
-    } catch (x) { toast(errorText(x), "error"); }
+  async function cancel(c: Challenge) {
+    if (await answerChallenge(c.id, "cancel")) toast(t("challenge.cancelled"));
     void load();
   }
-  const terms = (c: Challenge) => `${describeTimeControl(c.time_control, (k, v) => t(k as Key, v))} · ${c.rated ? t("seek.rated") : t("seek.casual")}`;
+  const declined = () => { toast(t("challenge.declined")); void load(); };
   if (!lists.incoming.length && !lists.outgoing.length) return null;
   return (
     <section aria-labelledby="h-challenges">
       <h2 id="h-challenges">{t("challenge.title")}</h2>
       <ul class="games" id="challenges">
         {lists.incoming.map((c) => (
-          <li data-challenge={c.id} data-dir="in">
-            <span class="game-row">
+          <li data-challenge={c.id} data-dir="in" key={c.id}>
+            <a class="game-row" href={`#/challenge/${c.id}`}>
               <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{t("challenge.from", { name: c.challenger.name })}</span></span>
-              <span class="gr-sub small">{terms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
-            </span>
-            <div class="row invite">
-              <button type="button" class="btn primary" data-accept-challenge={c.id} onClick={() => act(c, "accept")}>{t("inbox.accept")}</button>
-              <button type="button" class="btn ghost" data-decline-challenge={c.id} onClick={() => act(c, "decline")}>{t("inbox.decline")}</button>
-            </div>
+              <span class="gr-sub small">{challengeTerms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
+            </a>
+            <ChallengeAnswer c={c} onAnswer={declined} />
           </li>
         ))}
         {lists.outgoing.map((c) => (
-          <li data-challenge={c.id} data-dir="out">
-            <span class="game-row">
+          <li data-challenge={c.id} data-dir="out" key={c.id}>
+            <a class="game-row" href={`#/challenge/${c.id}`}>
               <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{c.to ? t("challenge.to", { name: c.to.name }) : t("challenge.open")}</span></span>
-              <span class="gr-sub small">{terms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
-            </span>
-            <button type="button" class="btn ghost" data-cancel-challenge={c.id} onClick={() => act(c, "cancel")}>{t("common.cancel")}</button>
+              <span class="gr-sub small">{challengeTerms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
+            </a>
+            <button type="button" class="btn ghost" data-cancel-challenge={c.id} onClick={() => cancel(c)}>{t("common.cancel")}</button>
           </li>
         ))}
       </ul>
@@ -167,10 +157,11 @@ export function Inbox() {
 
   async function join(e: Event) {
     e.preventDefault();
-    const c = code.trim().replace(/^.*[#/]join\//, "");
-    if (!c) return;
+    const what = parseInvite(code);
+    if (!what) return;
+    if ("challenge" in what) { navigate(`/challenge/${what.challenge}`); return; }
     try {
-      const g = await api<Record<string, unknown>>("POST", "/games/join", { code: c });
+      const g = await api<Record<string, unknown>>("POST", "/games/join", { code: what.code });
       const game = putGame(g);
       navigate(`/game/${game.id}`);
     } catch (x) {

@@ -1,5 +1,6 @@
-// An open game's page (the invitation): who invited whom, the link to send (Share where the browser has
-// the Web Share API, Copy everywhere), and Cancel for its creator; Accept/Decline for the invited player.
+// Inviting people: the link to send (Share where the browser has the Web Share API, Copy everywhere), and the
+// page of an open 3-4 player game (challenges are for two seats; a bigger game invites with its open seats).
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { Game } from "../game";
 import type { Key } from "../i18n";
@@ -11,14 +12,11 @@ export function inviterName(g: Game): string | null {
   return g.seats.find((s) => s.joined && !s.open && s.ai == null && !s.you)?.name ?? null;
 }
 
-export function Invitation({ g }: { g: Game }) {
+/** The link with Share / Copy, and whatever else the page puts beside them (Cancel). */
+export function ShareLink({ link, kind, code, children }: { link: string; kind: string; code?: string | null; children?: ComponentChildren }) {
   const [copied, setCopied] = useState(false);
-  const link = g.code ? `${location.origin}/#/join/${g.code}` : `${location.origin}/#/game/${g.id}`;
-  const game = t(("game." + g.kind) as Key);
-  const mine = !g.invitedMe && g.seats.some((s) => s.you && s.joined);
-  const from = inviterName(g);
+  const game = t(("game." + kind) as Key);
   const canShare = typeof navigator !== "undefined" && typeof navigator.share === "function";
-
   async function share() {
     try { await navigator.share({ title: t("invite.share_title", { game }), text: t("invite.share_text", { game }), url: link }); }
     catch { /* the person closed the share sheet */ }
@@ -27,6 +25,27 @@ export function Invitation({ g }: { g: Game }) {
     try { await navigator.clipboard.writeText(link); setCopied(true); toast(t("invite.copied")); }
     catch { toast(t("invite.copy_failed"), "error"); }
   }
+  return (
+    <section aria-labelledby="h-invite" id="invite">
+      <h2 id="h-invite">{t("invite.send")}</h2>
+      {code && <p>{t("inbox.share_code", { code })}</p>}
+      <p><code id="invite-link">{link}</code></p>
+      <div class="row">
+        {canShare && <button type="button" class="btn primary" id="invite-share" onClick={share}>{t("invite.share")}</button>}
+        <button type="button" class={`btn ${canShare ? "" : "primary"}`} id="invite-copy" onClick={copy}>{copied ? t("invite.copied") : t("invite.copy")}</button>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/** An open game's page (3-4 players): who invited whom, the link, Cancel for its creator, Accept/Decline. */
+export function Invitation({ g }: { g: Game }) {
+  const link = g.code ? `${location.origin}/#/join/${g.code}` : `${location.origin}/#/game/${g.id}`;
+  const game = t(("game." + g.kind) as Key);
+  const mine = !g.invitedMe && g.seats.some((s) => s.you && s.joined);
+  const from = inviterName(g);
+
   async function cancel() {
     await declineInvite(g.id);
     navigate("/");
@@ -38,16 +57,9 @@ export function Invitation({ g }: { g: Game }) {
         ? <p id="invited-by">{from ? t("invite.from", { name: from }) : t("table.waiting_start")}</p>
         : <p>{t("table.waiting_start")}</p>}
       {mine && (
-        <section aria-labelledby="h-invite" id="invite">
-          <h2 id="h-invite">{t("invite.send")}</h2>
-          {g.code && <p>{t("inbox.share_code", { code: g.code })}</p>}
-          <p><code id="invite-link">{link}</code></p>
-          <div class="row">
-            {canShare && <button type="button" class="btn primary" id="invite-share" onClick={share}>{t("invite.share")}</button>}
-            <button type="button" class={`btn ${canShare ? "" : "primary"}`} id="invite-copy" onClick={copy}>{copied ? t("invite.copied") : t("invite.copy")}</button>
-            <button type="button" class="btn ghost" id="invite-cancel" onClick={cancel}>{t("invite.cancel")}</button>
-          </div>
-        </section>
+        <ShareLink link={link} kind={g.kind} code={g.code}>
+          <button type="button" class="btn ghost" id="invite-cancel" onClick={cancel}>{t("invite.cancel")}</button>
+        </ShareLink>
       )}
       {g.invitedMe && (
         <div class="row">

@@ -69,13 +69,34 @@ export function NewGame() {
     }
   }
 
+  /** A friend by username, or anyone with the link: a challenge (two seats; docs/api.md, "Challenges"). Its page
+   *  waits for the answer and opens the table once it is accepted. */
+  async function challenge() {
+    try {
+      const c = await api<{ id: string }>("POST", "/challenges", {
+        to: opp === "user" ? username.trim() : null,
+        kind,
+        options: kind === "claim-mix" ? { factions: mix } : {},
+        time_control: choice.body,
+        rated: timed && rated,
+      });
+      navigate(`/challenge/${c.id}`);
+    } catch (x) {
+      if (x instanceof ApiError) setFields(x.fields);
+      setErr(errorText(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function submit(e: Event) {
     e.preventDefault();
     if (problem) return;
     if (opp === "seek") return seek(false);
     setBusy(true); setErr(null); setFields({});
+    if ((opp === "user" || opp === "open") && n === 2) return challenge();
     const opponent = opp === "ai" ? { type: "ai", level } : opp === "user" ? { type: "user", username: username.trim() } : { type: "open" };
-    // 3-4 players: every other seat like the first, a named friend takes only the first one
+    // 3-4 players (a challenge has two seats): every other seat like the first, a named friend takes the first one
     const opponents = Array.from({ length: n - 1 }, (_, i) => (i > 0 && opp === "user" ? { type: "open" } : opponent));
     try {
       const g = await api<Record<string, unknown>>("POST", "/games", {
@@ -115,7 +136,8 @@ export function NewGame() {
             </div>
           )}
           {opp === "user" && <Field id="opp-username" label={t("new.username")} value={username} onInput={setUsername} required autocomplete="off"
-            errors={fields.username || fields.opponents} />}
+            errors={fields.to || fields.username || fields.opponents} />}
+          {(opp === "user" || opp === "open") && n > 2 && <p class="muted small" id="multi-invite">{t("challenge.multi_note")}</p>}
         </fieldset>
         <fieldset>
           <legend>{t("new.kind")}</legend>

@@ -2,12 +2,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { cardName, dimReason, factionOf, factionTitle, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
-import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, voteSeats, type Game, type LastTrick } from "../game";
+import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, shortNames, voteSeats, type Game, type LastTrick } from "../game";
 import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
 import { Invitation } from "./Invite";
-import { acceptInvite, declineInvite, loadGame, resignGame, sendMove, state, t, useStore } from "../store";
+import { heldGame, loadGame, resignGame, sendMove, state, t, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
 import { EndScreen } from "./EndScreen";
@@ -32,7 +32,7 @@ function reasonText(r: DimReason): string {
 
 export function Table({ id }: { id: number }) {
   const st = useStore();
-  const g = st.games[id];
+  const g = heldGame(id); // a reload: the view stored on this device at once, the server's when it answers
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [power, setPower] = useState<Faction | null>(null);
@@ -73,18 +73,11 @@ export function Table({ id }: { id: number }) {
   if (g.kind === "inheritors" && inhView(g.raw)) return <InheritorsTable g={g} />;
   const v = g.view;
   if (!v && g.status === "open") return <Invitation g={g} />;
-  if (!v) {
+  if (!v) {  // a list's summary without the view: loadGame (above) fetches it
     return (
       <main class="page" id="main">
         <h1>{t(("game." + g.kind) as Key)}</h1>
-        <p>{g.status === "open" ? t("table.waiting_start") : t("common.loading")}</p>
-        {g.code && <p>{t("inbox.share_code", { code: g.code })}<br /><code>{`${location.origin}/#/join/${g.code}`}</code></p>}
-        {g.invitedMe && (
-          <div class="row">
-            <button type="button" class="btn primary" onClick={() => acceptInvite(g.id)} id="accept">{t("inbox.accept")}</button>
-            <button type="button" class="btn ghost" onClick={() => declineInvite(g.id)}>{t("inbox.decline")}</button>
-          </div>
-        )}
+        <p aria-busy="true">{t("common.loading")}</p>
       </main>
     );
   }
@@ -97,6 +90,10 @@ export function Table({ id }: { id: number }) {
   const others = n === 2 ? [opp] : othersClockwise(me, n);
   const partner = partnerOf(me, n);
   const who = (s: number) => (s === me ? t("table.you") : seatName(g, s));
+  // 3-4 seats: the trick's labels and the score columns are narrow, so they use short names (the seat rows
+  // and every screen-reader label keep the full ones); they wrap rather than being cut.
+  const shorts = shortNames(g);
+  const whoShort = (s: number) => (s === me ? t("table.you") : n > 2 ? shorts[s] ?? seatName(g, s) : seatName(g, s));
   const side = (s: number) => (s === me ? "me" : s === partner ? "partner" : "opp");
   const hand = v.hand || [];
   const legal = legalCards(g.legal);
@@ -104,14 +101,15 @@ export function Table({ id }: { id: number }) {
   const over = v.over || g.status === "finished";
   const tableState = { hand, legal_moves: g.legal, my_turn: g.myTurn, over, current_trick: v.current_trick, factions: v.factions };
 
+  const version = g.version;
   async function send(move: Move) {
     const cards = [...document.querySelectorAll("#hand button.card")];
     const focused = cards.indexOf(document.activeElement as Element);
     const idx = "play" in move ? hand.indexOf(move.play as string) : -1;
-    if (focused >= 0 || (idx >= 0 && document.activeElement?.id === "confirm-play")) refocus.current = { idx: focused >= 0 ? focused : idx, version: g.version };
+    if (focused >= 0 || (idx >= 0 && document.activeElement?.id === "confirm-play")) refocus.current = { idx: focused >= 0 ? focused : idx, version };
     setBusy(true);
     try {
-      await sendMove(id, g.version, move);
+      await sendMove(id, version, move);
     } finally {  // sent or refused, the choice is cleared: nothing stays half-chosen
       setBusy(false);
       setSelected(null);
@@ -155,9 +153,10 @@ export function Table({ id }: { id: number }) {
     : g.myTurn ? t("table.your_turn") : t("table.their_turn", { name: oppName });
   const scoreCount = (s: number, f: string) => (v.score[s]?.[f]?.length ?? 0) + (v.gnome_rows?.[s]?.filter((c) => c.startsWith(f + "-")).length ?? 0);
   // columns of the lead table: 2 seats you | opponent; 3 seats you | each other; 4 seats your team | opponents
-  const cols: { label: string; seats: number[] }[] = n === 4
-    ? [{ label: t("table.your_team"), seats: [me, partner!] }, { label: t("table.opponents"), seats: others.filter((s) => s !== partner) }]
-    : [{ label: t("table.you"), seats: [me] }, ...others.map((s) => ({ label: seatName(g, s), seats: [s] }))];
+  const cols: { label: string; short: string; seats: number[] }[] = n === 4
+    ? [{ label: t("table.your_team"), short: t("table.your_team"), seats: [me, partner!] },
+      { label: t("table.opponents"), short: t("table.opponents"), seats: others.filter((s) => s !== partner) }]
+    : [{ label: t("table.you"), short: t("table.you"), seats: [me] }, ...others.map((s) => ({ label: seatName(g, s), short: whoShort(s), seats: [s] }))];
   const colCount = (c: { seats: number[] }, f: string) => c.seats.reduce((a, s) => a + scoreCount(s, f), 0);
   const playedNow = (s: number) => v.current_trick.find((tc) => tc.seat === s)?.card;
   const playedLast = (s: number) => v.last_trick?.cards.find((tc) => tc.seat === s)?.card;
@@ -215,7 +214,7 @@ export function Table({ id }: { id: number }) {
         <div class="trick" id="trick">
           {v.current_trick.length > 0 ? v.current_trick.map((tc) => (
             <div class={`tc ${side(tc.seat)}`} key={tc.card}>
-              <span class="small tc-who">{who(tc.seat)}</span>
+              <span class="small tc-who" aria-hidden="true">{whoShort(tc.seat)}</span>
               <CardView id={tc.card} size="l" label={`${who(tc.seat)}: ${cardName(tc.card, st.lang)}`} />
             </div>
           )) : v.last_trick ? (
@@ -255,7 +254,7 @@ export function Table({ id }: { id: number }) {
       )}
 
       <section class="leads" aria-label={t("table.scores")}>
-        <div class={`lead-head small cols${cols.length}`} aria-hidden="true"><span>{cols[0].label}</span><span></span>{cols.slice(1).map((c) => <span>{c.label}</span>)}</div>
+        <div class={`lead-head small cols${cols.length}`} aria-hidden="true"><span>{cols[0].short}</span><span></span>{cols.slice(1).map((c) => <span>{c.short}</span>)}</div>
         {v.factions.map((f) => {
           const lead = v.leading?.[f];
           const leadSeats = n === 2 ? (lead == null ? [] : [lead]) : voteSeats(lead, n);

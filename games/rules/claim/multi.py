@@ -14,8 +14,8 @@ from typing import Any
 
 from games.rules.cards import DWARF, GIANT, GNOME, SEER, TROLL
 from games.rules.claim import multiplayer_rulings as R
-from games.rules.claim.core import OVER, PHASE1, PHASE2, Core, _reveal_prize, _trick_cards, score_undead
 from games.rules.claim.scoring import piles_by_faction
+from games.rules.claim.state import OVER, PHASE1, PHASE2, Core, _reveal_prize, _trick_cards, score_undead
 
 #: Deal per seat count (C3.2 / M3.2): 13 / 12 / 9 cards each; 26 / 36 / 36 remain in the deck.
 HAND_SIZE = {2: 13, 3: 12, 4: 9}

@@ -37,8 +37,8 @@ import random
 from collections.abc import Sequence
 
 from games.rules.cards import DOPPELGANGER, GNOME, GOBLIN, KNIGHT
-from games.rules.claim.core import next_leader_index, winning_index
 from games.rules.claim.scoring import faction_vote
+from games.rules.claim.state import next_leader_index, winning_index
 
 #: Shown by clients next to every 3-4 player game (options, view, result).
 RECONSTRUCTED_RULES = True

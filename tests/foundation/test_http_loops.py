@@ -1,4 +1,5 @@
-"""HTTP inside the ASGI server (claim/http.py) and the loop sync code hands socket pushes to (claim/loops.py)."""
+"""HTTP inside the ASGI server (Django's ASGI handler, claim/asgi.py) and the loop sync code hands socket pushes
+to (claim/loops.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import threading
 
 import httpx
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer
 
 from claim import loops
-from claim.http import WsgiThreads, http_application
+from claim.asgi import http_app
 from games.realtime import publish
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,32 +38,19 @@ async def _requests(app) -> list[tuple[int, str, bytes]]:
     return [(r.status_code, r.headers.get("content-type", ""), r.content[:9]) for r in answers]
 
 
-async def test_both_handlers_answer_alike(settings):
-    answers = {}
-    for handler in ("wsgi", "asgi"):
-        settings.HTTP_HANDLER = handler
-        app = http_application()
-        assert isinstance(app, WsgiThreads) == (handler == "wsgi")
-        answers[handler] = await _requests(app)
-    assert answers["wsgi"] == answers["asgi"]
-    (csrf, _, token), (missing, missing_type, not_found), (bad_json, _, body), (huge, _, _) = answers["wsgi"]
+async def test_djangos_asgi_handler_answers_json(settings):
+    (csrf, _, token), (missing, missing_type, not_found), (bad_json, _, body), (huge, _, _) = await _requests(http_app)
     assert csrf == 200 and token == b'{"csrf_to'
     assert missing == 404 and missing_type.startswith("application/json") and not_found == b'{"error":'  # handler404
     assert bad_json in (400, 401, 403) and b"error" in body
     assert huge in (400, 413)
 
 
-async def test_the_wsgi_handler_records_the_server_loop_for_request_threads(settings):
-    settings.HTTP_HANDLER = "wsgi"
+async def test_a_view_thread_hands_sends_to_the_server_loop():
+    """A synchronous view runs in a thread asgiref started from the server's loop: that is its process loop."""
     assert loops.recorded_loop() is None
-    await _requests(http_application())
     running = asyncio.get_running_loop()
-    assert loops.recorded_loop() is running
-    seen: list[object] = []
-    thread = threading.Thread(target=lambda: seen.append(loops.process_loop()))
-    thread.start()
-    thread.join()
-    assert seen == [running]
+    assert await sync_to_async(loops.process_loop)() is running
 
 
 def test_a_stopped_or_foreign_loop_is_not_used(monkeypatch):
