@@ -27,10 +27,28 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from oauth2_provider.scopes import BaseScopes
 from rest_framework import exceptions
+
+from .scopes import DEFAULT_SCOPES, SCOPES
 
 OAUTH_ACCESS_PREFIX = "clo_"
 OAUTH_REFRESH_PREFIX = "clr_"
+
+
+class ApiScopes(BaseScopes):
+    """django-oauth-toolkit's scopes: the personal tokens' list (:data:`accounts.scopes.SCOPES`), not a copy."""
+
+    def get_all_scopes(self) -> dict[str, str]:
+        return dict(SCOPES)
+
+    def get_available_scopes(self, application: Any = None, request: Any = None, *args: Any,
+                             **kwargs: Any) -> list[str]:
+        return list(SCOPES)
+
+    def get_default_scopes(self, application: Any = None, request: Any = None, *args: Any,
+                           **kwargs: Any) -> list[str]:
+        return list(DEFAULT_SCOPES)
 
 
 def new_access_token(request: Any = None) -> str:

@@ -1,6 +1,6 @@
 """The API's scopes: one list for personal tokens and OAuth access tokens (docs/api.md, "Authentication").
 
-Kept free of Django imports so that settings can hand it to django-oauth-toolkit (``OAUTH2_PROVIDER["SCOPES"]``).
+django-oauth-toolkit reads it through ``accounts.oauth.ApiScopes`` (``OAUTH2_PROVIDER["SCOPES_BACKEND_CLASS"]``).
 """
 
 from __future__ import annotations
@@ -12,3 +12,6 @@ SCOPES = {
     "bot:play": "Play as a bot account (the account must be flagged as a bot).",
     "account:read": "Read your profile.",
 }
+
+#: What an OAuth authorization asks for when the app names no scope.
+DEFAULT_SCOPES = ("games:read",)

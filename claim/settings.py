@@ -359,11 +359,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- OAuth 2 for third-party apps (django-oauth-toolkit; accounts/oauth.py, docs/api.md "OAuth") -----------
-from accounts.scopes import SCOPES as _API_SCOPES  # noqa: E402 - the personal tokens' scope list, not a copy
-
 OAUTH2_PROVIDER = {
-    "SCOPES": dict(_API_SCOPES),
-    "DEFAULT_SCOPES": ["games:read"],
+    "SCOPES_BACKEND_CLASS": "accounts.oauth.ApiScopes",  # the personal tokens' scope list (accounts/scopes.py)
     "PKCE_REQUIRED": True,
     # RFC 9700: S256 only (plain refused), no implicit or password grant, tokens stored as SHA-256 only.
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,

@@ -35,8 +35,8 @@ from games.service import (
     apply_result,
     bump,
     lock_game,
+    lock_joined_seat,
     move_time,
-    require_joined_seat,
     seats_of,
 )
 from games.service.clock import bonus_of, clock_row, end_pause, seats_to_act, write_bank
@@ -176,11 +176,7 @@ def give_time(user: Any, game_id: int) -> Game:
     """An opponent gives the seat(s) to act one more day (one tap). 409 if it is the caller's own turn, or
     beyond the limits: :data:`GIVE_TIME_PER_GAME` per player and game, :data:`GIVE_TIME_MAX_LEFT` left."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = require_joined_seat(game, seats, user)
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict("Only a game in play has a clock.", code="not_active")
+        game, seats, mine = lock_joined_seat(user, game_id, active="Only a game in play has a clock.")
         to_act = seats_to_act(game)
         if mine.index in to_act:
             raise Conflict("You cannot give yourself more time.", code="own_turn")
@@ -218,11 +214,7 @@ def request_pause(user: Any, game_id: int) -> Game:
     """Ask for a pause; once every human seat has asked, the clock stops (no deadline) until someone
     resumes or moves."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = require_joined_seat(game, seats, user)
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict("Only a game in play can be paused.", code="not_active")
+        game, seats, mine = lock_joined_seat(user, game_id, active="Only a game in play can be paused.")
         clock, _ = GameClock.objects.get_or_create(game=game, defaults={
             "control": GameClock.Control.DAYS if game.days_per_move else GameClock.Control.UNLIMITED})
         game.clock = clock  # the answer shows this row (the lock may have cached "no clock")
@@ -251,9 +243,7 @@ def request_pause(user: Any, game_id: int) -> Game:
 def resume(user: Any, game_id: int) -> Game:
     """End a pause (any seated player). The seats to act get back the time they had left."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = require_joined_seat(game, seats, user)
+        game, seats, mine = lock_joined_seat(user, game_id)
         clock = clock_row(game)
         if game.status != Game.Status.ACTIVE or clock is None or clock.paused_at is None:
             raise Conflict("This game is not paused.", code="not_paused")

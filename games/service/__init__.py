@@ -12,7 +12,7 @@ timeouts, +time and pauses), so that those work exactly like the service's own.
 """
 
 from ._common import after_commit, apply_result, bump, lock_game, move_time, seats_of
-from .access import require_joined_seat
+from .access import lock_joined_seat, require_joined_seat
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMoveError, InvalidRequest, ServiceError
 from .lifecycle import accept_abort, create_game, join_game, offer_abort, rematch, resign
 from .moves import ReplayCheck, make_move, play_ai_turn, replay_log, replay_step, resume_ai_turns
@@ -39,6 +39,7 @@ __all__ = [
     "inbox",
     "join_game",
     "lock_game",
+    "lock_joined_seat",
     "make_move",
     "move_time",
     "offer_abort",

@@ -14,8 +14,8 @@ from typing import Any
 
 from games.models import Game, Seat, SeatDeparture
 
-from ._common import seat_of_user
-from .errors import Forbidden, GameNotFound
+from ._common import lock_game, seat_of_user, seats_of
+from .errors import Conflict, Forbidden, GameNotFound
 
 
 def is_visible(game: Game, seats: list[Seat], user: Any) -> bool:
@@ -46,3 +46,14 @@ def require_joined_seat(game: Game, seats: list[Seat], user: Any) -> Seat:
     if not mine.joined:
         raise Forbidden("You are invited to this game: join it first.", code="not_joined")
     return mine
+
+
+def lock_joined_seat(user: Any, game_id: int, *, active: str | None = None) -> tuple[Game, list[Seat], Seat]:
+    """Game ``game_id`` locked until the transaction ends, its seats, and the user's joined seat (404/403 as
+    :func:`require_joined_seat`). With ``active``, a game not in play is 409 ``not_active`` with that message."""
+    game = lock_game(game_id)
+    seats = seats_of(game)
+    mine = require_joined_seat(game, seats, user)
+    if active is not None and game.status != Game.Status.ACTIVE:
+        raise Conflict(active, code="not_active")
+    return game, seats, mine

@@ -26,7 +26,7 @@ from ._common import (
     seats_of,
     sync_to_act,
 )
-from .access import require_joined_seat, require_visible
+from .access import lock_joined_seat, require_joined_seat, require_visible
 from .clock import TimeControl, clock_row, parse_time_control, time_control_of
 from .errors import Conflict, GameNotFound, InvalidRequest
 from .payload import committed_parts
@@ -211,11 +211,7 @@ def join_game(user: Any, game_id: int | None = None, code: str | None = None) ->
 def resign(user: Any, game_id: int) -> Game:
     """The seat gives up: it loses, every other seat wins. Ends the game for everyone."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = require_joined_seat(game, seats, user)
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict("Only a game in play can be resigned.", code="not_active")
+        game, seats, mine = lock_joined_seat(user, game_id, active="Only a game in play can be resigned.")
         others = [s.index for s in seats if s.index != mine.index]
         ranks = [2 if s.index == mine.index else 1 for s in seats]
         result = {"winner": others[0] if len(others) == 1 else None, "winners": others, "ranks": ranks,
@@ -279,9 +275,7 @@ def offer_abort(user: Any, game_id: int) -> Game:
 def accept_abort(user: Any, game_id: int) -> Game:
     """Accept another seat's abort offer (409 ``no_abort_offer`` if there is none)."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = require_joined_seat(game, seats, user)
+        game, seats, mine = lock_joined_seat(user, game_id)
         return _abort(game, seats, mine, accept=True)
 
 
@@ -289,9 +283,7 @@ def rematch(user: Any, game_id: int) -> tuple[Game, bool]:
     """The same players again. The first request creates the game (others are invited); a request by
     another player of the original game joins that rematch. Returns (rematch, created)."""
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = require_joined_seat(game, seats, user)
+        game, seats, mine = lock_joined_seat(user, game_id)
         if game.status != Game.Status.FINISHED:
             raise Conflict("A rematch can be asked for once the game has finished.", code="not_finished")
         existing = game.rematches.order_by("pk").first()

@@ -29,7 +29,7 @@ from ._common import (
     set_result,
     set_to_act,
 )
-from .access import require_joined_seat
+from .access import lock_joined_seat, require_joined_seat
 from .clock import only_clock_entries_since
 from .errors import Conflict, GameNotFound, IllegalMoveError
 from .payload import GameParts, game_view_payload
@@ -180,9 +180,7 @@ def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
     :func:`checked_apply`.
     """
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_of(game)
-        mine = require_joined_seat(game, seats, user)
+        game, seats, mine = lock_joined_seat(user, game_id)
 
         def prior() -> tuple[dict[str, Any], bool] | None:
             """The first answer to this ``client_id`` (a retry), or None. Checked before any refusal."""
