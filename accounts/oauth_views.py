@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.http import HttpRequest, HttpResponseRedirect
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.models import get_access_token_model, get_application_model, get_refresh_token_model
@@ -184,8 +185,6 @@ class AuthorizedAppSerializer(serializers.Serializer):
 
 def authorized_apps(user: Any) -> list[dict[str, Any]]:
     """The apps holding a live access or refresh token of ``user``, with the scopes granted to them."""
-    from django.utils import timezone
-
     apps: dict[int, dict[str, Any]] = {}
 
     def add(application: Any, scope: str, when: Any) -> None:
