@@ -90,6 +90,7 @@ ROOT = Path(__file__).resolve().parents[1]
 UNLIMITED = "100000000/min"
 # The deployment's uvicorn flags (scripts/run.sh, docker/Dockerfile; docs/performance.md).
 UVICORN_FLAGS = "--http httptools --loop uvloop --ws-per-message-deflate false --no-access-log"
+GUNICORN_FLAGS = "--worker-class gthread --threads 8 --keep-alive 75"
 
 
 # --- the server ---------------------------------------------------------------------------------
@@ -181,6 +182,21 @@ def start_server(args) -> tuple[str, subprocess.Popen, Path]:
     cmd = [sys.executable, "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port", str(port),
            "--lifespan", "off", "--log-level", "warning", "--workers", str(args.workers), *args.uvicorn_flags.split()]
     with log.open("wb") as out:
+        if args.http_server == "gunicorn":  # Django's HTTP on gunicorn's threads; uvicorn keeps the sockets
+            ws_port, http_port = _free_port(), (_free_port() if args.proxy else port)
+            ws_cmd = cmd.copy()
+            ws_cmd[ws_cmd.index("--port") + 1] = str(ws_port)
+            ws_cmd[ws_cmd.index("--workers") + 1] = "1"
+            args.ws_proc = subprocess.Popen(ws_cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            cmd = [sys.executable, "-m", "gunicorn", "claim.wsgi:application", "--bind", f"127.0.0.1:{http_port}",
+                   "--workers", str(args.workers), *args.gunicorn_flags.split()]
+            if args.proxy:  # the deployment's proxy in front of both, on the bench's port (docker/Caddyfile)
+                args.proxy_proc = subprocess.Popen(
+                    [args.proxy, "run", "--config", str(ROOT / "docker" / "Caddyfile"), "--adapter", "caddyfile"],
+                    cwd=ROOT, env={**env, "PORT": str(port), "HTTP_UPSTREAM": f"127.0.0.1:{http_port}",
+                                   "SOCKETS_UPSTREAM": f"127.0.0.1:{ws_port}"}, stdout=out, stderr=subprocess.STDOUT)
+            else:
+                args.ws_url = f"http://127.0.0.1:{ws_port}"
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         if args.tasks == "celery":
             args.worker_proc = subprocess.Popen(
@@ -204,8 +220,9 @@ def start_server(args) -> tuple[str, subprocess.Popen, Path]:
 
 
 def _stop_worker(args) -> None:
-    worker = getattr(args, "worker_proc", None)
-    if worker is not None:
+    for worker in (getattr(args, name, None) for name in ("worker_proc", "ws_proc", "proxy_proc")):
+        if worker is None:
+            continue
         worker.terminate()
         try:
             worker.wait(timeout=10)
@@ -460,11 +477,13 @@ def _seconds(ticks: list[str]) -> float:
 def process_tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) used so far by ``pid`` and its live children (uvicorn workers, request processes)."""
     total = 0.0
-    pids = [pid]
-    with contextlib.suppress(OSError):
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            children = Path(f"/proc/{pid}/task/{task.name}/children")
-            pids += [int(c) for c in children.read_text().split()]
+    pids, todo = [], [pid]
+    while todo:  # the whole tree: uvicorn or gunicorn workers are the server's children
+        p = todo.pop()
+        pids.append(p)
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in Path(f"/proc/{p}/task/{task.name}/children").read_text().split()]
     for p in pids:
         with contextlib.suppress(OSError, IndexError, ValueError):
             total += _seconds(_stat(p)[1][11:13])
@@ -509,10 +528,18 @@ _FRAME_HEAD = re.compile(rb'\{"type":"game","game_id":(\d+),"version":(\d+),')
 
 
 class Bench:
+    def server_tree_cpu(self) -> float:
+        """CPU seconds of the started server: its process tree, and the sockets' uvicorn beside gunicorn."""
+        if not self.server_pid:
+            return 0.0
+        ws = getattr(self.args, "ws_proc", None)
+        return process_tree_cpu(self.server_pid) + (process_tree_cpu(ws.pid) if ws else 0.0)
+
     def __init__(self, base: str, args, server_pid: int | None = None) -> None:
         self.server_pid = server_pid
         self.server_cpu = 0.0
         self.worker_cpu: float | None = None
+        self.proxy_cpu: float | None = None
         self.base = base
         self.args = args
         self.stats = Stats()
@@ -673,13 +700,14 @@ class Bench:
             players = await asyncio.gather(*(reg(i) for i in range(2 * args.games)))
             print(f"setup: registered {len(players)} users, authenticating by {args.auth}, in "
                   f"{time.perf_counter() - t0:.1f} s")
-            ws_base = self.base.replace("http", "ws", 1) + "/ws/"
+            ws_base = (self.args.ws_url or self.base).replace("http", "ws", 1) + "/ws/"
             for p in players:
                 if p.session:  # the PWA's socket: its cookies, checked against its Origin
-                    p.ws = await ws_connect(ws_base, origin=self.base, max_size=2**22, additional_headers={
+                    p.ws = await ws_connect(ws_base, origin=self.args.ws_url or self.base, max_size=2**22, additional_headers={
                         "Cookie": f"csrftoken={p.csrf}; sessionid={p.session}"})
                 else:
-                    p.ws = await ws_connect(f"{ws_base}?token={p.token}", origin=self.base, max_size=2**22)
+                    p.ws = await ws_connect(f"{ws_base}?token={p.token}", origin=self.args.ws_url or self.base,
+                                            max_size=2**22)
                 await p.ws.send(orjson.dumps({"type": "subscribe", "games": "all"}).decode())
                 ack = orjson.loads(await p.ws.recv())
                 assert ack["type"] == "subscribed", ack
@@ -701,10 +729,12 @@ class Bench:
             await asyncio.sleep(args.warmup)
             self.measuring = True
             started = time.perf_counter()
-            cpu0 = process_tree_cpu(self.server_pid) if self.server_pid else 0.0
+            cpu0 = self.server_tree_cpu()
             checkpoints0 = await asyncio.to_thread(_checkpoints, args.database_url)
             worker = getattr(args, "worker_proc", None)
             wcpu0 = process_tree_cpu(worker.pid) if worker else 0.0
+            proxy = getattr(args, "proxy_proc", None)
+            pcpu0 = process_tree_cpu(proxy.pid) if proxy else 0.0
             ccpu0 = time.process_time()
             machine0, services0 = machine_cpu(), services_cpu()
             await asyncio.gather(*workers)
@@ -718,9 +748,11 @@ class Bench:
             self.checkpoints = None if None in (checkpoints0, checkpoints1) else checkpoints1 - checkpoints0
             self.measuring = False
             if self.server_pid:
-                self.server_cpu = process_tree_cpu(self.server_pid) - cpu0
+                self.server_cpu = self.server_tree_cpu() - cpu0
             if worker:
                 self.worker_cpu = process_tree_cpu(worker.pid) - wcpu0
+            if proxy:
+                self.proxy_cpu = process_tree_cpu(proxy.pid) - pcpu0
             await self.collect_pushes()
             for task in readers:
                 task.cancel()
@@ -788,6 +820,9 @@ class Bench:
         if s.moves:
             print(f"bench client CPU: {self.client_cpu * 1000 / s.moves:.1f} ms per move "
                   f"({self.client_cpu / elapsed * 100:.0f}% of one core, on the same machine)")
+        if self.proxy_cpu is not None and s.moves:
+            print(f"proxy CPU: {self.proxy_cpu * 1000 / s.moves:.1f} ms per move "
+                  f"({self.proxy_cpu / elapsed * 100:.0f}% of one core; Caddy in front of both servers)")
         if self.worker_cpu is not None and s.moves:
             print(f"task worker CPU: {self.worker_cpu * 1000 / s.moves:.1f} ms per move "
                   f"({self.worker_cpu / elapsed * 100:.0f}% of one core; Celery, game_changed receivers)")
@@ -834,6 +869,14 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0,
                         help="offered load in moves/s (paced: latency at a given load); default 0 = as fast as "
                              "the clients can (capacity: latency then mostly measures the queue)")
+    parser.add_argument("--ws-url", default=None, help="the sockets' server, if not URL's (e.g. uvicorn beside gunicorn)")
+    parser.add_argument("--http-server", choices=["uvicorn", "gunicorn"], default="gunicorn",
+                        help="the started server's HTTP: gunicorn (WSGI, GUNICORN_FLAGS, as deployed) beside a "
+                             "uvicorn for the sockets (default), or uvicorn for everything (ASGI, as `make run`)")
+    parser.add_argument("--gunicorn-flags", default=GUNICORN_FLAGS, help=f"default {GUNICORN_FLAGS!r}")
+    parser.add_argument("--proxy", nargs="?", const="/usr/bin/caddy", default=None, metavar="CADDY",
+                        help="with --http-server gunicorn: put Caddy (this binary; default /usr/bin/caddy) with "
+                             "docker/Caddyfile in front of both servers, as deployed; its CPU is printed apart")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers of the started server; default 1")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL",
                                                                  "postgres://postgres@127.0.0.1:5432/claim_bench"))

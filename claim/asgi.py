@@ -1,8 +1,8 @@
 """ASGI entry point: HTTP by Django's ASGI handler, NDJSON streams on the loop, WebSockets at /ws/ by Channels.
 
 Every request goes through Django's stack (middleware, DRF, the views); nothing answers beside it. Run by
-uvicorn: one process for ``make run``, several worker processes (``WEB_CONCURRENCY``) in production
-(docs/architecture.md, "Process model").
+uvicorn: for everything under ``make run``; in production for the sockets and streams only, which the proxy
+sends here while Django's other HTTP runs on gunicorn (claim/wsgi.py; docs/architecture.md, "Process model").
 """
 
 from __future__ import annotations

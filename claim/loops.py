@@ -6,8 +6,9 @@ thread and, with channels_redis, a new Redis connection each time. Instead:
 
 * in the ASGI server, request threads hand the send to the server's own loop (recorded by asgiref for the
   threads it starts for synchronous views) and do not wait;
-* a Celery worker process runs one background loop for its whole life (:func:`start_background_loop`,
-  called from ``worker_process_init`` in :mod:`claim.celery`), so its sends reuse one connection.
+* a Celery worker process and a gunicorn worker process each run one background loop for their whole life
+  (:func:`start_background_loop`, called from ``worker_process_init`` in :mod:`claim.celery` and from
+  :mod:`claim.wsgi`), so their sends reuse one connection.
 
 Elsewhere (management commands, plain synchronous tests) :func:`process_loop` is None and callers
 fall back to ``async_to_sync``.

@@ -6,17 +6,20 @@ cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
 ./scripts/services.sh
 
-# The end-to-end tests drive Debian's Chromium through Playwright (browser downloads don't work
-# on our machines). Install it when missing and we may (root with apt).
-if [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "==> installing Debian's chromium for the end-to-end tests"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-      || echo "warning: could not install chromium; end-to-end tests will not run" >&2
-  else
-    echo "warning: /usr/bin/chromium is missing (apt-get install chromium); end-to-end tests will not run" >&2
+# The end-to-end tests drive Debian's Chromium through Playwright (browser downloads don't work on our
+# machines); the served journey puts Debian's Caddy in front of gunicorn and uvicorn (docker/Caddyfile).
+# Install them when missing and we may (root with apt).
+for pkg in chromium caddy; do
+  if [ ! -x "/usr/bin/$pkg" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "==> installing Debian's $pkg for the end-to-end tests"
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null) \
+        || echo "warning: could not install $pkg; end-to-end tests that need it will not run" >&2
+    else
+      echo "warning: /usr/bin/$pkg is missing (apt-get install $pkg); end-to-end tests that need it will not run" >&2
+    fi
   fi
-fi
+done
 
 export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/claim}
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}

@@ -92,8 +92,10 @@ def build_all(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] 
     return messages, [(user_group(uid), message) for uid, message in lifecycle_messages(game, seats, built)]
 
 
-async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
-    publisher = _pubsub_publisher(layer)
+async def _send_all(layer, messages: list[tuple[str, dict]], pipelined: bool = True) -> None:
+    """Send on the layer; ``pipelined``: through the loop's :class:`_PubSubPublisher` where there is one
+    (only on a loop that outlives the call: it sends after this returns)."""
+    publisher = _pubsub_publisher(layer) if pipelined else None
     if publisher is not None:
         publisher.put(messages)
         return
@@ -199,8 +201,8 @@ def send_to_groups(messages: list[tuple[str, dict]], what: str) -> None:
         loop = process_loop()
         if loop is not None:
             asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop).add_done_callback(log_failure)
-        else:
-            async_to_sync(_send_all)(layer, messages)
+        else:  # a loop for this call only: send and wait, not through a publisher that would outlive it
+            async_to_sync(_send_all)(layer, messages, pipelined=False)
     except Exception as exc:  # sending must never break what caused it
         logger.warning("%s failed: %s: %s", what, type(exc).__name__, exc)
 

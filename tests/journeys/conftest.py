@@ -4,8 +4,9 @@ Two shapes of the server, each a set of subprocesses (docs/testing.md):
 
 * ``embedded``: ``make run`` itself (its command line, a user's plain environment, a free ``PORT``, a
   temporary ``CLAIM_VAR_DIR``): SQLite, in-memory channel layer, tasks and beat in-process.
-* ``served``: the README's served commands: ``manage.py migrate``/``collectstatic``, ``uvicorn``, a
-  ``celery worker`` and a ``celery beat``, on a PostgreSQL database of its own and a Redis database of its own.
+* ``served``: the README's served commands: ``manage.py migrate``/``collectstatic``, ``gunicorn`` (Django's
+  HTTP) and ``uvicorn`` (sockets, streams) behind Caddy with ``docker/Caddyfile``, a ``celery worker`` and a
+  ``celery beat``, on a PostgreSQL database of its own and a Redis database of its own.
 
 Only the correspondence timings that are minutes or days in production are shortened, by the settings
 documented for that (``JOURNEY_TIMINGS``). Every log line of every process is read at the end of a journey:
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VENV = ROOT / ".venv" / "bin"
 ARTIFACTS = ROOT / "test-artifacts" / "journeys"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CADDY = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 360, "height": 740}
@@ -42,7 +44,7 @@ VIEWPORT = {"width": 360, "height": 740}
 #: deadlines and seeks every second.
 JOURNEY_TIMINGS = {"CLOCK_DAY_SECONDS": "8", "SEEK_AI_FALLBACK_SECONDS": "3", "SEEK_BEAT_SECONDS": "1",
                    "CLOCK_BEAT_SECONDS": "1"}
-BAD_LINE = re.compile(r"\bERROR\b|\bCRITICAL\b|Traceback \(most recent call last\)")
+BAD_LINE = re.compile(r'\bERROR\b|\bCRITICAL\b|Traceback \(most recent call last\)|"level":"(error|panic|fatal)"')
 
 
 def _skip_reason() -> str | None:
@@ -184,30 +186,41 @@ def _served_redis() -> str:
 
 @pytest.fixture(scope="session")
 def served(tmp_path_factory) -> Iterator[Server]:
-    """The README's served shape: migrate, collectstatic, uvicorn, a Celery worker and beat."""
+    """The README's served shape: migrate, collectstatic, gunicorn and uvicorn behind Caddy, a Celery worker
+    and beat."""
     if _skip_reason():
         pytest.skip(_skip_reason())
     var = tmp_path_factory.mktemp("served-var")
-    port = free_port()
+    if not os.access(CADDY, os.X_OK):
+        missing = f"the served journey needs Caddy ({CADDY}; apt-get install caddy)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    port, http_port, sockets_port = free_port(), free_port(), free_port()
     env = plain_env(DATABASE_URL=_served_database(), REDIS_URL=_served_redis(), CLAIM_VAR_DIR=str(var),
                     SECRET_KEY="journey-only-secret-key-0123456789-0123456789-0123456789",
-                    ALLOWED_HOSTS="127.0.0.1,localhost", SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0",
+                    ALLOWED_HOSTS="127.0.0.1,localhost", BEHIND_PROXY="1", SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0",
                     CSRF_COOKIE_SECURE="0", SECURE_HSTS_SECONDS="0")
     for step in (["manage.py", "migrate", "--noinput", "-v", "0"],
                  ["manage.py", "collectstatic", "--noinput", "-v", "0"]):
         subprocess.run([str(VENV / "python"), *step], cwd=ROOT, env=env, check=True, timeout=300)
     server = Server("served", f"http://127.0.0.1:{port}")
     commands = {
-        "uvicorn.log": [str(VENV / "uvicorn"), "claim.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-                        "--proxy-headers", "--lifespan", "off", "--http", "httptools", "--loop", "uvloop",
+        "gunicorn.log": [str(VENV / "gunicorn"), "claim.wsgi:application", "--bind", f"127.0.0.1:{http_port}",
+                         "--workers", "2", "--worker-class", "gthread", "--threads", "8", "--keep-alive", "75"],
+        "uvicorn.log": [str(VENV / "uvicorn"), "claim.asgi:application", "--host", "127.0.0.1", "--port",
+                        str(sockets_port), "--lifespan", "off", "--http", "httptools", "--loop", "uvloop",
                         "--ws-per-message-deflate", "false", "--no-access-log"],
+        "caddy.log": [CADDY, "run", "--config", str(ROOT / "docker" / "Caddyfile"), "--adapter", "caddyfile"],
         "worker.log": [str(VENV / "celery"), "-A", "claim", "worker", "--loglevel", "INFO", "--concurrency", "2"],
         "beat.log": [str(VENV / "celery"), "-A", "claim", "beat", "--loglevel", "INFO", "--schedule",
                      str(var / "celerybeat-schedule")],
     }
+    proxy_env = {**env, "PORT": str(port), "HTTP_UPSTREAM": f"127.0.0.1:{http_port}",
+                 "SOCKETS_UPSTREAM": f"127.0.0.1:{sockets_port}", "XDG_DATA_HOME": str(var), "XDG_CONFIG_HOME": str(var)}
     for name, cmd in commands.items():
         server.logs.append(var / name)
-        server.procs.append(_start(cmd, env, var / name))
+        server.procs.append(_start(cmd, proxy_env if name == "caddy.log" else env, var / name))
     try:
         _wait_healthy(server, 120)
         yield server
