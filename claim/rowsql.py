@@ -179,6 +179,32 @@ def _json_from_db(field: Any) -> Any:
     return from_db_value
 
 
+def _json_dumps(value: Any) -> str:
+    """JSON text of a value for a ``jsonb`` parameter, written by orjson (a game's state, its events and the
+    mover's answer are written on every move); what orjson refuses (non-text keys, integers beyond 64 bits)
+    by the standard library, as Django writes it."""
+    import orjson
+
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        import json
+
+        return json.dumps(value)
+
+
+def _prep_save(field: Any, obj: Model, add: bool, connection: Any) -> Any:
+    """The field's value as the ORM writes it (``pre_save`` + ``get_db_prep_save``); a plain ``JSONField``'s
+    psycopg ``Jsonb`` parameter is the same value, dumped by :func:`_json_dumps`."""
+    value = field.get_db_prep_save(field.pre_save(obj, add=add), connection)
+    if connection.vendor == "postgresql" and getattr(field, "encoder", True) is None:
+        from psycopg.types.json import Jsonb
+
+        if type(value) is Jsonb:
+            return Jsonb(value.obj, dumps=_json_dumps)
+    return value
+
+
 def _converter(connection: Any, model: type[Model], field: Any) -> Any:
     """The conversion the ORM applies to ``field``'s database value (the backend's converters, then
     ``from_db_value``), or None when the value is used as it comes."""
@@ -285,8 +311,7 @@ def update_statement(obj: Model, fields: Sequence[str], connection: Any) -> Stat
         sql = _write_sql[key] = f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s"
     params = []
     for name in fields:
-        field = meta.get_field(name)
-        params.append(field.get_db_prep_save(field.pre_save(obj, add=False), connection))
+        params.append(_prep_save(meta.get_field(name), obj, False, connection))
     params.append(obj.pk)
     return sql, params
 
@@ -329,7 +354,7 @@ def _insert_sql(model: type[Model], connection: Any, expressions: dict[str, str]
 
 def _insert_params(obj: Model, connection: Any, expressions: dict[str, str]) -> list[Any]:
     meta = obj._meta
-    return [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in meta.concrete_fields
+    return [_prep_save(f, obj, True, connection) for f in meta.concrete_fields
             if f is not meta.auto_field and f.name not in expressions]
 
 

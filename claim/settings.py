@@ -158,7 +158,8 @@ if REDIS_URL:
         }
     else:
         raise ValueError(f"CHANNEL_LAYER must be 'pubsub' or 'lists', got {CHANNEL_LAYER!r}")
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # django-redis: one Redis client per cache instance (Django's RedisCache builds a client per call).
+    CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

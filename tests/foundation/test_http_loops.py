@@ -78,9 +78,9 @@ def test_sends_are_handed_to_the_process_loop_without_waiting(monkeypatch):
     release = threading.Event()
     real_send = publish._send_all
 
-    async def held_send(layer_, messages):
+    async def held_send(layer_, messages, **kwargs):
         await loop.run_in_executor(None, release.wait, 5)
-        await real_send(layer_, messages)
+        await real_send(layer_, messages, **kwargs)
 
     monkeypatch.setattr(publish, "_send_all", held_send)
     publish.send_to_groups([("user.7", {"type": "game.update", "version": 3})], "test")  # returns at once

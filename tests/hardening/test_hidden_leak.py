@@ -62,10 +62,10 @@ def socket_spy(monkeypatch):
     sent: dict[str, list[dict]] = defaultdict(list)
     real = publish._send_all
 
-    async def recording(layer, messages):
+    async def recording(layer, messages, **kwargs):
         for group, message in messages:
             sent[group].append(json.loads(json.dumps(message)))
-        await real(layer, messages)
+        await real(layer, messages, **kwargs)
 
     monkeypatch.setattr(publish, "_send_all", recording)
     return sent

@@ -109,7 +109,7 @@ def test_publishing_after_a_move_reads_nothing(alice, bob, monkeypatch, django_c
 
 
 def _record(sink: list):
-    async def send_all(layer, messages):
+    async def send_all(layer, messages, **kwargs):
         sink.extend(messages)
 
     return send_all
