@@ -45,18 +45,21 @@ new version (end to end), and from the mover having the HTTP answer until the op
 extra delay of the push; it can be negative, because the server publishes on commit, before it writes
 the HTTP answer).
 
-Without a URL it starts its own server: ``uvicorn claim.asgi:application --workers 1`` (``--workers``
-to change) with the deployment's flags (``UVICORN_FLAGS``; ``--uvicorn-flags`` to change) on a free
-port, on the PostgreSQL database ``claim_bench`` (created and migrated when
+Without a URL it starts its own server, as deployed (``--http-server gunicorn``, the default): ``gunicorn
+claim.wsgi:application --workers 2`` (``--workers`` to change; ``GUNICORN_FLAGS``, ``--gunicorn-flags``) for
+Django's HTTP and one ``uvicorn claim.asgi:application`` (``UVICORN_FLAGS``) for the sockets, both counted as
+server CPU; with ``--proxy`` Debian's Caddy with ``docker/Caddyfile`` in front of both, as in
+``docker/compose.yml`` (its CPU on a line of its own), else the clients reach the two servers directly.
+``--http-server uvicorn`` runs one uvicorn (``--workers`` processes) for everything, as ``make run`` does.
+They run on a free port, on the PostgreSQL database ``claim_bench`` (created and migrated when
 missing; override with ``--database-url``) and Redis database 3 (``--redis-url``; a separate Redis
 database so test runs that flush the cache do not wipe the channel layer's groups), with the
 throttles lifted. Background tasks (the ``game_changed`` receivers: notifications, clocks, ratings)
 run as deployed with ``--tasks celery`` (the default): the bench starts a Celery worker
 (``celery -A claim worker --concurrency 2``, broker = the bench's Redis database) and prints its CPU
 per move on its own line; ``--tasks thread`` runs them on the server's in-process thread pool
-(``CLAIM_TASK_MODE=thread``, the only setup of the first round), so their CPU counts
-as server CPU. With ``--workers N`` uvicorn runs N worker processes (all counted as server CPU), as
-``WEB_CONCURRENCY`` does in production. The worker's niceness (``WORKER_NICE``) applies as deployed.
+(``CLAIM_TASK_MODE=thread``), so their CPU counts as server CPU. The worker's niceness (``WORKER_NICE``)
+applies as deployed.
 Against your own server, lift the throttles yourself (``THROTTLE_REGISTER``, ``THROTTLE_USER``,
 ``THROTTLE_MOVES``), or the bench hits 429s.
 """
@@ -475,7 +478,7 @@ def _seconds(ticks: list[str]) -> float:
 
 
 def process_tree_cpu(pid: int) -> float:
-    """CPU seconds (user + system) used so far by ``pid`` and its live children (uvicorn workers, request processes)."""
+    """CPU seconds (user + system) used so far by ``pid`` and its live descendants (gunicorn or uvicorn workers)."""
     total = 0.0
     pids, todo = [], [pid]
     while todo:  # the whole tree: uvicorn or gunicorn workers are the server's children
@@ -703,7 +706,8 @@ class Bench:
             ws_base = (self.args.ws_url or self.base).replace("http", "ws", 1) + "/ws/"
             for p in players:
                 if p.session:  # the PWA's socket: its cookies, checked against its Origin
-                    p.ws = await ws_connect(ws_base, origin=self.args.ws_url or self.base, max_size=2**22, additional_headers={
+                    origin = self.args.ws_url or self.base
+                    p.ws = await ws_connect(ws_base, origin=origin, max_size=2**22, additional_headers={
                         "Cookie": f"csrftoken={p.csrf}; sessionid={p.session}"})
                 else:
                     p.ws = await ws_connect(f"{ws_base}?token={p.token}", origin=self.args.ws_url or self.base,
@@ -869,7 +873,8 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0,
                         help="offered load in moves/s (paced: latency at a given load); default 0 = as fast as "
                              "the clients can (capacity: latency then mostly measures the queue)")
-    parser.add_argument("--ws-url", default=None, help="the sockets' server, if not URL's (e.g. uvicorn beside gunicorn)")
+    parser.add_argument("--ws-url", default=None,
+                        help="the sockets' server, if not URL's (e.g. uvicorn beside gunicorn)")
     parser.add_argument("--http-server", choices=["uvicorn", "gunicorn"], default="gunicorn",
                         help="the started server's HTTP: gunicorn (WSGI, GUNICORN_FLAGS, as deployed) beside a "
                              "uvicorn for the sockets (default), or uvicorn for everything (ASGI, as `make run`)")
@@ -877,7 +882,8 @@ def main() -> None:
     parser.add_argument("--proxy", nargs="?", const="/usr/bin/caddy", default=None, metavar="CADDY",
                         help="with --http-server gunicorn: put Caddy (this binary; default /usr/bin/caddy) with "
                              "docker/Caddyfile in front of both servers, as deployed; its CPU is printed apart")
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers of the started server; default 1")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker processes of the started HTTP server (WEB_CONCURRENCY); default 2, as deployed")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL",
                                                                  "postgres://postgres@127.0.0.1:5432/claim_bench"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"))
@@ -902,7 +908,10 @@ def main() -> None:
     url = args.url
     if not url:
         url, proc, log = start_server(args)
-        print(f"server: {url} (auth: {args.auth}; uvicorn --workers {args.workers} {args.uvicorn_flags}; "
+        shape = (f"gunicorn --workers {args.workers} {args.gunicorn_flags} + uvicorn {args.uvicorn_flags}"
+                 + (" behind Caddy" if args.proxy else "") if args.http_server == "gunicorn"
+                 else f"uvicorn --workers {args.workers} {args.uvicorn_flags}")
+        print(f"server: {url} (auth: {args.auth}; {shape}; "
               f"tasks: {args.tasks}; "
               f"DB_CONN_MAX_AGE={args.conn_max_age}, "
               f"{args.database_url}, {args.redis_url}); pid {proc.pid}")

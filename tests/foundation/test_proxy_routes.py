@@ -36,7 +36,8 @@ def test_sockets_and_streams_go_to_uvicorn(path):
 
 @pytest.mark.parametrize("path", [
     "/", "/api/v1/health", "/api/v1/games", "/api/v1/games/1", "/api/v1/games/1/moves", "/api/v1/games/1/streamx",
-    "/api/v1/games/x/stream", "/api/v1/stream/events/more", "/api/v1/docs/", "/static/app.js", "/wsx", "/ws/x", "/admin/",
+    "/api/v1/games/x/stream", "/api/v1/stream/events/more", "/api/v1/docs/", "/static/app.js", "/wsx", "/ws/x",
+    "/admin/",
 ])
 def test_everything_else_goes_to_gunicorn(path):
     assert not socket_route().search(path), path

@@ -135,7 +135,8 @@ def redis_cache():
 
 @needs_redis
 def test_throttles_on_the_redis_cache_are_drfs(redis_cache):
-    """On the Redis cache (django-redis) the throttle keeps DRF's history list under DRF's key and refuses as DRF does."""
+    """On the Redis cache (django-redis) the throttle keeps DRF's history list under DRF's key and refuses as DRF
+    does."""
     assert type(redis_cache).__module__ == "django_redis.cache"
     now = [time.time()]
     throttle = _throttle(throttling.UserRateThrottle, "2/min", now)

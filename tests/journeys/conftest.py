@@ -199,7 +199,8 @@ def served(tmp_path_factory) -> Iterator[Server]:
     port, http_port, sockets_port = free_port(), free_port(), free_port()
     env = plain_env(DATABASE_URL=_served_database(), REDIS_URL=_served_redis(), CLAIM_VAR_DIR=str(var),
                     SECRET_KEY="journey-only-secret-key-0123456789-0123456789-0123456789",
-                    ALLOWED_HOSTS="127.0.0.1,localhost", BEHIND_PROXY="1", SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0",
+                    ALLOWED_HOSTS="127.0.0.1,localhost", BEHIND_PROXY="1", SECURE_SSL_REDIRECT="0",
+                    SESSION_COOKIE_SECURE="0",
                     CSRF_COOKIE_SECURE="0", SECURE_HSTS_SECONDS="0")
     for step in (["manage.py", "migrate", "--noinput", "-v", "0"],
                  ["manage.py", "collectstatic", "--noinput", "-v", "0"]):
@@ -217,7 +218,8 @@ def served(tmp_path_factory) -> Iterator[Server]:
                      str(var / "celerybeat-schedule")],
     }
     proxy_env = {**env, "PORT": str(port), "HTTP_UPSTREAM": f"127.0.0.1:{http_port}",
-                 "SOCKETS_UPSTREAM": f"127.0.0.1:{sockets_port}", "XDG_DATA_HOME": str(var), "XDG_CONFIG_HOME": str(var)}
+                 "SOCKETS_UPSTREAM": f"127.0.0.1:{sockets_port}", "XDG_DATA_HOME": str(var),
+                 "XDG_CONFIG_HOME": str(var)}
     for name, cmd in commands.items():
         server.logs.append(var / name)
         server.procs.append(_start(cmd, proxy_env if name == "caddy.log" else env, var / name))
