@@ -3,7 +3,9 @@ state) now gets a clear 4xx JSON error, in both ways the app is started, as real
 
 * **embedded**, as ``make run`` starts it (``CLAIM_EMBEDDED=1``, SQLite in a fresh var dir, in-memory layer,
   in-process tasks and beat; ``scripts/run.sh``'s uvicorn);
-* **production** settings (``claim.settings``: DEBUG off, PostgreSQL, Redis, behind an HTTPS proxy).
+* **production**: its settings (``claim.settings``: DEBUG off, PostgreSQL, Redis, ``BEHIND_PROXY``) and its
+  processes: gunicorn (Django's HTTP) and uvicorn (sockets) behind Caddy with ``docker/Caddyfile``
+  (plain HTTP here, so without the HTTPS redirect).
 
 Each bad input is sent with ``Accept: text/html`` and with ``Accept: application/json``; the answer must
 be a 4xx in the API's JSON error shape, with no traceback, no HTML page and no engine state, and the
@@ -24,7 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.realtime.servers import ROOT, UNLIMITED, Server, database_url, start_server, wait_ready
+from tests.realtime.servers import ROOT, UNLIMITED, Server, database_url, start_served, start_server, wait_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -75,15 +77,13 @@ def mode(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
         env.update(DJANGO_SETTINGS_MODULE="claim.settings", DATABASE_URL=database_url(connection.settings_dict),
                    REDIS_URL=os.environ["REDIS_URL"], SECRET_KEY="production-" + "x" * 50, DB_POOL="0",
                    ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1", CLAIM_TASK_MODE="thread",
-                   **THROTTLES)
-        headers["X-Forwarded-Proto"] = "https"  # production defaults behind an HTTPS proxy
+                   SECURE_SSL_REDIRECT="0", **THROTTLES)
     world = json.loads(_manage(env, "shell", "-c", "import json\n" + SETUP).strip().splitlines()[-1])
-    server = start_server(env)
+    server = start_served(env) if request.param == "production" else start_server(env)
     try:
         wait_ready(server)
-        scheme = "https" if request.param == "production" else "http"
         yield {"name": request.param, "server": server, "headers": headers, "world": world,
-               "origin": f"{scheme}://127.0.0.1:{server.port}"}
+               "origin": f"http://127.0.0.1:{server.port}"}
     finally:
         server.stop()
 
@@ -188,4 +188,46 @@ def test_nested_json_on_the_socket_is_an_error_frame_in_both_modes(mode):
             assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {"type": "pong"}
 
     asyncio.run(scenario())
+    assert "Traceback" not in server.output()
+
+
+def _raw(port: int, request: bytes) -> tuple[int, str, bytes]:
+    """Send ``request`` as bytes on a new connection: (status, content type, body) of the answer."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    types = [line.split(":", 1)[1].strip() for line in lines[1:] if line.lower().startswith("content-type:")]
+    return int(lines[0].split()[1]), (types or [""])[0], body
+
+
+HTTP_LEVEL = {  # refused by the HTTP server itself, before Django: label -> (request, production status)
+    "address of 9000 characters": (b"GET /api/v1/health?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n", 414),
+    "header field of 10000 bytes": (b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: " + b"a" * 10000
+                                    + b"\r\n", 431),
+    "150 header fields": (b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          + b"".join(b"X-%d: 1\r\n" % i for i in range(150)), 431),
+    "not HTTP": (b"\x00\x01GARBAGE\r\n", 400),
+}
+
+
+def test_requests_the_http_server_refuses_never_get_an_html_page(mode):
+    """Limits of the HTTP servers (gunicorn's request line and header limits behind Caddy in production,
+    uvicorn's parser embedded): the answer is a 4xx without an HTML page; in production the API's JSON error
+    (docker/Caddyfile rewrites gunicorn's HTML pages)."""
+    server: Server = mode["server"]
+    for label, (request, production_status) in HTTP_LEVEL.items():
+        status, content_type, body = _raw(server.port, request + b"Connection: close\r\n\r\n")
+        assert status < 500 and "html" not in content_type and b"<html" not in body.lower(), (label, status, body)
+        if mode["name"] == "production":
+            assert status == production_status, (label, status, body)
+            if status != 400:  # Caddy's own 400 for what is not HTTP at all is plain text
+                assert content_type == "application/json", (label, content_type)
+                error = json.loads(body)["error"]
+                assert error["code"] and error["message"], (label, body)
     assert "Traceback" not in server.output()

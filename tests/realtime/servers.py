@@ -1,4 +1,5 @@
-"""Start and stop real ``uvicorn claim.asgi:application`` processes for integration tests."""
+"""Start and stop real server processes for integration tests: ``uvicorn claim.asgi:application``, and the
+production shape's ``gunicorn claim.wsgi:application`` and Caddy with ``docker/Caddyfile`` in front."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
@@ -97,16 +98,78 @@ class Server:
             self.log.unlink()
 
 
-def start_server(env: dict[str, str], workers: int = 1, port: int | None = None) -> Server:
-    port = port or free_port()
-    fd, log_path = tempfile.mkstemp(prefix=f"claim-uvicorn-{port}-", suffix=".log")
+def _start(cmd: list[str], env: dict[str, str], port: int, name: str) -> Server:
+    fd, log_path = tempfile.mkstemp(prefix=f"claim-{name}-{port}-", suffix=".log")
     with os.fdopen(fd, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-             "--lifespan", "off", "--log-level", "warning", "--workers", str(workers)],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
+        process = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     return Server(port, process, Path(log_path))
+
+
+def start_server(env: dict[str, str], workers: int = 1, port: int | None = None) -> Server:
+    """uvicorn with the whole app (HTTP, streams, sockets), as ``make run`` and the sockets service run it."""
+    port = port or free_port()
+    return _start([sys.executable, "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port",
+                   str(port), "--lifespan", "off", "--log-level", "warning", "--workers", str(workers)],
+                  env, port, "uvicorn")
+
+
+def start_gunicorn(env: dict[str, str], workers: int = 1, threads: int = 4) -> Server:
+    """gunicorn with Django's HTTP (claim/wsgi.py), as the Docker image's web service runs it."""
+    port = free_port()
+    return _start([sys.executable, "-m", "gunicorn", "claim.wsgi:application", "--bind", f"127.0.0.1:{port}",
+                   "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)],
+                  env, port, "gunicorn")
+
+
+CADDY = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
+
+
+def start_proxy(env: dict[str, str], http: Server, sockets: Server) -> Server:
+    """Caddy with docker/Caddyfile in front of gunicorn (``http``) and uvicorn (``sockets``); skips the test
+    without Caddy, and fails it so in CI (scripts/test.sh installs Debian's caddy)."""
+    import pytest
+
+    if not os.access(CADDY, os.X_OK):
+        missing = f"needs Caddy ({CADDY}; apt-get install caddy)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    port = free_port()
+    home = tempfile.mkdtemp(prefix="claim-caddy-")
+    return _start([CADDY, "run", "--config", str(ROOT / "docker" / "Caddyfile"), "--adapter", "caddyfile"],
+                  {**env, "PORT": str(port), "HTTP_UPSTREAM": f"127.0.0.1:{http.port}",
+                   "SOCKETS_UPSTREAM": f"127.0.0.1:{sockets.port}", "XDG_DATA_HOME": home, "XDG_CONFIG_HOME": home},
+                  port, "caddy")
+
+
+@dataclass
+class ServedStack(Server):
+    """The production shape on one machine: the proxy's port, process and log, and every part behind it."""
+
+    parts: list[Server] = field(default_factory=list)
+
+    def output(self) -> str:
+        return "\n".join(f"--- {part.log.name} ---\n{part.output()}" for part in self.parts)
+
+    def stop(self) -> None:
+        for part in reversed(self.parts):
+            part.stop()
+
+
+def start_served(env: dict[str, str]) -> ServedStack:
+    """gunicorn (HTTP) and uvicorn (sockets, streams) behind Caddy, as docker/compose.yml runs them; ready."""
+    parts = [start_gunicorn(env), start_server(env)]
+    try:
+        for part in parts:
+            wait_ready(part)
+        parts.append(start_proxy(env, *parts))
+        wait_ready(parts[-1])
+    except BaseException:
+        for part in parts:
+            part.stop()
+        raise
+    proxy = parts[-1]
+    return ServedStack(proxy.port, proxy.process, proxy.log, parts)
 
 
 def wait_ready(server: Server, timeout: float = 60) -> None:
@@ -114,11 +177,11 @@ def wait_ready(server: Server, timeout: float = 60) -> None:
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             code = server.process.returncode
-            raise RuntimeError(f"uvicorn on port {server.port} exited ({code}):\n{server.output()}")
+            raise RuntimeError(f"the server on port {server.port} exited ({code}):\n{server.output()}")
         try:
             if httpx.get(f"{server.http}/api/v1/health", timeout=2).status_code < 500:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"uvicorn on port {server.port} did not answer within {timeout}s:\n{server.output()}")
+    raise RuntimeError(f"the server on port {server.port} did not answer within {timeout}s:\n{server.output()}")
