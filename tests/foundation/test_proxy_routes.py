@@ -50,4 +50,4 @@ def test_the_socket_paths_are_channels_routes():
 def test_both_upstreams_are_configured():
     text = CADDYFILE.read_text()
     assert "reverse_proxy @sockets {$SOCKETS_UPSTREAM}" in text
-    assert re.search(r"^\s*reverse_proxy \{\$HTTP_UPSTREAM\}\s*$", text, flags=re.M)
+    assert re.search(r"^\s*reverse_proxy \{\$HTTP_UPSTREAM\}( \{)?\s*$", text, flags=re.M)
