@@ -114,7 +114,7 @@ class RegisterView(AnonymousAccountView):
             user = services.register_user(**serializer.validated_data)
         except services.UsernameTaken as exc:
             raise exceptions.ValidationError({"username": [services.USERNAME_TAKEN]}) from exc
-        login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request._request, user, backend="accounts.backends.UserBackend")
         return Response(_profile(user), status=status.HTTP_201_CREATED)
 
 

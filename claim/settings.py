@@ -218,6 +218,8 @@ CELERY_BEAT_SCHEDULE: dict = {
 
 # --- Auth and accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
+# The session's user by a compiled SELECT (accounts/backends.py); Django's ModelBackend for sessions naming it.
+AUTHENTICATION_BACKENDS = ["accounts.backends.UserBackend", "django.contrib.auth.backends.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
