@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
+from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions, status
@@ -39,7 +40,8 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     database = isinstance(exc, (OperationalError, InterfaceError)) or type(exc) is DatabaseError
-    if database or isinstance(exc, (RedisConnectionError, RedisTimeoutError)):
+    # django-redis raises its ConnectionInterrupted from redis-py's error (the cache: throttles, sessions)
+    if database or isinstance(exc, (RedisConnectionError, RedisTimeoutError, ConnectionInterrupted)):
         log.warning("%s unavailable: %s", "database" if database else "redis", type(exc).__name__)
         return Response(
             error_body("service_unavailable", "The service is briefly unavailable; please retry."),
