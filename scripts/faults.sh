@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make faults`: the fault tests (tests/faults, docs/testing.md). Each run starts its own deployment: a private
-# PostgreSQL cluster (initdb in a temp dir, its own port) and Redis server, two uvicorn servers, a Celery worker
+# PostgreSQL cluster (initdb in a temp dir, its own port) and Redis server, two web replicas (gunicorn and uvicorn
+# behind Caddy, as docker/compose.yml), a Celery worker
 # and beat; it kills the worker mid-AI-move, restarts Redis and PostgreSQL, and removes everything at the end.
 # The shared PostgreSQL (:5432) and Redis (:6379) are never touched. Installs nothing beyond bootstrap.
 # Each test prints one line of figures (outage lengths, redelivery time). Extra args go to pytest,
@@ -18,6 +19,7 @@ if [ -z "$CLAIM_FAULTS_PG_BIN" ] || [ ! -x "$CLAIM_FAULTS_PG_BIN/initdb" ]; then
   exit 1
 fi
 command -v redis-server >/dev/null || { echo "error: redis-server not found (install redis-server)" >&2; exit 1; }
+[ -x "${CADDY_PATH:-/usr/bin/caddy}" ] || { echo "error: caddy not found (install caddy, or set CADDY_PATH)" >&2; exit 1; }
 if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
   echo "error: running as root, but there is no 'postgres' user to own the private cluster" >&2; exit 1
 fi

@@ -1,9 +1,11 @@
 """A real multi-process deployment on this machine, private to one test session: its own PostgreSQL cluster and
-Redis server (so the tests may stop and restart them without touching anybody else's), two uvicorn ASGI servers,
-a Celery worker and Celery beat, all started as subprocesses and stopped in teardown (``Deployment.close``).
+Redis server (so the tests may stop and restart them without touching anybody else's), two web replicas as
+docker/compose.yml runs them (each gunicorn for Django's HTTP and uvicorn for the sockets, behind Caddy with
+docker/Caddyfile), a Celery worker and Celery beat, all started as subprocesses and stopped in teardown
+(``Deployment.close``).
 
-Nothing here is a stand-in: the servers run ``claim.asgi:application`` with ``claim.settings`` (DEBUG off), the
-worker and beat run ``celery -A claim``. Only the Redis visibility timeout is lowered (``CELERY_VISIBILITY_TIMEOUT``,
+Nothing here is a stand-in: the servers run ``claim.wsgi:application`` and ``claim.asgi:application`` with
+``claim.settings`` (DEBUG off), the worker and beat run ``celery -A claim``. Only the Redis visibility timeout is lowered (``CELERY_VISIBILITY_TIMEOUT``,
 and the worker's sweep for such tasks, ``CELERY_RESTORE_SWEEP_SECONDS``) so a task lost with a killed worker is
 redelivered within the test instead of after an hour.
 """
@@ -29,6 +31,7 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+CADDY = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 
 
 def _pg_bin() -> Path:
@@ -224,12 +227,21 @@ class Deployment:
         return Proc(name, [sys.executable, *args], self.env, self.tmp / f"{name}.log")
 
     def start_servers(self) -> None:
+        """Two replicas; ``ports[i]`` is replica i's proxy, ``servers`` every process of both."""
         for i in range(2):
-            port = free_port()
+            http, sockets, port = free_port(), free_port(), free_port()
             self.ports.append(port)
             self.servers.append(self._python(
-                f"uvicorn{i}", "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-                "--lifespan", "off", "--log-level", "warning").start())
+                f"gunicorn{i}", "-m", "gunicorn", "claim.wsgi:application", "--bind", f"127.0.0.1:{http}",
+                "--workers", "1", "--worker-class", "gthread", "--threads", "4").start())
+            self.servers.append(self._python(
+                f"uvicorn{i}", "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port",
+                str(sockets), "--lifespan", "off", "--log-level", "warning").start())
+            self.servers.append(Proc(
+                f"caddy{i}", [CADDY, "run", "--config", str(ROOT / "docker" / "Caddyfile"), "--adapter", "caddyfile"],
+                {**self.env, "PORT": str(port), "HTTP_UPSTREAM": f"127.0.0.1:{http}",
+                 "SOCKETS_UPSTREAM": f"127.0.0.1:{sockets}", "XDG_DATA_HOME": str(self.tmp),
+                 "XDG_CONFIG_HOME": str(self.tmp)}, self.tmp / f"caddy{i}.log").start())
 
     def start_worker(self) -> None:
         self.worker_starts += 1
@@ -252,14 +264,15 @@ class Deployment:
         return r.status_code == 200 and r.json()["ok"] and r.json()["checks"]["celery"]["ok"]
 
     def wait_healthy(self, timeout: float = 90) -> None:
-        """Both servers answer, reach the database and Redis, and a Celery worker answers a ping."""
-        for i, server in enumerate(self.servers):
-            def check(i: int = i, server: Proc = server) -> bool:
-                if not server.alive():
-                    raise RuntimeError(f"{server.name} exited:\n{server.output()}")
+        """Both replicas answer, reach the database and Redis, and a Celery worker answers a ping."""
+        for i in range(len(self.ports)):
+            def check(i: int = i) -> bool:
+                for server in self.servers:
+                    if not server.alive():
+                        raise RuntimeError(f"{server.name} exited:\n{server.output()}")
                 return self.healthy(i)
 
-            wait_for(f"server {i} to be healthy", check, timeout, interval=0.5)
+            wait_for(f"replica {i} to be healthy", check, timeout, interval=0.5)
 
     def worker_log(self) -> str:
         return self.worker.log.read_text(errors="replace") if self.worker else ""
@@ -341,7 +354,7 @@ def deploy() -> Deployment:
             REDIS_URL=redis.url,
             SECRET_KEY="faults-only-secret-key-not-for-production-0123456789abcdef",
             DEBUG="0",
-            ALLOWED_HOSTS="127.0.0.1,localhost",
+            ALLOWED_HOSTS="127.0.0.1,localhost", BEHIND_PROXY="1",
             # plain HTTP on 127.0.0.1: no TLS redirect, cookies over http (the rest stays production)
             SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0", SECURE_HSTS_SECONDS="0",
             CLAIM_TASK_MODE="celery",
