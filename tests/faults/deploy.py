@@ -5,9 +5,9 @@ docker/Caddyfile), a Celery worker and Celery beat, all started as subprocesses 
 (``Deployment.close``).
 
 Nothing here is a stand-in: the servers run ``claim.wsgi:application`` and ``claim.asgi:application`` with
-``claim.settings`` (DEBUG off), the worker and beat run ``celery -A claim``. Only the Redis visibility timeout is lowered (``CELERY_VISIBILITY_TIMEOUT``,
-and the worker's sweep for such tasks, ``CELERY_RESTORE_SWEEP_SECONDS``) so a task lost with a killed worker is
-redelivered within the test instead of after an hour.
+``claim.settings`` (DEBUG off), the worker and beat run ``celery -A claim``. Only the Redis visibility timeout is
+lowered (``CELERY_VISIBILITY_TIMEOUT``, and the worker's sweep for such tasks, ``CELERY_RESTORE_SWEEP_SECONDS``) so
+a task lost with a killed worker is redelivered within the test instead of after an hour.
 """
 
 from __future__ import annotations
