@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model
+from django.db.models import JSONField, Model
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,6 @@ def _json_from_db(field: Any) -> Any:
     game is ≈ 3 KB of JSON, read on every move): the same Python values; anything orjson refuses (integers
     beyond 64 bits, lone surrogates, text that is not JSON) goes to the field's own method."""
     import orjson
-    from django.db.models import JSONField
 
     if type(field).from_db_value is not JSONField.from_db_value or field.decoder is not None:
         return None
@@ -197,7 +196,7 @@ def _prep_save(field: Any, obj: Model, add: bool, connection: Any) -> Any:
     """The field's value as the ORM writes it (``pre_save`` + ``get_db_prep_save``); a plain ``JSONField``'s
     psycopg ``Jsonb`` parameter is the same value, dumped by :func:`_json_dumps`."""
     value = field.get_db_prep_save(field.pre_save(obj, add=add), connection)
-    if connection.vendor == "postgresql" and getattr(field, "encoder", True) is None:
+    if connection.vendor == "postgresql" and isinstance(field, JSONField) and field.encoder is None:
         from psycopg.types.json import Jsonb
 
         if type(value) is Jsonb:

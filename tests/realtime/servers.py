@@ -185,3 +185,23 @@ def wait_ready(server: Server, timeout: float = 60) -> None:
             pass
         time.sleep(0.2)
     raise RuntimeError(f"the server on port {server.port} did not answer within {timeout}s:\n{server.output()}")
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def start_claim_game(http, tokens: dict[str, str], create_base: str, join_base: str,
+                           ) -> tuple[int, dict[str, dict]]:
+    """Over HTTP (``http``: an ``httpx.AsyncClient``): the first of ``tokens`` (name: token) invites the second
+    to a 2-player Claim game on ``create_base``, who joins on ``join_base``; the game's id and each one's view."""
+    (_, host_token), (guest, guest_token) = tokens.items()
+    created = await http.post(f"{create_base}/api/v1/games", headers=bearer(host_token),
+                              json={"kind": "claim", "opponents": [{"type": "user", "username": guest}]})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    joined = await http.post(f"{join_base}/api/v1/games/{game_id}/join", headers=bearer(guest_token), json={})
+    assert joined.status_code == 201, joined.text
+    views = {name: (await http.get(f"{create_base}/api/v1/games/{game_id}", headers=bearer(token))).json()
+             for name, token in tokens.items()}
+    return game_id, views

@@ -14,7 +14,7 @@ import json
 import httpx
 import pytest
 
-from .servers import shared_env, start_served
+from .servers import bearer, shared_env, start_claim_game, start_served
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -42,17 +42,11 @@ def test_a_move_through_the_proxy_reaches_the_socket_and_the_stream(served, make
     tokens = {alice.username: make_token(alice), bob.username: make_token(bob)}
 
     def auth(name: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {tokens[name]}"}
+        return bearer(tokens[name])
 
     async def scenario() -> None:
         async with httpx.AsyncClient(base_url=served.http, timeout=10) as http:
-            created = await http.post("/api/v1/games", headers=auth(alice.username),
-                                      json={"kind": "claim", "opponents": [{"type": "user", "username": bob.username}]})
-            assert created.status_code == 201, created.text
-            game_id = created.json()["id"]
-            joined = await http.post(f"/api/v1/games/{game_id}/join", headers=auth(bob.username), json={})
-            assert joined.status_code == 201, joined.text
-            views = {name: (await http.get(f"/api/v1/games/{game_id}", headers=auth(name))).json() for name in tokens}
+            game_id, views = await start_claim_game(http, tokens, "", "")
             mover = next(name for name, view in views.items() if view["my_turn"])
             watcher = next(name for name in tokens if name != mover)
             version = views[mover]["version"]

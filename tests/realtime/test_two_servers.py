@@ -9,7 +9,7 @@ import json
 import httpx
 import pytest
 
-from .servers import shared_env, start_server, wait_ready
+from .servers import bearer, shared_env, start_claim_game, start_server, wait_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -38,22 +38,12 @@ def test_a_move_on_server_a_reaches_the_socket_on_server_b(two_servers, make_use
     tokens = {alice.username: make_token(alice), bob.username: make_token(bob)}
 
     def auth(name: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {tokens[name]}"}
+        return bearer(tokens[name])
 
     async def scenario() -> None:
         async with httpx.AsyncClient(timeout=10) as http:
-            created = await http.post(f"{server_a.http}/api/v1/games", headers=auth(alice.username),
-                                      json={"kind": "claim", "opponents": [{"type": "user", "username": bob.username}]})
-            assert created.status_code == 201, created.text
-            game_id = created.json()["id"]
-            joined = await http.post(f"{server_b.http}/api/v1/games/{game_id}/join", headers=auth(bob.username),
-                                     json={})
-            assert joined.status_code == 201, joined.text
-
-            views = {}
-            for name in tokens:
-                got = await http.get(f"{server_a.http}/api/v1/games/{game_id}", headers=auth(name))
-                views[name] = got.json()
+            # A answers the create, B the join
+            game_id, views = await start_claim_game(http, tokens, server_a.http, server_b.http)
             mover = next(name for name, view in views.items() if view["my_turn"])
             watcher = next(name for name in tokens if name != mover)
 
