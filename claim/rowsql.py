@@ -78,7 +78,10 @@ class JoinedSelect:
         if self.order_by:
             sql += f" ORDER BY {self.order_by}"
         if self.for_update and connection.features.has_select_for_update:
-            sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
+            # NO KEY UPDATE, as select_for_update(no_key=True): the key is not changed, so a foreign-key check
+            # of another transaction's row that names this one (FOR KEY SHARE) neither waits nor blocks.
+            sql += " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else " FOR UPDATE"
+            sql += " OF t0" if connection.features.has_select_for_update_of else ""
         return sql, parts, self._converters(connection, parts)
 
     def compiled(self, connection: Any) -> tuple[str, list[tuple[type[Model], list[str], Any]], list[list[Any]]]:
@@ -222,70 +225,6 @@ def _converter(connection: Any, model: type[Model], field: Any) -> Any:
     return run
 
 
-class ValuesSelect:
-    """``Model.objects.filter(…).values_list(*fields)`` with its SQL written once per database vendor.
-
-    ``fields``: the model's own fields, or ``relation__field`` through one forward foreign key (joined
-    as ``INNER JOIN``, aliased by the relation's name). ``where``: SQL over ``t0`` (the model) and those
-    aliases, with ``%s`` placeholders. Values are converted as the ORM converts them (booleans and
-    datetimes on SQLite).
-    """
-
-    def __init__(self, model: type[Model], fields: Sequence[str], where: str, order_by: str = "",
-                 outer: bool = False) -> None:
-        self.model = model
-        self.fields = list(fields)
-        self.where = where
-        self.order_by = order_by
-        self.join = "LEFT OUTER JOIN" if outer else "INNER JOIN"  # outer: rows without the relation too
-        self._compiled: dict[str, tuple[str, list[Any]]] = {}
-
-    def _compile(self, connection: Any) -> tuple[str, list[Any]]:
-        qn = connection.ops.quote_name
-        meta = self.model._meta
-        columns, converters, joins = [], [], {}
-        for i, name in enumerate(self.fields):
-            relation, _, attr = name.rpartition("__")
-            if relation:
-                fk = meta.get_field(relation)
-                related = fk.related_model
-                joins[relation] = (f"{self.join} {qn(related._meta.db_table)} {qn(relation)} ON "
-                                   f"(t0.{qn(fk.column)} = {qn(relation)}.{qn(fk.target_field.column)})")
-                model, alias = related, qn(relation)
-            else:
-                model, alias = self.model, "t0"
-            field = model._meta.get_field(attr)
-            columns.append(f"{alias}.{qn(field.column)}")
-            fn = _converter(connection, model, field)
-            if fn is not None:
-                converters.append((i, fn))
-        sql = (f"SELECT {', '.join(columns)} FROM {qn(meta.db_table)} t0 {' '.join(joins.values())} "
-               f"WHERE {self.where}")
-        if self.order_by:
-            sql += f" ORDER BY {self.order_by}"
-        return sql, converters
-
-    def rows(self, params: Sequence[Any], using: str | None = None) -> list[tuple[Any, ...]]:
-        """The rows for ``params`` (the ``%s`` of ``where``, in order)."""
-        connection = connections[using or router.db_for_read(self.model)]
-        compiled = self._compiled.get(connection.vendor)
-        if compiled is None:
-            compiled = self._compiled[connection.vendor] = self._compile(connection)
-        sql, converters = compiled
-        with connection.cursor() as cursor:
-            cursor.execute(sql, list(params))
-            rows = cursor.fetchall()
-        if not converters:
-            return [tuple(row) for row in rows]
-        out = []
-        for row in rows:
-            values = list(row)
-            for i, fn in converters:
-                values[i] = fn(values[i])
-            out.append(tuple(values))
-        return out
-
-
 # --- writes --------------------------------------------------------------------------------------
 
 _write_sql: dict[tuple[Any, ...], str] = {}
@@ -392,27 +331,6 @@ def insert_row(obj: Model) -> None:
         else:
             pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
     inserted(obj, pk, db)
-
-
-def insert_rows(objs: Sequence[Model]) -> None:
-    """``bulk_create(objs)`` (one model, auto primary keys) as one ``INSERT … RETURNING`` compiled once per
-    vendor and row count, with no transaction around it (a single statement is atomic): the same column
-    values and primary keys set in order. Databases that cannot return the rows' keys use ``bulk_create``."""
-    if not objs:
-        return
-    model = type(objs[0])
-    db = _db_for_write(objs[0])
-    connection = connections[db]
-    if not connection.features.can_return_rows_from_bulk_insert:
-        model.objects.bulk_create(objs)
-        return
-    sql = _insert_sql(model, connection, {}, None, False, rows=len(objs))
-    params = [p for obj in objs for p in _insert_params(obj, connection, {})]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        pks = [pk for pk, in cursor.fetchall()]
-    for obj, pk in zip(objs, pks, strict=True):
-        inserted(obj, pk, db)
 
 
 def flags_statement(model: type[Model], field: str, on: Sequence[Any], off: Sequence[Any],

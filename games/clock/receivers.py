@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from claim.rowsql import ValuesSelect
 from games.models import GameClock
 from games.signals import Change, batched
 
@@ -19,19 +18,17 @@ from . import service
 
 log = logging.getLogger("games.clock")
 
-# Read after every committed version of an active game: written once (claim/rowsql.py), and once per
-# number of games for a batch.
+# What a change is followed by, read after every committed version of an active game.
 _FIELDS = ["control", "paused_at", "paused_version"]
-_CLOCK = ValuesSelect(GameClock, _FIELDS, where="t0.game_id = %s")
-_CLOCKS: dict[int, ValuesSelect] = {}
 
 
 def _clocks(game_ids: list[int]) -> dict[int, tuple[Any, ...]]:
-    select = _CLOCKS.get(len(game_ids))
-    if select is None:
-        select = _CLOCKS[len(game_ids)] = ValuesSelect(
-            GameClock, ["game", *_FIELDS], where=f"t0.game_id IN ({', '.join(['%s'] * len(game_ids))})")
-    return {game_id: tuple(row) for game_id, *row in select.rows(game_ids)}
+    return {game_id: tuple(row) for game_id, *row in GameClock.objects.filter(game_id__in=game_ids)
+            .values_list("game", *_FIELDS)}
+
+
+def _clock(game_id: int) -> tuple[Any, ...] | None:
+    return GameClock.objects.filter(game_id=game_id).values_list(*_FIELDS).first()
 
 
 def on_game_changes(changes: list[Change]) -> None:
@@ -45,8 +42,7 @@ def on_game_changes(changes: list[Change]) -> None:
     stale: set[int] = set()
     for game_id, version in active:
         if game_id in stale:
-            rows = _CLOCK.rows([game_id])
-            clocks[game_id] = rows[0] if rows else None
+            clocks[game_id] = _clock(game_id)
             stale.discard(game_id)
         row = clocks.get(game_id)
         if row is None:
@@ -63,9 +59,9 @@ def on_game_changes(changes: list[Change]) -> None:
 def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwargs: Any) -> None:
     if status != "active":
         return
-    rows = _CLOCK.rows([game_id])
-    if rows:
-        _follow(game_id, version, *rows[0])
+    row = _clock(game_id)
+    if row is not None:
+        _follow(game_id, version, *row)
 
 
 def _follow(game_id: int, version: int, control: str, paused_at: Any, paused_version: int | None) -> bool:

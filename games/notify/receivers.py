@@ -15,43 +15,36 @@ they are now decide who is told what, so a version seen twice is announced twice
 from __future__ import annotations
 
 import logging
+from functools import reduce
+from operator import or_
 from typing import Any
 
-from claim.rowsql import ValuesSelect
+from django.db.models import Q, QuerySet
+
 from games.models import GameEvent, Seat
 from games.signals import Change, batched
 
 log = logging.getLogger("games.notify")
 
-# The receiver's two SELECTs, written once per number of changes (claim/rowsql.py): the versions'
-# history entries with their game's kind, and the seated humans of the games in seat order.
-_EVENTS: dict[int, ValuesSelect] = {}
-_HUMAN_SEATS: dict[int, ValuesSelect] = {}
-
 #: Entries of an active game that may start someone's turn.
 TURN_EVENTS = ("move", "joined", "created", "timeout")
 
 
-def _events(pairs: int) -> ValuesSelect:
-    select = _EVENTS.get(pairs)
-    if select is None:
-        where = " OR ".join(["(t0.game_id = %s AND t0.version = %s)"] * pairs)
-        select = _EVENTS[pairs] = ValuesSelect(GameEvent, ["game", "version", "type", "seat", "game__kind",
-                                                           "game__version"], where=where)
-    return select
+def _events(pairs: list[tuple[int, int]]) -> list[tuple[Any, ...]]:
+    """The history entries of the ``(game, version)`` pairs, with their game's kind and current version (the
+    query names the games and the versions; the pairs are picked here)."""
+    wanted = set(pairs)
+    rows = GameEvent.objects.filter(game_id__in={g for g, _ in pairs}, version__in={v for _, v in pairs}).order_by()
+    return [row for row in rows.values_list("game", "version", "type", "seat", "game__kind", "game__version")
+            if (row[0], row[1]) in wanted]
 
 
-def _human_seats(games: int) -> ValuesSelect:
+def _seats(games: list[int]) -> QuerySet:
     """Every seat of the games (the AI's too: the texts name the opponents), humans with their user's
     name and language, in seat order; :func:`_split` keeps the humans for who is told."""
-    select = _HUMAN_SEATS.get(games)
-    if select is None:
-        where = f"t0.game_id IN ({', '.join(['%s'] * games)})"
-        select = _HUMAN_SEATS[games] = ValuesSelect(
-            Seat, ["game", "index", "user_id", "joined_at", "to_act", "outcome", "rank", "ai_level",
-                   "user__username", "user__display_name", "user__language"], where=where,
-            order_by='t0.game_id, t0."index"', outer=True)
-    return select
+    return Seat.objects.filter(game_id__in=games).order_by("game_id", "index").values_list(
+        "game", "index", "user_id", "joined_at", "to_act", "outcome", "rank", "ai_level", "user__username",
+        "user__display_name", "user__language")
 
 
 def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int, str], dict[int, str]]:
@@ -82,7 +75,7 @@ def on_game_changes(changes: list[Change]) -> None:
         return
     entries: dict[tuple[int, int], tuple[str, int | None, str]] = {}
     stale: dict[int, int] = {}  # game: its oldest version here that is not its current one
-    for game_id, version, type_, actor, kind, now in _events(len(pairs)).rows([x for pair in pairs for x in pair]):
+    for game_id, version, type_, actor, kind, now in _events(pairs):
         entries.setdefault((game_id, version), (type_, actor, kind))
         if version < now:
             stale[game_id] = min(version, stale.get(game_id, version))
@@ -102,7 +95,7 @@ def on_game_changes(changes: list[Change]) -> None:
         return
     games = list(dict.fromkeys(game_id for game_id, *_ in todo))
     rows: dict[int, list[tuple[Any, ...]]] = {game_id: [] for game_id in games}
-    for game_id, *seat in _human_seats(len(games)).rows(games):
+    for game_id, *seat in _seats(games):
         rows[game_id].append(tuple(seat))
     seats = {game_id: _split(rows[game_id]) for game_id in games}
     groups = []
@@ -118,11 +111,7 @@ def _later_turns(stale: dict[int, int]) -> dict[int, list[int]]:
     two ``your_turn`` for one turn, from a join and a move dispatched in one batch)."""
     if not stale:
         return {}
-    from django.db.models import Q
-
-    match = Q()
-    for game_id, version in stale.items():
-        match |= Q(game_id=game_id, version__gt=version)
+    match = reduce(or_, (Q(game_id=game_id, version__gt=version) for game_id, version in stale.items()))
     out: dict[int, list[int]] = {}
     for game_id, version in GameEvent.objects.filter(match, type__in=TURN_EVENTS).values_list("game_id", "version"):
         out.setdefault(game_id, []).append(version)

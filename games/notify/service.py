@@ -21,7 +21,6 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from claim.rowsql import insert_rows
 from games.realtime.presence import present_pairs
 
 from .models import DEFAULTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
@@ -147,7 +146,7 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
             delivery.append((push, email))
     if not notes:
         return []
-    insert_rows(notes)
+    Notification.objects.bulk_create(notes)
     from claim.tasks import enqueue
 
     for note, (push, email) in zip(notes, delivery, strict=True):

@@ -1,4 +1,4 @@
-"""The game service: plain functions, one transaction each, the game row locked (``SELECT ... FOR UPDATE``).
+"""The game service: plain functions, one transaction each, the game row locked (``SELECT ... FOR NO KEY UPDATE``).
 
 Every change bumps ``Game.version`` by one, writes one public :class:`~games.models.GameEvent`, and on
 commit sends ``games.signals.game_committed`` (the publisher and the background ``game_changed``

@@ -40,7 +40,8 @@ def derive_seed(game_seed: int, version: int, seat: int) -> int:
 
 
 def lock_game(game_id: int) -> Game:
-    """The game row, locked until the end of the current transaction (PostgreSQL ``FOR UPDATE``).
+    """The game row, locked until the end of the current transaction (PostgreSQL ``FOR NO KEY UPDATE``: writers
+    of the game wait for each other; a row of another table that names the game does not wait).
 
     Its clock (``games.clock.GameClock``, if any) comes in the same query (joined, not locked: every
     writer of a clock holds this lock), so the game payload shows the clock without a query."""
@@ -55,7 +56,7 @@ def seats_of(game: Game) -> list[Seat]:
 
 
 # The two SELECTs of every move, compiled once (claim/rowsql.py): the same rows and instances as
-# ``Game.objects.select_for_update(of=("self",)).select_related("clock").get(pk=…)`` and
+# ``Game.objects.select_for_update(no_key=True, of=("self",)).select_related("clock").get(pk=…)`` and
 # ``Seat.objects.filter(game=…).select_related("user").order_by("index")``.
 _LOCKED_GAME = JoinedSelect(Game, [Join("clock", outer=True)], where="t0.id = %s", for_update_of_base=True)
 #: The publisher reads the seats, their users, the game and its clock in one SELECT without a lock, as

@@ -343,32 +343,6 @@ def test_channels_of_several_events_in_one_query(make_user, django_assert_num_qu
     assert channels_for([], events) == {} and channels_for(users, []) == {}
 
 
-def test_notifications_are_written_as_bulk_create_writes_them(make_user, play, clock):
-    from claim.rowsql import insert_rows as _insert
-
-    u, v = make_user("u"), make_user("v")
-    game = play.game(u, v)
-
-    def notes():
-        return [Notification(user_id=u.pk, event="game_over", game_id=game.pk, title="You won", body="Over.",
-                             data={"outcome": "win", "rank": 1}, inbox=True),
-                Notification(user_id=v.pk, event="your_turn", game_id=None, title="t", body="", data={}, inbox=False),
-                Notification(user_id=u.pk, event="opponent_moved", game_id=game.pk, title="m")]
-
-    ours, django = notes(), notes()
-    _insert(ours)
-    Notification.objects.bulk_create(django)
-    assert all(n.pk is not None and not n._state.adding for n in ours)
-    assert [n.pk for n in ours] == sorted(n.pk for n in ours)
-    fields = ["user_id", "event", "game_id", "title", "body", "data", "inbox", "created_at", "read_at"]
-
-    def stored(written):
-        return [Notification.objects.filter(pk=n.pk).values_list(*fields).get() for n in written]
-
-    assert stored(ours) == stored(django)
-    assert [n.title for n in ours] == ["You won", "t", "m"]
-
-
 def test_a_join_and_the_joiners_move_in_one_batch_announce_one_turn(make_user, django_capture_on_commit_callbacks):
     """Issue 21: a join and a move dispatched in one batch gave the same player two your_turn (each change
     read the seats as they are now). A change that a later turn of its game supersedes announces nothing,

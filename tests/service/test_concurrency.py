@@ -128,3 +128,54 @@ def test_same_client_id_raced_applies_once(make_user):
         assert bodies[0] == bodies[1] == bodies[2]
         assert Move.objects.filter(game_id=gid, client_id=cid).count() == 1
     assert replay_log(gid).ok
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("first", ["notification", "move"])
+def test_a_row_naming_the_game_does_not_wait_for_the_move_lock(make_user, first):
+    """A move locks its game row ``FOR NO KEY UPDATE``: another transaction inserting a row that references the
+    game (a notification: PostgreSQL's foreign-key check takes ``FOR KEY SHARE`` on the game row) neither waits
+    for a move's lock nor makes the next move wait for it, in either order."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    from django.db import connections, transaction
+
+    from games.notify.models import Notification
+    from games.service._common import lock_game
+
+    user = make_user("ann")
+    game = Game.objects.create(kind="claim", seat_count=2, seed=1, created_by=user)
+    holding, release, errors = threading.Event(), threading.Event(), []
+
+    def hold_in_other_transaction():
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '3s'")
+                if first == "notification":
+                    Notification.objects.create(user=user, event="your_turn", game_id=game.pk, title="t")
+                else:
+                    lock_game(game.pk)
+                holding.set()
+                release.wait(timeout=10)
+        except Exception as exc:
+            errors.append(exc)
+            holding.set()
+        finally:
+            connections.close_all()
+
+    other = threading.Thread(target=hold_in_other_transaction)
+    other.start()
+    try:
+        assert holding.wait(timeout=10)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '500ms'")
+            if first == "notification":
+                assert lock_game(game.pk).pk == game.pk
+            else:
+                Notification.objects.create(user=user, event="your_turn", game_id=game.pk, title="t")
+    finally:
+        release.set()
+        other.join(timeout=10)
+    assert not errors, errors
