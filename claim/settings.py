@@ -122,6 +122,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": env_int("DB_POOL_MAX", 20),
         "timeout": env_int("DB_POOL_TIMEOUT", 10),
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound by the server and statements prepared after psycopg's default 5 uses on a connection:
+    # PostgreSQL parses and plans each of a move's statements once per connection, not once per move
+    # (docs/performance.md). Needs a direct connection or a pooler that keeps prepared statements.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": 5})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         # IMMEDIATE: a transaction takes the write lock when it begins, so concurrent writers (requests

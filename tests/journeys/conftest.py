@@ -123,14 +123,15 @@ def _stop(proc: subprocess.Popen) -> None:
             proc.wait(timeout=5)
 
 
-def _wait_healthy(server: Server, timeout: float) -> None:
+def _wait_healthy(server: Server, timeout: float, base: str | None = None) -> None:
+    """Until ``/api/v1/health`` at ``base`` (default the server's own address) answers 200."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for proc, log in zip(server.procs, server.logs, strict=False):
             if proc.poll() is not None:
                 raise RuntimeError(f"{log.name} exited {proc.returncode}:\n{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(server.base + "/api/v1/health", timeout=2) as r:
+            with urllib.request.urlopen((base or server.base) + "/api/v1/health", timeout=2) as r:
                 if r.status == 200:
                     return
         except Exception:
@@ -220,10 +221,13 @@ def served(tmp_path_factory) -> Iterator[Server]:
     proxy_env = {**env, "PORT": str(port), "HTTP_UPSTREAM": f"127.0.0.1:{http_port}",
                  "SOCKETS_UPSTREAM": f"127.0.0.1:{sockets_port}", "XDG_DATA_HOME": str(var),
                  "XDG_CONFIG_HOME": str(var)}
-    for name, cmd in commands.items():
-        server.logs.append(var / name)
-        server.procs.append(_start(cmd, proxy_env if name == "caddy.log" else env, var / name))
     try:
+        for name, cmd in commands.items():
+            if name == "caddy.log":  # the upstreams first: a proxy that cannot reach them logs an error
+                _wait_healthy(server, 120, f"http://127.0.0.1:{http_port}")
+                _wait_healthy(server, 120, f"http://127.0.0.1:{sockets_port}")
+            server.logs.append(var / name)
+            server.procs.append(_start(cmd, proxy_env if name == "caddy.log" else env, var / name))
         _wait_healthy(server, 120)
         yield server
     finally:
