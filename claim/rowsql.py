@@ -267,9 +267,9 @@ def update_row(obj: Model, fields: Sequence[str]) -> None:
 
 
 def _insert_sql(model: type[Model], connection: Any, expressions: dict[str, str], source: str | None,
-                on_conflict_nothing: bool, rows: int = 1) -> str:
-    """The INSERT of :func:`insert_statement` (``rows`` value lists without ``source``), compiled once."""
-    key = ("insert", connection.vendor, model, tuple(sorted(expressions.items())), source, on_conflict_nothing, rows)
+                on_conflict_nothing: bool) -> str:
+    """The INSERT of :func:`insert_statement`, compiled once."""
+    key = ("insert", connection.vendor, model, tuple(sorted(expressions.items())), source, on_conflict_nothing)
     sql = _write_sql.get(key)
     if sql is None:
         meta = model._meta
@@ -278,7 +278,7 @@ def _insert_sql(model: type[Model], connection: Any, expressions: dict[str, str]
         columns = ", ".join(qn(f.column) for f in fields)
         if source is None:
             values = f"({', '.join(expressions.get(f.name, '%s') for f in fields)})"
-            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([values] * rows)}"
+            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {values}"
         else:
             values = ", ".join(expressions.get(f.name) or f"%s::{f.cast_db_type(connection)}" for f in fields)
             sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) SELECT {values} FROM {source}"

@@ -27,10 +27,6 @@ def _clocks(game_ids: list[int]) -> dict[int, tuple[Any, ...]]:
             .values_list("game", *_FIELDS)}
 
 
-def _clock(game_id: int) -> tuple[Any, ...] | None:
-    return GameClock.objects.filter(game_id=game_id).values_list(*_FIELDS).first()
-
-
 def on_game_changes(changes: list[Change]) -> None:
     """:func:`on_game_changed` for each change in turn, with one query for the clocks of all of them.
     A clock whose pause one of the changes ended (or whose change failed) is read again before the next
@@ -42,7 +38,7 @@ def on_game_changes(changes: list[Change]) -> None:
     stale: set[int] = set()
     for game_id, version in active:
         if game_id in stale:
-            clocks[game_id] = _clock(game_id)
+            clocks[game_id] = _clocks([game_id]).get(game_id)
             stale.discard(game_id)
         row = clocks.get(game_id)
         if row is None:
@@ -59,7 +55,7 @@ def on_game_changes(changes: list[Change]) -> None:
 def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwargs: Any) -> None:
     if status != "active":
         return
-    row = _clock(game_id)
+    row = _clocks([game_id]).get(game_id)
     if row is not None:
         _follow(game_id, version, *row)
 
