@@ -808,7 +808,8 @@ class Bench:
         print(f"push latency ms (move sent -> opponent socket): p50 {percentile(s.push_from_send_ms, 50):.1f}  "
               f"p99 {percentile(s.push_from_send_ms, 99):.1f}  (n={len(s.push_from_send_ms)})")
         print(f"push latency ms (move accepted -> opponent socket): p50 {percentile(s.push_from_answer_ms, 50):.1f}"
-              f"  p99 {percentile(s.push_from_answer_ms, 99):.1f}  (n={len(s.push_from_answer_ms)})")
+              f"  p99 {percentile(s.push_from_answer_ms, 99):.1f}  (n={len(s.push_from_answer_ms)};"
+              " from the mover's reading its answer: negative where the push came first)")
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(s.errors.items())) or "none"
         superseded = (f"; superseded (a newer version of the game reached that socket first): {s.pushes_superseded}"
                       if s.pushes_superseded else "")

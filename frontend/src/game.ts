@@ -175,6 +175,18 @@ export function shortNames(g: Game): Record<number, string> {
   return out;
 }
 
+/** Who I play against, for a game's one-line title: the other seats' names (short names with 3-4 seats,
+ *  clockwise from my left), and my partner's apart in a 4-seat Claim game (teams). */
+export function opponentNames(g: Game): { partner: string | null; names: string[] } {
+  const n = seatCount(g);
+  if (n <= 2) return { partner: null, names: [seatName(g, opponentSeat(g))] };
+  const me = g.mySeat ?? 0;
+  const short = shortNames(g);
+  const partner = g.kind.startsWith("claim") ? partnerOf(me, n) : null;
+  const others = othersClockwise(me, n).filter((s) => s !== partner);
+  return { partner: partner == null ? null : short[partner], names: others.map((s) => short[s] ?? seatName(g, s)) };
+}
+
 export function opponentSeat(g: Game): number {
   const me = g.mySeat ?? 0;
   return me === 0 ? 1 : 0;
@@ -200,6 +212,11 @@ export function seatOutcome(r: Result, seat: number): "win" | "loss" | "draw" {
   const winners = r.winners ?? (r.winner == null ? [] : [r.winner]);
   if (!winners.length) return "draw";
   return winners.includes(seat) ? "win" : "loss";
+}
+
+/** My outcome of a finished game (teams and shared wins by ``winners``), null if I hold no seat or it has no result. */
+export function myOutcome(g: Game): "win" | "loss" | "draw" | null {
+  return g.status === "finished" && g.result && g.mySeat != null ? seatOutcome(g.result, g.mySeat) : null;
 }
 
 /** Who a vote / lead value stands for: a team index with 4 seats, else a seat. */

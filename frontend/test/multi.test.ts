@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mixProblem, singlesFor } from "../src/cards";
-import { othersClockwise, partnerOf, seatOutcome, shortNames, voteSeats, type Game } from "../src/game";
+import { myOutcome, opponentNames, othersClockwise, partnerOf, seatOutcome, shortNames, voteSeats, type Game } from "../src/game";
 import { TABLES } from "../src/i18n";
 import { MULTI_POWERS, MULTI_RULINGS } from "../src/rules";
 import { INH_DEVIATIONS } from "../src/i18n/inheritors";
@@ -29,6 +29,13 @@ describe("3-4 player Claim (claim-combined M3-M7)", () => {
     expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [] }, 0)).toBe("loss");
     expect(seatOutcome({ winner: null, winners: [], votes: {}, counts: [], score: [] }, 0)).toBe("draw");
     expect(seatOutcome({ winner: 1, votes: {}, counts: [], score: [] }, 1)).toBe("win");
+    const over = (winners: number[], mySeat: number | null, status = "finished") =>
+      ({ status, mySeat, result: { winner: winners.length === 1 ? winners[0] : null, winners } }) as unknown as Game;
+    expect(myOutcome(over([0, 2], 2))).toBe("win"); // a team's win is not a draw (winner is null)
+    expect(myOutcome(over([1, 3], 0))).toBe("loss");
+    expect(myOutcome(over([], 0))).toBe("draw");
+    expect(myOutcome(over([1], null))).toBeNull();
+    expect(myOutcome(over([1], 1, "active"))).toBeNull();
     expect(voteSeats(1, 4)).toEqual([1, 3]);
     expect(voteSeats(2, 3)).toEqual([2]);
     expect(voteSeats(null, 4)).toEqual([]);
@@ -57,5 +64,13 @@ describe("seat names in the tight spots of a 3-4 seat table", () => {
     expect(shortNames(g)).toEqual({ 0: "Maximilian von Habsburg", 1: "Squire 1", 2: "Squire 2", 3: "Maximilian Novák" });
     const h = { seats: [seat(0, "Zdeňka Nováková"), seat(1, "AI (King)", 3), seat(2, "bob_the_builder")] } as unknown as Game;
     expect(shortNames(h)).toEqual({ 0: "Zdeňka", 1: "King", 2: "bob_the_builder" });
+  });
+  it("a game's title names every opponent, and the partner apart in 4-seat Claim", () => {
+    const four = ["Ann Lee", "AI (Squire) 1", "AI (Squire) 2", "AI (Squire) 3"].map((n, i) => seat(i, n, i ? 1 : null));
+    const g = (kind: string, seats: Game["seats"], mySeat = 0) => ({ kind, seats, mySeat, view: null }) as unknown as Game;
+    expect(opponentNames(g("claim-mix", four))).toEqual({ partner: "Squire 2", names: ["Squire 1", "Squire 3"] });
+    expect(opponentNames(g("claim-mix", four, 1))).toEqual({ partner: "Squire 3", names: ["Squire 2", "Ann"] });
+    expect(opponentNames(g("inheritors", four))).toEqual({ partner: null, names: ["Squire 1", "Squire 2", "Squire 3"] });
+    expect(opponentNames(g("claim", four.slice(0, 2)))).toEqual({ partner: null, names: ["AI (Squire) 1"] });
   });
 });

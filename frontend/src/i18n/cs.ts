@@ -47,6 +47,8 @@ export const cs: Record<Key, string> = {
   "inbox.due": "termín {when}",
   "inbox.no_deadline": "bez časového limitu",
   "inbox.vs": "proti {name}",
+  "inbox.with_vs": "s {partner} proti {names}",
+  "inbox.aborted": "Zrušeno",
   "inbox.you_won": "Vyhráli jste",
   "inbox.you_lost": "Prohráli jste",
   "inbox.draw": "Remíza",

@@ -47,6 +47,8 @@ export const de: Record<Key, string> = {
   "inbox.due": "fällig {when}",
   "inbox.no_deadline": "ohne Zeitlimit",
   "inbox.vs": "gegen {name}",
+  "inbox.with_vs": "mit {partner} gegen {names}",
+  "inbox.aborted": "Abgebrochen",
   "inbox.you_won": "Gewonnen",
   "inbox.you_lost": "Verloren",
   "inbox.draw": "Unentschieden",

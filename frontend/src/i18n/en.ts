@@ -46,6 +46,8 @@ export const en = {
   "inbox.due": "due {when}",
   "inbox.no_deadline": "no time limit",
   "inbox.vs": "vs {name}",
+  "inbox.with_vs": "with {partner} vs {names}",
+  "inbox.aborted": "Aborted",
   "inbox.you_won": "You won",
   "inbox.you_lost": "You lost",
   "inbox.draw": "Draw",

@@ -3,7 +3,7 @@ import { api } from "../api";
 import type { Challenge } from "../challenge";
 import { parseInvite } from "../challenge";
 import { describeTimeControl, type TimeControlView } from "../corr";
-import { inboxOrder, opponentSeat, seatName, type Game } from "../game";
+import { inboxOrder, myOutcome, opponentNames, type Game } from "../game";
 import type { Key } from "../i18n";
 import { acceptInvite, answerChallenge, declineInvite, errorText, loadLists, putGame, t, toast, useStore } from "../store";
 import { relTime } from "../ui";
@@ -11,12 +11,22 @@ import { navigate } from "../router";
 import { ChallengeAnswer, challengeTerms } from "./Challenge";
 import { inviterName } from "./Invite";
 
+/** "vs Ann", "vs Squire 1, Squire 2", "with Ann vs Squire 1, Squire 3" (4-seat Claim: teams). */
+export function versusText(g: Game): string {
+  const { partner, names } = opponentNames(g);
+  const list = names.join(", ");
+  return partner == null ? t("inbox.vs", { name: list }) : t("inbox.with_vs", { partner, names: list });
+}
+
 function Row({ g }: { g: Game }) {
   const st = useStore();
-  const opp = seatName(g, opponentSeat(g));
+  const vs = versusText(g);
   let status: string;
-  if (g.status === "finished" || g.status === "aborted") {
-    status = g.winner == null ? t("inbox.draw") : g.winner === g.mySeat ? t("inbox.you_won") : t("inbox.you_lost");
+  if (g.status === "aborted") {
+    status = t("inbox.aborted");
+  } else if (g.status === "finished") {
+    const outcome = myOutcome(g);
+    status = t(outcome === "win" ? "inbox.you_won" : outcome === "loss" ? "inbox.you_lost" : "inbox.draw");
   } else if (g.status === "open") {
     const from = inviterName(g);
     status = g.invitedMe ? (from ? t("inbox.invited_by", { name: from }) : t("inbox.invitations")) : t("inbox.waiting_join");
@@ -33,7 +43,7 @@ function Row({ g }: { g: Game }) {
     <li>
       <a class={`game-row ${g.myTurn ? "turn" : ""}`} href={`#/game/${g.id}`} data-game={g.id}>
         <span class="gr-main">
-          <strong>{t(("game." + g.kind) as Key)}</strong> <span>{t("inbox.vs", { name: opp })}</span>
+          <strong>{t(("game." + g.kind) as Key)}</strong> <span>{vs}</span>
         </span>
         <span class="gr-sub">
           <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>

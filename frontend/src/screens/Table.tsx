@@ -14,6 +14,7 @@ import { EndScreen } from "./EndScreen";
 import { GiantChoice } from "./GiantChoice";
 import { InheritorsTable } from "./InheritorsTable";
 import { setViewing } from "../realtime";
+import { versusText } from "./Inbox";
 
 function reasonText(r: DimReason): string {
   if (!r) return "";
@@ -168,7 +169,7 @@ export function Table({ id }: { id: number }) {
 
   return (
     <main class="table" id="main" data-kind={g.kind} data-seats={n} data-version={g.version} data-phase={v.phase} data-over={over ? "1" : "0"} data-myturn={g.myTurn ? "1" : "0"}>
-      <h1 class="sr-only">{t(("game." + g.kind) as Key)} {t("inbox.vs", { name: oppName })}</h1>
+      <h1 class="sr-only">{t(("game." + g.kind) as Key)} {versusText(g)}</h1>
       <div class="t-head">
         <p class={`t-turn ${g.myTurn ? "mine" : ""}`} role="status" aria-live="polite" id="turn" tabIndex={-1}>
           {g.myTurn && <span aria-hidden="true">▶ </span>}{turnText}
