@@ -19,8 +19,8 @@ urlpatterns = [
     path("password/reset/confirm", views.PasswordResetConfirmView.as_view(), name="password-reset-confirm"),
     path("scopes", views.ScopesView.as_view(), name="scopes"),
     path("tokens", views.TokenListView.as_view(), name="tokens"),
-    path("tokens/<int:token_id>", views.TokenDetailView.as_view(), name="token-detail"),
+    path("tokens/<id:token_id>", views.TokenDetailView.as_view(), name="token-detail"),
     path("oauth/apps", oauth_views.AuthorizedAppListView.as_view(), name="oauth-apps"),
-    path("oauth/apps/<int:app_id>", oauth_views.AuthorizedAppDetailView.as_view(), name="oauth-app-detail"),
+    path("oauth/apps/<id:app_id>", oauth_views.AuthorizedAppDetailView.as_view(), name="oauth-app-detail"),
     path("bot/upgrade", views.BotUpgradeView.as_view(), name="bot-upgrade"),
 ]

@@ -12,6 +12,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from claim.ids import ID_MAX
+
 
 class StrictBooleanField(serializers.BooleanField):
     """``true`` or ``false``, nothing else."""
@@ -26,9 +28,15 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class StrictIntegerField(serializers.IntegerField):
-    """A JSON integer (not a string, a boolean or a fraction), within the field's bounds."""
+    """A JSON integer (not a string, a boolean or a fraction), within the field's bounds; without bounds of its
+    own, within the signed 64-bit range a database column holds."""
 
     default_error_messages = {"invalid": "Must be an integer (a JSON number without a fraction)."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", ID_MAX)
+        kwargs.setdefault("min_value", -ID_MAX - 1)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from oauth2_provider import views as oauth2_views
 
 from accounts.oauth_views import OAuthAuthorizeView, authorize_redirect
 from accounts.throttles import throttled_admin_login
 from claim.health import health
+from claim.ids import IdConverter
+
+register_converter(IdConverter, "id")  # before the includes below, whose routes use it
 
 api_v1 = [
     path("health", health, name="health"),

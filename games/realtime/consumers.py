@@ -28,6 +28,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from accounts.authentication import effective_scopes
+from claim.ids import is_id
 from claim.parsers import loads
 from games.bots import mark_online
 
@@ -60,7 +61,7 @@ def _game_ids(value: Any) -> list[int] | str:
         raise BadRequest(f'"games" may list at most {MAX_SUBSCRIPTIONS} ids; use "all" to follow every game.')
     ids: list[int] = []
     for item in value:
-        if isinstance(item, bool) or not isinstance(item, int) or item <= 0:
+        if not is_id(item):
             raise BadRequest(f'"games" must contain game ids (positive integers), got {json.dumps(item)[:40]}.')
         if item not in ids:
             ids.append(item)
@@ -177,7 +178,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         presence lasts while the socket pings (at least every 60 s) and ends with the socket.
         """
         game_id = content.get("game_id")
-        if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int) or game_id <= 0):
+        if game_id is not None and not is_id(game_id):
             raise BadRequest('"viewing" needs "game_id": a game id (positive integer) or null.')
         if game_id is not None:
             versions = await database_sync_to_async(queries.seated_game_versions)(self.user.pk, [game_id])
@@ -229,7 +230,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_sync(self, content: dict) -> dict:
         game_id = content.get("game_id")
-        if isinstance(game_id, bool) or not isinstance(game_id, int) or game_id <= 0:
+        if not is_id(game_id):
             raise BadRequest('"sync" needs "game_id": a game id (positive integer).')
         current = await database_sync_to_async(queries.current_view)(self.user, game_id)
         if current is None:
@@ -274,8 +275,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def auth_recheck(self, event: dict) -> None:
         """``auth.recheck`` (``accounts.signals.credentials_changed``, sent on by
-        ``games.realtime.publish.on_credentials_changed``): a token of the user was revoked or a password
-        changed; a socket whose own credential no longer holds is closed with 4401."""
+        ``games.realtime.publish.on_credentials_changed``): a token of the user was revoked, a session logged
+        out or a password changed; a socket whose own credential no longer holds is closed with 4401."""
         if self.user is None:
             return
         token = self.scope.get("token")
@@ -286,11 +287,15 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         else:
             from channels.auth import get_user
 
-            valid = (await get_user(self.scope)).is_authenticated  # checks the session's password hash
+            session = self.scope.get("session")
+            key = getattr(session, "session_key", None)
+            # the session still stored (not logged out), and its password hash still the user's
+            valid = (key is not None and await database_sync_to_async(session.exists)(key)
+                     and (await get_user(self.scope)).is_authenticated)
         if not valid:
             await self._refuse(CLOSE_UNAUTHENTICATED, "unauthenticated",
-                               "Your token was revoked or your session ended (password changed or reset): "
-                               "log in again.")
+                               "Your token was revoked or your session ended (logged out, password changed or "
+                               "reset): log in again.")
 
     async def notification_new(self, event: dict) -> None:
         """A new in-app notification for this user (``type: notification.new``, from

@@ -137,6 +137,9 @@ def _bad_inputs(mode: dict[str, Any], client: httpx.Client) -> list[tuple[str, s
         ("legal move with a deep extra key", "POST", f"/api/v1/games/{gid}/moves", deep_move, as_mover),
         ("legal move with an extra key", "POST", f"/api/v1/games/{gid}/moves",
          json.dumps({"version": version, "move": {**legal, "x": [[1]]}}), as_mover),
+        ("ids past 64 bits to mark read", "POST", "/api/v1/notifications/read", json.dumps({"ids": [2**64]}), alice),
+        ("ids below 64 bits to mark read", "POST", "/api/v1/notifications/read", json.dumps({"ids": [-2**64]}),
+         alice),
     ]
     return items
 
@@ -161,6 +164,13 @@ def test_each_bad_input_is_a_clear_4xx_json_error_in_both_modes(mode):
                 assert error["code"] and error["message"], (label, r.text[:300])
                 for word in STATE_WORDS:
                     assert word not in r.text, (mode["name"], label, accept, word, r.text[:500])
+        # an id past what a database column holds names no game: 404 on every route of a game (SQLite: no
+        # OverflowError)
+        alice = {**mode["headers"], "Authorization": f"Bearer {mode['world']['alice']}"}
+        for path in ("", "/moves", "/join", "/resign", "/abort", "/rematch", "/history", "/record", "/clock"):
+            method = "GET" if path in ("", "/history", "/record", "/clock") else "POST"
+            r = client.request(method, f"/api/v1/games/{2**63}{path}", json={}, headers=alice)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", (path, r.status_code, r.text)
         # outside the API: a plain page, never a debug page
         for path in ("/%00", "/admin/login/?next=%00"):
             for accept in ACCEPTS:
@@ -172,7 +182,7 @@ def test_each_bad_input_is_a_clear_4xx_json_error_in_both_modes(mode):
           f"({sum(1 for a in answers if a[2] == 200)} clamped pages)")
 
 
-def test_nested_json_on_the_socket_is_an_error_frame_in_both_modes(mode):
+def test_nested_json_and_ids_past_64_bits_on_the_socket_are_error_frames_in_both_modes(mode):
     import asyncio
 
     from websockets.asyncio.client import connect
@@ -184,6 +194,11 @@ def test_nested_json_on_the_socket_is_an_error_frame_in_both_modes(mode):
             await ws.send("[" * 5000 + "]" * 5000)
             message = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert message["type"] == "error" and "nested deeper" in message["message"]
+            for message in ({"type": "sync", "game_id": 2**63}, {"type": "subscribe", "games": [2**63]},
+                            {"type": "viewing", "game_id": 2**64}):
+                await ws.send(json.dumps(message))
+                answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert answer["type"] == "error" and "positive integer" in answer["message"], (message, answer)
             await ws.send(json.dumps({"type": "ping"}))
             assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {"type": "pong"}
 

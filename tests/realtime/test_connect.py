@@ -232,3 +232,31 @@ async def test_issue22_password_reset_closes_session_and_token_sockets_and_revok
     assert await adb(lambda: ApiToken.objects.filter(user=user, revoked_at__isnull=True).count())() == 0
     await bystander.send_json_to({"type": "ping"})
     assert await receive(bystander) == {"type": "pong"}  # another user's socket is untouched
+
+
+async def test_logout_closes_that_sessions_sockets_only(connect, make_user, make_token, session_cookie):
+    """A phone that logs out stops getting its user's views at once (a shared computer): the sockets of that
+    session close with 4401; another session's and a token's sockets of the same user stay open."""
+    from django.conf import settings
+    from django.test import Client
+
+    user = await adb(make_user)()
+    cookie = await adb(session_cookie)(user)
+    other_cookie = await adb(session_cookie)(user)
+    _, _, logged_out = await connect(headers=[cookie])
+    _, _, other_session = await connect(headers=[other_cookie])
+    _, _, by_token = await connect(token=await adb(make_token)(user))
+    for comm in (logged_out, other_session, by_token):
+        await comm.send_json_to({"type": "ping"})
+        assert await receive(comm) == {"type": "pong"}
+
+    def log_out() -> int:
+        client = Client(enforce_csrf_checks=False)
+        client.cookies[settings.SESSION_COOKIE_NAME] = cookie[1].decode().split("=", 1)[1]
+        return client.post("/api/v1/accounts/logout").status_code
+
+    assert await adb(log_out)() == 204
+    await _expect_refused(logged_out, 4401, "unauthenticated")
+    for comm in (other_session, by_token):
+        await comm.send_json_to({"type": "ping"})
+        assert await receive(comm) == {"type": "pong"}
