@@ -124,9 +124,22 @@ class VacationSerializer(serializers.Serializer):
     auto_use = StrictBooleanField(required=False)
 
 
+#: How far ahead a vacation period may be booked.
+BOOK_AHEAD_DAYS = 365
+
+
 class VacationPeriodSerializer(serializers.Serializer):
-    start = serializers.DateTimeField()
+    start = serializers.DateTimeField(help_text=f"From the day before today (a period starting earlier today, in "
+                                                f"any time zone) to {BOOK_AHEAD_DAYS} days ahead.")
     days = StrictIntegerField(min_value=1, max_value=30)
+
+    def validate_start(self, value: Any) -> Any:
+        now = timezone.now()
+        if value < now - timedelta(days=1):
+            raise ValidationError("A vacation period cannot start in the past: pick today or a later day.")
+        if value > now + timedelta(days=BOOK_AHEAD_DAYS):
+            raise ValidationError(f"A vacation period can be booked at most {BOOK_AHEAD_DAYS} days ahead.")
+        return value
 
 
 def vacation_payload(user: Any) -> dict[str, Any]:

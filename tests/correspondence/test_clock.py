@@ -211,6 +211,27 @@ def test_a_newcomer_starts_with_a_week_and_is_told_plainly_when_asking_for_more(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("start", "said"), [
+    (T0 - timedelta(days=2), "cannot start in the past"),  # its days would be spent on nothing
+    (T0 + timedelta(days=366), "at most 365 days ahead"),
+    ("9999-12-30T00:00:00", "at most 365 days ahead"),  # its end was past year 9999: a 500
+])
+def test_a_vacation_period_in_the_past_or_far_ahead_is_refused_and_costs_nothing(make_user, clock, api_client,
+                                                                                  start, said):
+    user = make_user("traveller")
+    user.date_joined = T0
+    user.save()
+    api_client.force_authenticate(user)
+    start = start if isinstance(start, str) else start.isoformat()
+    r = api_client.post("/api/v1/vacation/periods", {"start": start, "days": 2}, format="json")
+    assert r.status_code == 400 and said in r.json()["error"]["fields"]["start"][0], r.content
+    assert account_for(user).balance == 7
+    r = api_client.post("/api/v1/vacation/periods", {"start": (T0 - timedelta(hours=20)).isoformat(), "days": 2},
+                        format="json")  # earlier today in another time zone
+    assert r.status_code == 201 and r.json()["balance_days"] == 5 and len(r.json()["periods"]) == 1
+
+
+@pytest.mark.django_db
 def test_vacation_accrual_is_capped_at_30(make_user, clock):
     old = make_user("old")
     old.date_joined = T0 - timedelta(days=7 * 100)

@@ -63,7 +63,8 @@ _CREATE_RULES = {"invalid": {"rated", "time_control", "days_per_move", "seats", 
 SEMANTIC_REFUSALS: dict[tuple[str, str], dict[str, set[str] | None]] = {
     ("POST", "/api/v1/games/{game_id}/moves"): {"illegal_move": None},  # legal only in its position
     ("POST", "/api/v1/accounts/password/reset/confirm"): {"invalid": {"non_field_errors"}},  # a live link
-    ("POST", "/api/v1/vacation/periods"): {"invalid": {"days"}},  # the days must be in the balance
+    # the days must be in the balance, the start from yesterday to a year ahead
+    ("POST", "/api/v1/vacation/periods"): {"invalid": {"days", "start"}},
     # rated needs a time control and no AI seat; a "days" time_control takes no bank fields; time_control and
     # days_per_move (its older form) not both; the seats and options a kind takes; an opponent must exist
     ("POST", "/api/v1/games"): _CREATE_RULES,

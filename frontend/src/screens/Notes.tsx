@@ -181,10 +181,19 @@ export function Vacation() {
     try {
       setV(await api<VacationData>("POST", "/vacation/periods", { start: new Date(start + "T00:00:00").toISOString(), days: Number(days) }));
       toast(t("common.saved"));
-    } catch (x) { toast(x instanceof ApiError && x.fields.days ? x.fields.days.join(" ") : errorText(x), "error"); }
+    } catch (x) {
+      const said = x instanceof ApiError ? (x.fields.start ?? x.fields.days) : undefined;
+      toast(said ? said.join(" ") : errorText(x), "error");
+    }
   }
   if (!v) return null;
   const zone = st.me?.time_zone;
+  /** The local date ``ahead`` days from today, as a date input writes it (the server takes yesterday to a year on). */
+  const localDay = (ahead: number) => {
+    const d = new Date();
+    d.setDate(d.getDate() + ahead);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  };
   return (
     <section aria-labelledby="h-vac" id="vacation">
       <h2 id="h-vac">{t("vac.title")}</h2>
@@ -194,7 +203,7 @@ export function Vacation() {
         <ul class="hist small">{v.periods.map((p) => <li>{formatInZone(p.start, zone, state.lang)} – {formatInZone(p.end, zone, state.lang)} ({t("new.days", { n: p.days })})</li>)}</ul>
       )}
       <form class="row" onSubmit={book}>
-        <div class="field"><label for="vac-start">{t("vac.start")}</label><input id="vac-start" type="date" value={start} onInput={(e) => setStart((e.target as HTMLInputElement).value)} /></div>
+        <div class="field"><label for="vac-start">{t("vac.start")}</label><input id="vac-start" type="date" min={localDay(0)} max={localDay(365)} value={start} onInput={(e) => setStart((e.target as HTMLInputElement).value)} /></div>
         <div class="field"><label for="vac-days">{t("vac.days")}</label><input id="vac-days" type="number" min="1" max="30" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} /></div>
         <button class="btn" type="submit">{t("vac.book")}</button>
       </form>
