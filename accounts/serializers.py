@@ -10,6 +10,8 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 
+from claim.strict_fields import StrictCharField
+
 from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, User
 
 _TIME_ZONE_SET = frozenset(TIME_ZONES)
@@ -28,12 +30,21 @@ def validate_time_zone(value: str) -> str:
     return value
 
 
-DISPLAY_NAME_RULES = ("at most 40 characters, without control, bidi or zero-width characters; not another "
-                      "player's username, and not starting with \"AI (\" (the AI seats' names)")
+DISPLAY_NAME_RULES = ("at most 40 characters, without control, bidi or zero-width characters, and without "
+                      "mixing Latin, Greek and Cyrillic letters; not another player's username, and not starting "
+                      "with \"AI (\" (the AI seats' names)")
+#: Scripts whose letters look alike (Latin A, Greek Alpha, Cyrillic A): a name takes letters of one of them only.
+LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
 
 
 def _folded(value: str) -> str:
     return unicodedata.normalize("NFKC", value).casefold().strip()
+
+
+def _lookalike_scripts(value: str) -> set[str]:
+    """Which of :data:`LOOKALIKE_SCRIPTS` the letters of ``value`` are written in (by their Unicode names)."""
+    return {script for ch in value if ch.isalpha()
+            for script in LOOKALIKE_SCRIPTS if unicodedata.name(ch, "").startswith(script + " ")}
 
 
 def check_display_name(value: str, user: User | None, username: str | None) -> str:
@@ -47,7 +58,10 @@ def check_display_name(value: str, user: User | None, username: str | None) -> s
     folded = _folded(value)
     if not folded:
         return value.strip()
-    if folded.startswith(_folded("AI (")) or folded.startswith("ai("):
+    if len(_lookalike_scripts(folded)) > 1:  # "alice" with a Cyrillic a, "AI (King)" with a Greek Alpha
+        raise serializers.ValidationError(
+            f"A display name cannot mix Latin, Greek and Cyrillic letters: {DISPLAY_NAME_RULES}.")
+    if "".join(folded.split()).startswith("ai("):  # "AI (King)", "ai(knight)", "A I (King)"
         raise serializers.ValidationError(f'A display name cannot start with "AI (": {DISPLAY_NAME_RULES}.')
     own = _folded(username or (user.username if user else ""))
     if folded != own:
@@ -73,10 +87,10 @@ def _password_field(**kwargs) -> serializers.CharField:
 
 class ProfileSerializer(serializers.ModelSerializer):
     language = serializers.ChoiceField(choices=LANGUAGES, required=False, error_messages=LANGUAGE_ERRORS)
-    time_zone = serializers.CharField(
+    time_zone = StrictCharField(
         max_length=64, required=False, validators=[validate_time_zone], help_text="IANA time zone, e.g. Europe/Prague."
     )
-    display_name = serializers.CharField(
+    display_name = StrictCharField(
         max_length=40, required=False, allow_blank=True,
         help_text=f"Shown instead of the username when set: {DISPLAY_NAME_RULES}."
     )
@@ -95,7 +109,7 @@ class ProfileSerializer(serializers.ModelSerializer):
 
 
 class RegisterSerializer(serializers.Serializer):
-    username = serializers.CharField(
+    username = StrictCharField(
         min_length=2,
         max_length=30,
         validators=[RegexValidator(r"^[A-Za-z0-9][A-Za-z0-9_-]*\Z", f"Usernames are {USERNAME_RULES}")],
@@ -103,12 +117,12 @@ class RegisterSerializer(serializers.Serializer):
     )
     password = _password_field(help_text="Checked by the password rules (length, common, numeric, similarity).")
     email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=254)
-    display_name = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+    display_name = StrictCharField(max_length=40, required=False, allow_blank=True, default="",
                                          help_text=f"Shown instead of the username when set: {DISPLAY_NAME_RULES}.")
     language = serializers.ChoiceField(
         choices=LANGUAGES, required=False, default="en", error_messages=LANGUAGE_ERRORS
     )
-    time_zone = serializers.CharField(max_length=64, required=False, default="UTC", validators=[validate_time_zone])
+    time_zone = StrictCharField(max_length=64, required=False, default="UTC", validators=[validate_time_zone])
 
     def validate_username(self, value: str) -> str:
         from .services import USERNAME_TAKEN

@@ -21,5 +21,6 @@ echo "    claim is running: open http://$HOST:$PORT/   (API docs: http://$HOST:$
 echo "    stop with Ctrl+C"
 echo
 # One process (--workers 1 whatever WEB_CONCURRENCY says): the embedded channel layer and cache live in its memory.
+# No proxy in front: --no-proxy-headers, so a client's X-Forwarded-For never stands for its address (throttles).
 exec .venv/bin/uvicorn claim.asgi:application --host "$HOST" --port "$PORT" --workers 1 --lifespan off --log-level warning \
-    --http httptools --loop uvloop --ws-per-message-deflate false --no-access-log
+    --http httptools --loop uvloop --ws-per-message-deflate false --no-access-log --no-proxy-headers

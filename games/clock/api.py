@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -16,10 +15,10 @@ from rest_framework.views import APIView
 from claim.strict_fields import StrictBooleanField, StrictIntegerField
 from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games.api.schema import E400
-from games.api.views import call
+from games.api.views import GameAPIError, call
 from games.models import Game, GameClock
+from games.service import GameNotFound, seats_of
 from games.service import clock as game_clock
-from games.service import seats_of
 from games.service.access import require_visible
 
 from . import schema
@@ -77,7 +76,9 @@ class ClockView(APIView):
     @extend_schema(tags=TAGS, responses=schema.CLOCK_READ, summary="The game's clock",
                    description="Time control and time left per seat (UTC instants). Scope: `games:read`.")
     def get(self, request, game_id: int):
-        game = get_object_or_404(Game.objects.select_related("clock"), pk=game_id)
+        game = Game.objects.select_related("clock").filter(pk=game_id).first()
+        if game is None:  # the same answer as a game that is not visible: which ids exist is not told
+            raise GameAPIError(GameNotFound())
         call(require_visible, game, seats_of(game), request.user)
         return Response(clock_payload(game))
 

@@ -11,12 +11,15 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.authentication import SessionRequired
 from accounts.openapi import error_responses
 from claim.api_errors import error_body
 from claim.strict_fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from games.api.permissions import GameScopes
 
 from . import schema
 from .endpoints import endpoint_pattern, endpoint_problem
@@ -170,12 +173,18 @@ class SubscriptionSerializer(serializers.Serializer):
 
 
 class PushSubscriptionsView(APIView):
+    """A browser's Web Push subscriptions: session only, so a leaked token cannot have the player's notifications
+    pushed to a subscription of its own."""
+
+    permission_classes = [IsAuthenticated, GameScopes, SessionRequired]
+
     @extend_schema(tags=TAGS, request=SubscriptionSerializer,
                    responses={201: schema.SubscriptionOutSerializer, 409: error_responses(409)[409], **schema.WRITE},
                    summary="Register this browser's Web Push subscription (PushSubscription.toJSON())",
                    description="The endpoint must be an https URL of a known Web Push service "
                                "(docs/security.md); one registered to another account answers 409 "
-                               "`endpoint_taken`.")
+                               "`endpoint_taken`. Session login only (the web app): API tokens get 403 "
+                               "`session_required`.")
     def post(self, request):
         ser = SubscriptionSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -190,7 +199,7 @@ class PushSubscriptionsView(APIView):
         return Response({"id": sub.pk, "endpoint": sub.endpoint}, status=status.HTTP_201_CREATED)
 
     @extend_schema(tags=TAGS, request=SubscriptionSerializer, responses={204: None, **schema.READ},
-                   summary="Remove a Web Push subscription")
+                   summary="Remove a Web Push subscription", description="Session login only.")
     def delete(self, request):
         PushSubscription.objects.filter(user=request.user, endpoint=request.data.get("endpoint", "")).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -68,7 +68,10 @@ def test_display_name_can_be_cleared(session_client, user):
 @pytest.mark.parametrize(("name", "words"), [
     ("Bob", "another player's username"), ("BOB", "another player's username"),
     ("\uff42\uff4f\uff42", "another player's username"),
-    ("AI (King)", 'start with "AI ("'), ("ai(knight)", 'start with "AI ("'),
+    ("AI (King)", 'start with "AI ("'), ("ai(knight)", 'start with "AI ("'), ("A I (King)", 'start with "AI ("'),
+    ("\u0410I (King)", "cannot mix"), ("\u0391I (Knight)", "cannot mix"), ("\u0410lice", "cannot mix"),
+    ("b\u03bfb", "cannot mix"),  # Latin b, Greek omicron
+    (123, "Must be a string"), (1.5, "Must be a string"),
     ("Alice\u202e", "U+202E"), ("Al\u200bice", "U+200B"), ("x\u2066y", "U+2066"), ("a\u0000", "forbidden"),
 ])
 def test_issue22_display_name_cannot_impersonate_or_hide_characters(session_client, user, make_user, name, words):
@@ -77,6 +80,12 @@ def test_issue22_display_name_cannot_impersonate_or_hide_characters(session_clie
     assert r.status_code == 400, (name, r.content)
     message = r.json()["error"]["message"]
     assert words in message or "NUL" in message, message
+
+
+@pytest.mark.parametrize("name", ["Алёна", "Ζωή", "Zdeňka Nováková", "山田 花子", "Émile O'Brien-Łukasz", "R2-D2"])
+def test_a_display_name_in_one_script_is_fine(session_client, user, name):
+    r = session_client.patch(url("me"), {"display_name": name}, format="json")
+    assert r.status_code == 200 and r.json()["display_name"] == name, r.content
 
 
 def test_issue22_own_username_as_display_name_is_fine(session_client, user):

@@ -143,3 +143,20 @@ def test_issue22_an_allowed_name_resolving_to_loopback_is_never_contacted(make_u
     failed = Delivery.objects.get(user=u, channel="push")
     assert not failed.ok and "non-public" in failed.error
     assert PushSubscription.objects.filter(pk=sub.pk).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["post", "delete"])
+def test_a_token_cannot_manage_push_subscriptions(make_user, method):
+    """A leaked token must not point the player's notifications at a subscription of its own."""
+    from rest_framework.test import APIClient
+
+    from accounts.models import ApiToken
+
+    user = make_user("pushy")
+    _, secret = ApiToken.issue(user, "bot", ["games:read", "games:play", "account:read"])
+    client = APIClient()
+    r = getattr(client, method)(PATH, {"endpoint": "https://fcm.googleapis.com/fcm/send/x", "keys": KEYS},
+                                format="json", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "session_required", r.content
+    assert not PushSubscription.objects.filter(user=user).exists()

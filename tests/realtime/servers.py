@@ -109,7 +109,8 @@ def start_server(env: dict[str, str], workers: int = 1, port: int | None = None)
     """uvicorn with the whole app (HTTP, streams, sockets), as ``make run`` and the sockets service run it."""
     port = port or free_port()
     return _start([sys.executable, "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port",
-                   str(port), "--lifespan", "off", "--log-level", "warning", "--workers", str(workers)],
+                   str(port), "--lifespan", "off", "--log-level", "warning", "--workers", str(workers),
+                   "--no-proxy-headers"],
                   env, port, "uvicorn")
 
 
