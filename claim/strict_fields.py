@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
 from claim.ids import ID_MAX
@@ -62,3 +63,28 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class ClosedSerializer(serializers.Serializer):
+    """A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+    two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
+    (``additionalProperties: false``, :class:`ClosedSerializerSchema`)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            known = [name for name, field in self.fields.items() if not field.read_only]
+            unknown = sorted(set(data) - set(known))
+            if unknown:
+                raise serializers.ValidationError(
+                    {key: [f"Unknown field {key!r}; the fields are: {', '.join(known)}."] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class ClosedSerializerSchema(OpenApiSerializerExtension):
+    """The schema of every :class:`ClosedSerializer`: no other keys (``additionalProperties: false``)."""
+
+    target_class = ClosedSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        return {**auto_schema._map_basic_serializer(self.target, direction), "additionalProperties": False}

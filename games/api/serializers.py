@@ -7,7 +7,7 @@ import json
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from claim.strict_fields import StrictBooleanField, StrictChoiceField, StrictIntegerField
+from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
 from games.ai import LEVELS
 from games.models import DAYS_PER_MOVE_CHOICES
 
@@ -29,7 +29,7 @@ HISTORY_TYPES = ["created", "joined", "move", "resigned", "abort_offer", "aborte
                  "paused", "resumed", "timeout"]
 
 
-class OpponentSerializer(serializers.Serializer):
+class OpponentSerializer(ClosedSerializer):
     type = serializers.ChoiceField(choices=OPPONENT_TYPES, help_text="Who sits in this seat.")
     username = serializers.CharField(required=False, max_length=150, help_text='For "user": who is invited.')
     level = StrictChoiceField(choices=sorted(LEVELS), required=False,
@@ -92,7 +92,7 @@ class TimeControlField(serializers.JSONField):
             raise serializers.ValidationError(exc.message) from None
 
 
-class CreateGameSerializer(serializers.Serializer):
+class CreateGameSerializer(ClosedSerializer):
     kind = KindField(help_text='Game kind: "claim", "claim2", "claim-mix", ...')
     options = OptionsField(required=False, default=dict,
                                     help_text='Engine options, e.g. {"factions": [5 names]} for claim-mix.')
@@ -120,11 +120,11 @@ class CreateGameSerializer(serializers.Serializer):
         return value
 
 
-class JoinByCodeSerializer(serializers.Serializer):
+class JoinByCodeSerializer(ClosedSerializer):
     code = serializers.CharField(max_length=64, help_text="The invitation code of an open game.")
 
 
-class JoinGameSerializer(serializers.Serializer):
+class JoinGameSerializer(ClosedSerializer):
     code = serializers.CharField(max_length=64, required=False,
                                  help_text="Needed to take an open seat; not needed when you were invited.")
 
@@ -135,7 +135,7 @@ class MoveField(serializers.JSONField):
     """A move: a non-empty JSON object (its exact shape is checked per game, games/rules/moveshape.py)."""
 
 
-class MoveSerializer(serializers.Serializer):
+class MoveSerializer(ClosedSerializer):
     version = StrictIntegerField(min_value=0, help_text="The game version your move was made against.")
     move = MoveField(help_text='One of your legal_moves, e.g. {"play": "knight-7"}.')
     client_id = serializers.CharField(required=False, allow_null=True, max_length=64,

@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from claim.strict_fields import StrictBooleanField, StrictChoiceField, StrictIntegerField
+from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
 from claim.throttling import UserRateThrottle
 from games.api import schema
 from games.api.serializers import KindField, OptionsField, TimeControlField, TimeControlSerializer
@@ -19,7 +19,7 @@ from .models import CHALLENGE_STATUSES
 TAGS = ["challenges"]
 
 
-class ChallengeCreateSerializer(serializers.Serializer):
+class ChallengeCreateSerializer(ClosedSerializer):
     to = serializers.CharField(max_length=150, required=False, allow_null=True, default=None,
                                help_text="The username challenged; null or absent: an open challenge (anyone with "
                                          "its id may accept).")
@@ -52,7 +52,7 @@ class ChallengeCreateSerializer(serializers.Serializer):
         return value
 
 
-class DeclineSerializer(serializers.Serializer):
+class DeclineSerializer(ClosedSerializer):
     reason = serializers.ChoiceField(choices=service.DECLINE_REASON_CHOICES, required=False, default="generic",
                                      help_text="Why (the challenger sees it with a sentence): "
                                      + ", ".join(f"`{k}` ({v})" for k, v in service.DECLINE_REASONS.items()))

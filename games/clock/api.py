@@ -12,7 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from claim.strict_fields import StrictBooleanField, StrictIntegerField
+from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictIntegerField
 from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games.api.schema import E400
 from games.api.views import GameAPIError, call
@@ -121,7 +121,7 @@ class ResumeView(_ClockAction):
     action_fn = staticmethod(clock_service.resume)
 
 
-class VacationSerializer(serializers.Serializer):
+class VacationSerializer(ClosedSerializer):
     auto_use = StrictBooleanField(required=False)
 
 
@@ -129,7 +129,7 @@ class VacationSerializer(serializers.Serializer):
 BOOK_AHEAD_DAYS = 365
 
 
-class VacationPeriodSerializer(serializers.Serializer):
+class VacationPeriodSerializer(ClosedSerializer):
     start = serializers.DateTimeField(help_text=f"From the day before today (a period starting earlier today, in "
                                                 f"any time zone) to {BOOK_AHEAD_DAYS} days ahead.")
     days = StrictIntegerField(min_value=1, max_value=30)

@@ -7,7 +7,6 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -18,7 +17,7 @@ from rest_framework.views import APIView
 from accounts.authentication import SessionRequired
 from accounts.openapi import error_responses
 from claim.api_errors import error_body
-from claim.strict_fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictCharField, StrictIntegerField
 from games.api.permissions import GameScopes
 
 from . import schema
@@ -52,7 +51,7 @@ class InboxView(APIView):
         return Response({"unread": unread, "results": [note_payload(n) for n in qs[:100]]})
 
 
-class ReadSerializer(serializers.Serializer):
+class ReadSerializer(ClosedSerializer):
     ids = serializers.ListField(child=StrictIntegerField(), required=False)
     all = StrictBooleanField(required=False, default=False)
 
@@ -79,18 +78,9 @@ class EventPrefsField(serializers.DictField):
     """``{event: {channel: true|false}}``: known events and channels only (``validate_events``)."""
 
 
-class PrefSerializer(serializers.Serializer):
+class PrefSerializer(ClosedSerializer):
     email_digest = StrictBooleanField(required=False)
     events = EventPrefsField(child=serializers.DictField(child=StrictBooleanField()), required=False)
-
-    def to_internal_value(self, data):
-        # A misspelt key would be ignored without a word (issue 26): refuse unknown top-level keys.
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {key: [f"Unknown preference {key!r}; send email_digest and/or events."] for key in unknown})
-        return super().to_internal_value(data)
 
     def validate_events(self, value):
         for event, channels in value.items():
@@ -100,16 +90,6 @@ class PrefSerializer(serializers.Serializer):
             if bad:
                 raise serializers.ValidationError(f"{event}: unknown channel(s) {sorted(bad)}.")
         return value
-
-
-class ClosedPrefSchema(OpenApiSerializerExtension):
-    """The schema of :class:`PrefSerializer` says what it enforces: no other keys (``additionalProperties``)."""
-
-    target_class = PrefSerializer
-
-    def map_serializer(self, auto_schema, direction):
-        schema = auto_schema._map_basic_serializer(self.target, direction)
-        return {**schema, "additionalProperties": False}
 
 
 def prefs_payload(user: Any) -> dict[str, Any]:

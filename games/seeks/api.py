@@ -11,7 +11,7 @@ from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from claim.strict_fields import StrictBooleanField, StrictIntegerField
+from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictIntegerField
 from games.api import schema as schema_errors
 from games.api.serializers import TimeControlField
 from games.models import DAYS_PER_MOVE_CHOICES
@@ -54,7 +54,7 @@ def seek_payload(s: Seek) -> dict[str, Any]:
             "created_at": s.created_at.isoformat().replace("+00:00", "Z")}
 
 
-class _GameChoiceSerializer(serializers.Serializer):
+class _GameChoiceSerializer(ClosedSerializer):
     """What game a seek asks for: kind, options, seats, time control, rated."""
 
     kind = serializers.ChoiceField(choices=sorted(GAMES))

@@ -154,6 +154,28 @@ def test_create_with_wrong_types_is_400(make_api, name):
     assert _error(r)["code"] in ("invalid", "invalid_options")
 
 
+@pytest.mark.parametrize(("path", "body", "key"), [
+    ("/api/v1/games", {"kind": "claim", "colour": "red"}, "colour"),
+    ("/api/v1/games", {"kind": "claim", "opponents": [{"type": "ai", "level": 1, "lvl": 3}]}, "lvl"),
+    ("/api/v1/challenges", {"kind": "claim", "seats": 3}, "seats"),  # a challenge has two seats: not silently
+    ("/api/v1/seeks", {"kind": "claim", "days_per_move": 3, "rating": 1500}, "rating"),
+    ("/api/v1/games/{gid}/moves", {"version": 0, "move": {"play": "x"}, "clientid": "a"}, "clientid"),
+    ("/api/v1/notifications/read", {"all": True, "unread": True}, "unread"),
+    ("/api/v1/vacation", {"auto": False}, "auto"),
+])
+def test_an_unknown_field_is_a_400_naming_it(duel, path, body, key):
+    """A misspelt or unsupported key is refused, not ignored (the request would do something else than asked)."""
+    alice, _, gid, _, _ = duel
+    if path == "/api/v1/vacation":
+        r = alice.client.patch(path, body, format="json")
+    else:
+        r = alice.post(path.format(gid=gid), body)
+    assert r.status_code == 400, (path, r.status_code, r.content[:300])
+    fields = _error(r)["fields"]
+    flat = json.dumps(fields)
+    assert f"Unknown field '{key}'" in flat, fields
+
+
 @pytest.mark.parametrize(("path", "params", "expected"), [
     ("/api/v1/games", {"status": "everything"}, {400}),
     # DRF's LimitOffsetPagination fell back to the default; the schema says an integer >= 1 / >= 0 (issue 22)
