@@ -140,10 +140,6 @@ class JoinedSelect:
             out.append(objs[0])
         return out
 
-    def width(self, connection: Any) -> int:
-        """The number of columns of :meth:`sql`."""
-        return sum(len(attnames) for _, attnames, _ in self.compiled(connection)[1])
-
     @staticmethod
     def _converters(connection: Any, parts: list[tuple[type[Model], list[str], Any]]) -> list[list[Any]]:
         """Per model, ``(index, fn)`` for fields whose database value needs converting (JSON on SQLite,

@@ -87,13 +87,6 @@ class Knowledge:
         """Every other seat, clockwise from this seat's left."""
         return [(self.seat + i) % self.seats for i in range(1, self.seats)]
 
-    def hidden_count(self, s: int) -> int:
-        """3-4 seats: how many cards of seat ``s``'s hidden zone (phase 1: follower pile beyond the
-        known cards, plus the hand; phase 2: the hand beyond the known cards) are unseen."""
-        if self.phase == 1:
-            return self.hand_counts[s] + max(0, self.follower_counts[s] - len(self.known[s]))
-        return max(0, self.hand_counts[s] - len(self.known[s]))
-
     @property
     def opp_hidden_followers(self) -> int:
         """Opponent follower cards this seat has never seen (phase 1)."""
