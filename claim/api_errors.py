@@ -38,6 +38,13 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
 
 
+def _other_scheme(context: dict[str, Any]) -> bool:
+    """Whether the request named credentials of a scheme the API does not take (``Authorization: Basic …``)."""
+    request = context.get("request")
+    header = request.META.get("HTTP_AUTHORIZATION", "") if request is not None else ""
+    return bool(header.strip()) and header.split(None, 1)[0].lower() != "bearer"
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     database = isinstance(exc, (OperationalError, InterfaceError)) or type(exc) is DatabaseError
     # django-redis raises its ConnectionInterrupted from redis-py's error (the cache: throttles, sessions)
@@ -59,6 +66,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or "You do not have permission to do this.")
+    elif isinstance(exc, exceptions.NotAuthenticated) and _other_scheme(context):
+        exc = exceptions.NotAuthenticated("The Authorization header must be 'Bearer <token>' (a personal API token "
+                                          "or an OAuth access token, docs/accounts.md); other schemes are not taken.")
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -81,11 +91,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 def not_found(request: Any, exception: Exception | None = None) -> Any:
     """``handler404``: an unknown URL under /api/ answers in the API's error shape, pointing to the
-    docs; other paths get Django's page (the PWA serves its own routes)."""
+    docs, and a plain HTTP request for the socket's /ws/ says how to open it; other paths get Django's page
+    (the PWA serves its own routes)."""
     from django.http import JsonResponse
     from django.views.defaults import page_not_found
 
     if request.path.startswith("/api/"):
         message = f"There is no API endpoint at {request.path}: see /api/v1/docs/ for the endpoints."
+        return JsonResponse(error_body("not_found", message), status=404)
+    if request.path.startswith("/ws/"):
+        message = ("/ws/ is the WebSocket endpoint: open it with a WebSocket client (an Upgrade: websocket "
+                   "handshake); docs/realtime.md.")
         return JsonResponse(error_body("not_found", message), status=404)
     return page_not_found(request, exception)

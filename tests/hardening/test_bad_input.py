@@ -254,6 +254,14 @@ def test_malformed_or_unknown_tokens_are_401(db, header):
     assert r.status_code == 401, (header[:40], r.status_code, r.content[:200])
 
 
+@pytest.mark.parametrize("header", ["Basic YWxpY2U6cHc=", "Token clm_deadbeef_x", "Digest username=alice"])
+def test_another_authorization_scheme_is_401_saying_which_one_is_taken(db, header):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=header)
+    r = client.get("/api/v1/games")
+    assert r.status_code == 401 and "must be 'Bearer <token>'" in r.json()["error"]["message"], r.content
+
+
 def test_token_with_right_prefix_wrong_secret_is_401(make_user):
     from accounts.models import ApiToken
 

@@ -171,6 +171,9 @@ def test_each_bad_input_is_a_clear_4xx_json_error_in_both_modes(mode):
             method = "GET" if path in ("", "/history", "/record", "/clock") else "POST"
             r = client.request(method, f"/api/v1/games/{2**63}{path}", json={}, headers=alice)
             assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", (path, r.status_code, r.text)
+        # the socket's address asked for by plain HTTP: what it is, in JSON
+        r = client.get("/ws/", headers={**mode["headers"], "Accept": "text/html"})
+        assert r.status_code == 404 and "WebSocket" in r.json()["error"]["message"], (r.status_code, r.text[:300])
         # outside the API: a plain page, never a debug page
         for path in ("/%00", "/admin/login/?next=%00"):
             for accept in ACCEPTS:
