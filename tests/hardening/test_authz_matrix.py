@@ -107,8 +107,9 @@ MATRIX: dict[str, dict[str, int]] = {
     "notifications_deliveries_retrieve": row(401, 200, 200, 200, 403, 200),
     "notifications_preferences_retrieve": row(401, 200, 200, 200, 403, 200),
     "notifications_preferences_partial_update": row(401, 200, 200, 200, 403, 200),
-    "notifications_push_subscriptions_create": row(401, 201, 201, 201, 403, 201),
-    "notifications_push_subscriptions_destroy": row(401, 204, 204, 204, 403, 204),
+    # a browser's Web Push: session only (a leaked token must not get the player's pushes sent to its own)
+    "notifications_push_subscriptions_create": row(401, 403, 403, 201, 403, 403),
+    "notifications_push_subscriptions_destroy": row(401, 403, 403, 204, 403, 403),
     # --- challenges (alice challenged botty) ------------------------------------------------------------
     "challenges_list": row(401, 200, 200, 200, 403, 200),
     "challenges_create": row(401, 201, 201, 201, 403, 201),
