@@ -1,7 +1,7 @@
 // The events socket (/ws/): subscribe to all my games, apply pushed views, reconnect with backoff.
 import { backoff } from "./game";
 import type { Challenge } from "./challenge";
-import { loadGame, loadLists, onChallengeEvent, onPushedView, set, state } from "./store";
+import { loadGame, loadLists, onChallengeEvent, onPushedView, readGameNotes, set, state } from "./store";
 
 let ws: WebSocket | null = null;
 let attempt = 0;
@@ -46,7 +46,7 @@ export function connect(): void {
   sock.onmessage = (ev) => {
     let msg: {
       type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string;
-      games?: unknown; challenge?: Challenge;
+      games?: unknown; challenge?: Challenge; notification?: { game_id?: number | null };
     };
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
@@ -56,8 +56,11 @@ export function connect(): void {
       // this ack: an AI that moved first in a game just created) is read once now.
       resync();
     } else if (msg.type === "notification") {
-      // A new in-app notification: the bell counts it, an open inbox reloads (docs/realtime.md).
+      // A new in-app notification: the bell counts it, an open inbox reloads (docs/realtime.md); one of the game on
+      // screen (sent before the server knew it was open) is read at once.
       set({ unread: (state.unread || 0) + 1 });
+      const gameId = msg.notification?.game_id;
+      if (gameId != null && gameId === viewing) void readGameNotes(gameId);
       window.dispatchEvent(new CustomEvent("claim:notification"));
     } else if (typeof msg.type === "string" && msg.type.startsWith("challenge_")) {
       // A challenge to or by me changed (docs/realtime.md, "Typed events"): the screens showing it update.

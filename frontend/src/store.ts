@@ -292,6 +292,16 @@ export function onChallengeEvent(type: string, c: Challenge | undefined): void {
 
 // ---------------------------------------------------------------------------- notifications
 
+/** Opening a game's table reads its notifications ("your turn", "opponent moved"...): the bell stops counting
+ *  what the player is looking at. Nothing is sent while nothing is unread. */
+export async function readGameNotes(gameId: number): Promise<void> {
+  if (!state.me || state.unread <= 0) return;
+  try {
+    await api("POST", "/notifications/read", { game: gameId });
+    await loadUnread();
+  } catch { /* offline: the count stays until the next load */ }
+}
+
 /** The unread count for the header bell (GET /notifications?unread=1). */
 export async function loadUnread(): Promise<void> {
   if (!state.me) return;

@@ -53,18 +53,21 @@ class InboxView(APIView):
 
 class ReadSerializer(ClosedSerializer):
     ids = serializers.ListField(child=StrictIntegerField(), required=False)
+    game = StrictIntegerField(required=False, min_value=1,
+                              help_text="Every notification of this game (the web app sends it when the game opens).")
     all = StrictBooleanField(required=False, default=False)
 
 
 class ReadView(APIView):
     @extend_schema(tags=TAGS, request=ReadSerializer, responses={200: schema.MarkedSerializer, **schema.WRITE},
-                   summary="Mark notifications read (ids, or all)")
+                   summary="Mark notifications read (ids, those of a game, or all)")
     def post(self, request):
         ser = ReadSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
+        data = ser.validated_data
         qs = Notification.objects.filter(user=request.user, read_at__isnull=True)
-        if not ser.validated_data["all"]:
-            qs = qs.filter(pk__in=ser.validated_data.get("ids") or [])
+        if not data["all"]:
+            qs = qs.filter(game_id=data["game"]) if "game" in data else qs.filter(pk__in=data.get("ids") or [])
         return Response({"marked": qs.update(read_at=timezone.now())})
 
 

@@ -92,6 +92,26 @@ def test_inbox_and_read_marks(make_user, api_client):
 
 
 @pytest.mark.django_db
+def test_opening_a_game_reads_its_notifications_only(make_user, api_client):
+    """The web app reads a game's notifications when its table opens (``{"game": id}``): the bell no longer
+    counts a "your turn" of a game the player is looking at, or one that has ended since."""
+    from games.service import create_game
+
+    u, other = make_user("u"), make_user("other")
+    g1, g2 = (create_game(u, "claim", opponents=[{"type": "ai", "level": 1}]).pk for _ in range(2))
+    for game_id in (g1, g1, g2):
+        service.notify(u, "your_turn", game_id, "Your turn")
+    service.notify(other, "your_turn", g1, "not yours")
+    api_client.force_authenticate(u)
+    r = api_client.post("/api/v1/notifications/read", {"game": g1}, format="json")
+    assert r.status_code == 200 and r.json() == {"marked": 2}
+    unread = [n["game_id"] for n in api_client.get("/api/v1/notifications?unread=1").json()["results"]]
+    assert unread == [g2]
+    assert Notification.objects.get(user=other).read_at is None
+    assert api_client.post("/api/v1/notifications/read", {"game": 0}, format="json").status_code == 400
+
+
+@pytest.mark.django_db
 def test_reminders_at_half_and_tenth_never_twice_in_12h(make_user, play, clock, commit):
     alice, bob = make_user("alice"), make_user("bob")
     game = play.game(alice, bob, days=2)  # 48 h turn: 50 % at 24 h, 10 % at 43.2 h

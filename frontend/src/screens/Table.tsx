@@ -7,7 +7,7 @@ import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
 import { Invitation } from "./Invite";
-import { heldGame, loadGame, resignGame, sendMove, state, t, useStore } from "../store";
+import { heldGame, loadGame, readGameNotes, resignGame, sendMove, state, t, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
 import { EndScreen } from "./EndScreen";
@@ -42,7 +42,7 @@ export function Table({ id }: { id: number }) {
   const [seerPick, setSeerPick] = useState<"prize" | "top" | null>(null);
 
   useEffect(() => { void loadGame(id); }, [id]);
-  useEffect(() => { setViewing(id); return () => setViewing(null); }, [id]);
+  useEffect(() => { setViewing(id); void readGameNotes(id); return () => setViewing(null); }, [id]);
 
   // Safety net while waiting for the opponent: poll often when the socket is down, rarely when up.
   useEffect(() => {
