@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games import service
+from games.rules.registry import GAMES
 from games.service import ServiceError
 
 from . import schema
@@ -125,11 +126,13 @@ class GamesView(GameView, GenericAPIView):
                     "Scope: `games:read`.",
         parameters=[OpenApiParameter("status", str, enum=list(service.queries.INBOX_STATUSES),
                                      description="Which games: `current` (open + active, default), `open`, "
-                                                 "`active`, `finished`, `aborted` or `all`.")],
+                                                 "`active`, `finished`, `aborted` or `all`."),
+                    OpenApiParameter("kind", str, enum=sorted(GAMES), description="Only games of this kind.")],
         responses={200: GameSummarySerializer(many=True), 400: schema.E400, **schema.STANDARD},
     )
     def get(self, request):
-        qs = call(service.inbox, request.user, request.query_params.get("status") or "current")
+        qs = call(service.inbox, request.user, request.query_params.get("status") or "current",
+                  request.query_params.get("kind") or None)
         page = self.paginate_queryset(qs)
         data = [service.game_summary(g, request.user, list(g.seats.all())) for g in page]
         return self.get_paginated_response(data)

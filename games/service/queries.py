@@ -24,13 +24,19 @@ INBOX_STATUSES: dict[str, tuple[str, ...]] = {
 }
 
 
-def inbox(user: Any, status: str = "current") -> QuerySet[Game]:
-    """The user's games, correspondence order: my turn first, then nearest deadline, then most recently updated."""
+def inbox(user: Any, status: str = "current", kind: str | None = None) -> QuerySet[Game]:
+    """The user's games (of one ``kind`` if given), correspondence order: my turn first, then nearest deadline,
+    then most recently updated."""
+    from games.rules.registry import GAMES
+
     if status not in INBOX_STATUSES:
         raise InvalidRequest(f"status must be one of {', '.join(INBOX_STATUSES)}.", field="status")
+    if kind is not None and kind not in GAMES:
+        raise InvalidRequest(f"kind must be one of {', '.join(sorted(GAMES))}.", field="kind")
     mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    games = Game.objects.filter(kind=kind) if kind is not None else Game.objects
     return (
-        Game.objects.filter(Exists(mine), status__in=INBOX_STATUSES[status])
+        games.filter(Exists(mine), status__in=INBOX_STATUSES[status])
         .annotate(my_turn=Exists(mine.filter(to_act=True)))
         .order_by("-my_turn", F("deadline").asc(nulls_last=True), "-updated_at", "-pk")
         .select_related("clock").prefetch_related("seats__user")

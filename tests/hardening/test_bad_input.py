@@ -178,6 +178,8 @@ def test_an_unknown_field_is_a_400_naming_it(duel, path, body, key):
 
 @pytest.mark.parametrize(("path", "params", "expected"), [
     ("/api/v1/games", {"status": "everything"}, {400}),
+    ("/api/v1/games", {"kind": "chess"}, {400}),
+    ("/api/v1/games", {"kind": "claim"}, {200}),
     # DRF's LimitOffsetPagination fell back to the default; the schema says an integer >= 1 / >= 0 (issue 22)
     ("/api/v1/games", {"limit": "many"}, {400}),
     ("/api/v1/games", {"limit": "0"}, {400}),

@@ -169,6 +169,9 @@ def test_inbox_order_my_turn_first_then_deadline_then_updated(alice, bob, make_u
     assert finished not in current
     assert [g["id"] for g in alice.get("/api/v1/games", {"status": "finished"}).json()["results"]] == [finished]
     assert len(alice.get("/api/v1/games", {"status": "all"}).json()["results"]) == 8
+    inheritors = alice.create(kind="inheritors")["id"]
+    assert [g["id"] for g in alice.get("/api/v1/games", {"kind": "inheritors"}).json()["results"]] == [inheritors]
+    assert inheritors not in [g["id"] for g in alice.get("/api/v1/games", {"kind": "claim"}).json()["results"]]
     page = alice.get("/api/v1/games", {"status": "active", "limit": 2, "offset": 2}).json()
     assert [g["id"] for g in page["results"]] == [mine_unlimited, theirs_soon]
     # bob's inbox mirrors it; a third user has nothing
