@@ -192,6 +192,12 @@ export function opponentSeat(g: Game): number {
   return me === 0 ? 1 : 0;
 }
 
+/** Tricks in each phase of a Claim-family game: as many as the cards dealt to each player (C3.2 and M3.2: 13 with
+ *  2 players, 12 with 3, 9 with 4). */
+export function tricksPerPhase(seats: number): number {
+  return seats === 4 ? 9 : seats === 3 ? 12 : 13;
+}
+
 /** Number of seats of a game (view first, then the seat list). */
 export function seatCount(g: Game): number {
   return g.view?.seats ?? (g.seats.length || 2);

@@ -50,7 +50,7 @@ describe("i18n", () => {
   it("formats placeholders", () => {
     expect(format("Play {card}?", { card: "Knight 7" })).toBe("Play Knight 7?");
     expect(format("{a} {b}", { a: 1 })).toBe("1 {b}");
-    expect(translate("de", "table.trick", { n: 3 })).toBe("Stich 3/13");
+    expect(translate("de", "table.trick", { n: 3, total: 13 })).toBe("Stich 3/13");
     expect(translate("cs", "table.play", { card: cardName("knight-7", "cs") })).toBe("Zahrát Rytíř 7");
   });
 });

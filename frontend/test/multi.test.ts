@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mixProblem, singlesFor } from "../src/cards";
-import { myOutcome, opponentNames, othersClockwise, partnerOf, seatOutcome, shortNames, voteSeats, type Game } from "../src/game";
+import { myOutcome, opponentNames, othersClockwise, tricksPerPhase, partnerOf, seatOutcome, shortNames, voteSeats, type Game } from "../src/game";
 import { TABLES } from "../src/i18n";
 import { MULTI_POWERS, MULTI_RULINGS } from "../src/rules";
 import { INH_DEVIATIONS } from "../src/i18n/inheritors";
@@ -23,6 +23,7 @@ describe("3-4 player Claim (claim-combined M3-M7)", () => {
     expect(partnerOf(0, 3)).toBeNull();
     expect(othersClockwise(1, 4)).toEqual([2, 3, 0]); // left, across (partner), right
     expect(othersClockwise(2, 3)).toEqual([0, 1]);
+    expect([2, 3, 4].map(tricksPerPhase)).toEqual([13, 12, 9]); // C3.2, M3.2: one trick per card dealt
   });
   it("outcomes from winners (shared wins, teams, draws) and team votes", () => {
     expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [] }, 3)).toBe("win");

@@ -1,7 +1,9 @@
 """AI players for Inheritors (2-4 seats), from a seat's view and legal moves only.
 
 Level 1 "Squire": claims any honor or clan it may (they only ever add points, I9/I8), otherwise a
-random legal move.
+random kind of move (play, discard and draw, discard and take, quest, advocate...), then a random move of
+that kind: drawn uniformly over all legal moves it would mostly draw (a card has one "play" and up to nine
+discard moves), hoard its hand and play nearly nothing.
 
 Level 2 "Knight": scores every legal move with a hand-written estimate of the points it brings
 (I12): honors (+1 VP each) and clans first; playing an influence card raises its stack top (S1, +1)
@@ -115,7 +117,11 @@ def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: in
     if level <= 1:
         if claims:
             return dict(claims[rng.randrange(len(claims))])
-        return dict(legal[rng.randrange(len(legal))])
+        kinds: dict[str, list[Mapping[str, Any]]] = {}
+        for m in legal:
+            kinds.setdefault(str(m.get("action", next(iter(m), ""))), []).append(m)
+        some = list(kinds.values())[rng.randrange(len(kinds))]
+        return dict(some[rng.randrange(len(some))])
     ctx = _Ctx(view)
     scored = [(_score(ctx, m) + 1e-6 * rng.random(), i) for i, m in enumerate(legal)]
     return dict(legal[max(scored)[1]])

@@ -43,3 +43,22 @@ def test_inheritors_knight_beats_random():
         out = play_game("inheritors", players, 60_000 + g)
         wins += out.winner == g % seats
     assert wins >= games * 0.6
+
+
+def test_inheritors_squire_plays_its_hand_rather_than_hoarding_it():
+    """Level 1 picks a kind of move first: drawn over all legal moves it mostly discarded and drew (a card has
+    one "play" and up to nine discard moves) and ended 2-seat games holding about 31 cards."""
+    from games.ai.match import deal_options, get_engine, pick
+
+    rules = get_engine("inheritors")
+    held = []
+    for g in range(8):
+        state = rules.setup(deal_options("inheritors", 500 + g), 2, 500 + g)
+        step = 0
+        while not rules.is_over(state):
+            seat = next(s for s in sorted(rules.to_act(state)) if rules.legal_moves(state, s))
+            move = pick(1, "inheritors", rules.view(state, seat), rules.legal_moves(state, seat), g * 1000 + step)
+            state, _ = rules.apply(state, seat, move)
+            step += 1
+        held += [p["hand_count"] for p in rules.view(state, 0)["players"]]
+    assert sum(held) / len(held) <= 24, held

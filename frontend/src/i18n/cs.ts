@@ -141,7 +141,7 @@ export const cs: Record<Key, string> = {
   "table.you": "Vy",
   "table.opponent": "Soupeř",
   "table.phase": "Fáze {n}",
-  "table.trick": "Štych {n}/13",
+  "table.trick": "Štych {n}/{total}",
   "table.your_turn": "Jste na tahu",
   "table.their_turn": "Na tahu: {name}",
   "table.waiting_start": "Čeká se, až se soupeř připojí",

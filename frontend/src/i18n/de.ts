@@ -141,7 +141,7 @@ export const de: Record<Key, string> = {
   "table.you": "Du",
   "table.opponent": "Gegner",
   "table.phase": "Phase {n}",
-  "table.trick": "Stich {n}/13",
+  "table.trick": "Stich {n}/{total}",
   "table.your_turn": "Du bist am Zug",
   "table.their_turn": "{name} ist am Zug",
   "table.waiting_start": "Wartet auf den Beitritt des Gegners",

@@ -140,7 +140,7 @@ export const en = {
   "table.you": "You",
   "table.opponent": "Opponent",
   "table.phase": "Phase {n}",
-  "table.trick": "Trick {n}/13",
+  "table.trick": "Trick {n}/{total}",
   "table.your_turn": "Your turn",
   "table.their_turn": "{name} to play",
   "table.waiting_start": "Waiting for the opponent to join",

@@ -131,7 +131,9 @@ export function InheritorsTable({ g }: { g: Game }) {
   let turnText: string;
   if (ts.kind === "over" || over) turnText = ti("inh.end.title"); // over: also a resigned game the engine never ended
   else if (ts.kind === "mine") {
-    turnText = v.phase === "post" && !v.pending ? ti("inh.your_turn_post") : ti("inh.your_turn");
+    const post = v.phase === "post" && !v.pending;
+    const canClaim = g.legal.some((m) => !("end_turn" in m)); // I: claims are optional; often only ending is left
+    turnText = post ? ti(canClaim ? "inh.your_turn_post" : "inh.your_turn_end") : ti("inh.your_turn");
     if (ts.others.length) turnText += ` (${ti("inh.also_acting", { names: ts.others.map(name).join(", ") })})`;
   } else turnText = ti("inh.waiting", { names: ts.seats.map(name).join(", ") || "…" });
 

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { cardName, dimReason, factionOf, factionTitle, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
-import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, shortNames, voteSeats, type Game, type LastTrick } from "../game";
+import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, shortNames, tricksPerPhase, voteSeats, type Game, type LastTrick } from "../game";
 import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
@@ -176,7 +176,7 @@ export function Table({ id }: { id: number }) {
           {!over && g.deadline && <span class="t-due"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}
         </p>
         <p class="t-status small">
-          <span class="nw">{t("table.phase", { n: v.phase })}</span> · <span class="nw">{t("table.trick", { n: Math.min(v.trick, 13) })}</span>
+          <span class="nw">{t("table.phase", { n: v.phase })}</span> · <span class="nw">{t("table.trick", { n: Math.min(v.trick, tricksPerPhase(n)), total: tricksPerPhase(n) })}</span>
           <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
         </p>
       </div>
@@ -243,10 +243,12 @@ export function Table({ id }: { id: number }) {
           <div class={`hand ${hand.length > 7 ? "two" : ""}`} id="hand" aria-busy={busy} onKeyDown={handKeys}
             style={{ "--cols": hand.length > 7 ? Math.ceil(hand.length / 2) : Math.max(hand.length, 1) }}>
             {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
-            {hand.map((c) => {
+            {hand.map((c, i) => {
               const ok = g.myTurn && !seerChoice && legal.has(c);
+              // cards alike (C1.2: the Goblin 0s) are one choice: only the first of them shows it chosen
+              const chosen = selected === c && hand.indexOf(c) === i;
               return (
-                <CardView id={c} size="h" dim={g.myTurn && !ok} selected={selected === c} onClick={() => tapCard(c)}
+                <CardView id={c} size="h" dim={g.myTurn && !ok} selected={chosen} onClick={() => tapCard(c)}
                   class={ok ? "legal" : g.myTurn ? "" : "wait"} />
               );
             })}
