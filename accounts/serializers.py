@@ -10,7 +10,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 
-from claim.strict_fields import StrictCharField
+from claim.strict_fields import ClosedSerializer, StrictCharField
 
 from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, User
 
@@ -85,7 +85,7 @@ def _password_field(**kwargs) -> serializers.CharField:
     return serializers.CharField(write_only=True, trim_whitespace=False, style={"input_type": "password"}, **kwargs)
 
 
-class ProfileSerializer(serializers.ModelSerializer):
+class ProfileSerializer(ClosedSerializer, serializers.ModelSerializer):
     language = serializers.ChoiceField(choices=LANGUAGES, required=False, error_messages=LANGUAGE_ERRORS)
     time_zone = StrictCharField(
         max_length=64, required=False, validators=[validate_time_zone], help_text="IANA time zone, e.g. Europe/Prague."
@@ -108,7 +108,7 @@ class ProfileSerializer(serializers.ModelSerializer):
         return check_display_name(value, self.instance, None)
 
 
-class RegisterSerializer(serializers.Serializer):
+class RegisterSerializer(ClosedSerializer):
     username = StrictCharField(
         min_length=2,
         max_length=30,
@@ -208,7 +208,7 @@ class TokenCreatedSerializer(TokenSerializer):
         read_only_fields = fields
 
 
-class TokenCreateSerializer(serializers.Serializer):
+class TokenCreateSerializer(ClosedSerializer):
     name = serializers.CharField(max_length=60, help_text="What the token is for, e.g. 'my bot'.")
     scopes = ScopeListField(allow_empty=False, help_text="A subset of the scopes listed by GET /accounts/scopes.")
 

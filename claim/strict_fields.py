@@ -72,11 +72,11 @@ class ClosedSerializer(serializers.Serializer):
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
-            known = [name for name, field in self.fields.items() if not field.read_only]
-            unknown = sorted(set(data) - set(known))
+            unknown = sorted(set(data) - set(self.fields))  # a read-only field sent back is ignored, as DRF does
             if unknown:
+                writable = ", ".join(name for name, field in self.fields.items() if not field.read_only)
                 raise serializers.ValidationError(
-                    {key: [f"Unknown field {key!r}; the fields are: {', '.join(known)}."] for key in unknown})
+                    {key: [f"Unknown field {key!r}; the fields are: {writable}."] for key in unknown})
         return super().to_internal_value(data)
 
 

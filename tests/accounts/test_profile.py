@@ -88,6 +88,15 @@ def test_a_display_name_in_one_script_is_fine(session_client, user, name):
     assert r.status_code == 200 and r.json()["display_name"] == name, r.content
 
 
+def test_an_unknown_profile_field_is_refused_and_a_read_only_one_ignored(session_client, user):
+    r = session_client.patch(url("me"), {"is_staff": True, "display_name": "Al"}, format="json")
+    assert r.status_code == 400 and "Unknown field 'is_staff'" in r.json()["error"]["fields"]["is_staff"][0]
+    user.refresh_from_db()
+    assert not user.is_staff and user.display_name != "Al"
+    r = session_client.patch(url("me"), {"username": "someone-else", "display_name": "Al"}, format="json")
+    assert r.status_code == 200 and r.json()["username"] == user.username and r.json()["display_name"] == "Al"
+
+
 def test_issue22_own_username_as_display_name_is_fine(session_client, user):
     r = session_client.patch(url("me"), {"display_name": user.username.upper()}, format="json")
     assert r.status_code == 200 and r.json()["display_name"] == user.username.upper()
