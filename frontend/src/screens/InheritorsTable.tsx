@@ -4,9 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { seatName, type Game } from "../game";
 import { inhCards, inhTranslate, type InhKey } from "../i18n/inheritors";
 import {
-  CLAN_COLOURS, cardTint, groupMoves, inhView, moveId, moveLabel, orderCardMoves, outcomeOf, parseInhCard, pendingKey, scoreTable,
-  recentEvents, seatLabels, seatOrder, sortHand, stacksInOrder, influenceOf, turnState, type InhPlayer, type InhResult, type InhView, type Move,
-  type Names,
+  cardTint, CLAN_COLOURS, groupMoves, influenceOf, type InhPlayer, type InhResult, inhView, type InhView, type Move, moveId, moveKind, moveLabel, type Names, orderCardMoves, outcomeOf, parseInhCard, pendingKey, recentEvents, scoreTable, seatLabels, seatOrder, sortHand, stacksInOrder, turnState,
 } from "../inheritors";
 import { resignGame, sendMove, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
@@ -32,6 +30,9 @@ function glyph(id: string): string {
   if (c.kind === "epic") return "★";
   return ti(`inh.a.${c.advocate}`).slice(0, 3);
 }
+
+/** The kinds of move a card's sheet puts under a heading of their own. */
+const SHEET_KINDS = ["play", "advocate", "discard_take", "quest", "discard_draw"];
 
 export function ICard({ id, onClick, legal, playable, selected, size = "m", label }: {
   id: string; onClick?: () => void; legal?: boolean; playable?: boolean; selected?: boolean; size?: "s" | "m"; label?: string;
@@ -273,10 +274,16 @@ export function InheritorsTable({ g }: { g: Game }) {
       {card && cardMoves.length > 0 && (
         <Dialog title={ti("inh.card_moves", { card: inhCardName(card) })} onClose={() => { setCard(null); setChosen(null); }} id="ih-sheet">
           <div class="ih-move-list" id="ih-sheet" data-card={card}>
-            {cardMoves.map((m) => (
-              <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)} aria-pressed={isChosen(m)}
-                onClick={() => pick(m)}>{moveLabel(m, ti, names, false)}</button>
-            ))}
+            {cardMoves.map((m, i) => {
+              // a long sheet is split by kind of move (take a pile, quest, draw 2...), so the choices can be scanned
+              const kind = moveKind(m);
+              const head = cardMoves.length > 4 && SHEET_KINDS.includes(kind) && (i === 0 || moveKind(cardMoves[i - 1]) !== kind);
+              return (<>
+                {head && <p class="ih-kind small">{ti(`inh.k.${kind}`)}</p>}
+                <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)} aria-pressed={isChosen(m)}
+                  onClick={() => pick(m)}>{moveLabel(m, ti, names, false)}</button>
+              </>);
+            })}
           </div>
           {commitBar(true)}
         </Dialog>
