@@ -90,7 +90,6 @@ export interface Game {
   daysPerMove: number | null;
   code: string | null;
   result: Result | null;
-  winner: number | null;
   invitedMe: boolean;
   updated: string | null;
   raw: Record<string, unknown>;
@@ -137,7 +136,6 @@ export function normGame(p: Obj): Game {
     daysPerMove: (p.time_control?.days_per_move ?? p.days_per_move ?? null) as number | null,
     code: (p.code ?? p.invite_code ?? p.invitation_code ?? null) as string | null,
     result,
-    winner: result ? result.winner : (p.winner ?? null),
     invitedMe: status === "open" && seats.some((s: SeatInfo) => s.you && !s.joined),
     updated: (p.updated_at ?? p.updated ?? p.last_move_at ?? null) as string | null,
     raw: p,
@@ -213,9 +211,14 @@ export function othersClockwise(me: number, seats: number): number[] {
   return Array.from({ length: seats - 1 }, (_, i) => (me + 1 + i) % seats);
 }
 
+/** The seats that won: ``winners`` (3-4 seats, teams, shared wins, Inheritors) or else ``winner``; empty: a draw. */
+export function winnersOf(r: { winner?: number | null; winners?: number[] }): number[] {
+  return r.winners ?? (r.winner == null ? [] : [r.winner]);
+}
+
 /** Did ``seat`` win? Uses ``winners`` (3-4 seats, teams) or ``winner``; null = draw / nobody. */
 export function seatOutcome(r: Result, seat: number): "win" | "loss" | "draw" {
-  const winners = r.winners ?? (r.winner == null ? [] : [r.winner]);
+  const winners = winnersOf(r);
   if (!winners.length) return "draw";
   return winners.includes(seat) ? "win" : "loss";
 }

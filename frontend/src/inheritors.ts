@@ -1,5 +1,6 @@
 // Inheritors in the PWA: the view the API sends (games/rules/inheritors/views.py), card ids, and the
 // pure helpers the table uses to turn the legal-move list into tappable controls. No DOM, no store.
+import { winnersOf } from "./game";
 
 export type Move = Record<string, unknown>;
 
@@ -247,7 +248,7 @@ export function scoreTable(r: InhResult, order: readonly number[]): { row: (type
 
 /** "win" | "shared" | "loss" for a seat, from the result. */
 export function outcomeOf(r: InhResult, seat: number): "win" | "shared" | "loss" {
-  const w = r.winners ?? (r.winner == null ? [] : [r.winner]);
+  const w = winnersOf(r);
   if (!w.includes(seat)) return "loss";
   return w.length > 1 ? "shared" : "win";
 }

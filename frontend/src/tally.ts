@@ -2,7 +2,7 @@
 // and why, the votes' tally per column (a seat, or a team with 4 seats), and what decided the game.
 // Pure: no DOM, no i18n (the screen words it).
 import { parseCard } from "./cards";
-import type { Result } from "./game";
+import { winnersOf, type Result } from "./game";
 
 export type Why =
   | { code: "more" } // more cards (C8.2)
@@ -62,7 +62,7 @@ export function tallyOf(r: Result, factions: string[], seats: number, me: number
   const votes = columns.map((_, i) => lines.filter((l) => l.vote === i).length);
   // cards in the factions that voted for each column (C8.7, T4.4, M7)
   const cards = columns.map((_, i) => lines.reduce((a, l) => a + (l.vote === i ? l.counts[i] : 0), 0));
-  const winners = r.winners ?? (r.winner == null ? [] : [r.winner]);
+  const winners = winnersOf(r);
   const winCols = [...new Set(winners.map((s) => columns.findIndex((c) => c.includes(s))).filter((i) => i >= 0))];
   let game: GameWhy;
   if (winCols.length === 0) game = { code: "draw" };

@@ -15,11 +15,12 @@ from rest_framework.views import APIView
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictIntegerField
 from claim.throttling import ScopedRateThrottle, UserRateThrottle
 from games.api.schema import E400
-from games.api.views import GameAPIError, call
+from games.api.views import call
 from games.models import Game, GameClock
-from games.service import GameNotFound, seats_of
 from games.service import clock as game_clock
+from games.service import seats_of
 from games.service.access import require_visible
+from games.service.queries import get_game
 
 from . import schema
 from . import service as clock_service
@@ -76,9 +77,7 @@ class ClockView(APIView):
     @extend_schema(tags=TAGS, responses=schema.CLOCK_READ, summary="The game's clock",
                    description="Time control and time left per seat (UTC instants). Scope: `games:read`.")
     def get(self, request, game_id: int):
-        game = Game.objects.select_related("clock").filter(pk=game_id).first()
-        if game is None:  # the same answer as a game that is not visible: which ids exist is not told
-            raise GameAPIError(GameNotFound())
+        game = call(get_game, game_id)  # unknown: the same 404 as a game that is not visible
         call(require_visible, game, seats_of(game), request.user)
         return Response(clock_payload(game))
 
