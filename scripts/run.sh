@@ -11,6 +11,13 @@ export CLAIM_EMBEDDED_BEAT=1  # deadlines, reminders, pairing run in-process (cl
 unset REDIS_URL CELERY_BROKER_URL || true
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
+# Links in e-mails (the password-reset link, notification mail) point at this server unless FRONTEND_URL is set.
+case "$HOST" in
+  0.0.0.0 | :: | "[::]") link_host=127.0.0.1 ;;
+  *:*) link_host="[${HOST#[}"; link_host="${link_host%]}]" ;;
+  *) link_host=$HOST ;;
+esac
+export FRONTEND_URL=${FRONTEND_URL:-http://$link_host:$PORT}
 
 echo "==> applying migrations (SQLite: var/db.sqlite3)"
 .venv/bin/python manage.py migrate --noinput
@@ -18,6 +25,8 @@ echo "==> applying migrations (SQLite: var/db.sqlite3)"
 
 echo
 echo "    claim is running: open http://$HOST:$PORT/   (API docs: http://$HOST:$PORT/api/v1/docs/)"
+echo "    e-mail is not sent: each message (password-reset links included) is printed in this log"
+echo "    links in e-mails point at $FRONTEND_URL (set FRONTEND_URL to change that)"
 echo "    stop with Ctrl+C"
 echo
 # One process (--workers 1 whatever WEB_CONCURRENCY says): the embedded channel layer and cache live in its memory.
