@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from .names import name_keys
 from .scopes import SCOPES  # noqa: F401 - the one scope list (personal tokens and OAuth)
 
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("cs", "Čeština")]
@@ -36,6 +37,51 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, and keep this user's :class:`NameKey` rows those of its username and display name (skipped
+        when ``update_fields`` names neither, as a login's ``last_login`` update)."""
+        super().save(*args, **kwargs)
+        fields = kwargs.get("update_fields")
+        if fields is None or {"username", "display_name"} & set(fields):
+            NameKey.sync(self)
+
+
+class NameKey(models.Model):
+    """One comparison key (accounts.names.name_keys) of a user's username or display name.
+
+    "Does this name read like another player's?" is then one lookup of the indexed ``key`` column, however
+    many players there are. A user has at most six rows (three keys per name), usually one to three.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="name_keys")
+    key = models.TextField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="accounts_namekey_user_key_unique")]
+
+    @staticmethod
+    def keys_of(user: User) -> frozenset[str]:
+        return name_keys(user.username) | name_keys(user.display_name)
+
+    @classmethod
+    def sync(cls, user: User) -> None:
+        """Make ``user``'s rows the keys of its current names (one SELECT; writes only what changed)."""
+        want = cls.keys_of(user)
+        have = set(cls.objects.filter(user=user).values_list("key", flat=True))
+        if have - want:
+            cls.objects.filter(user=user, key__in=have - want).delete()
+        if want - have:
+            cls.objects.bulk_create([cls(user=user, key=key) for key in want - have], ignore_conflicts=True)
+
+    @classmethod
+    def taken(cls, name: str, except_user: User | None = None) -> bool:
+        """Whether another user's username or display name reads like ``name`` (a shared key): an index
+        lookup of at most three keys."""
+        rows = cls.objects.filter(key__in=name_keys(name))
+        if except_user is not None and except_user.pk:
+            rows = rows.exclude(user_id=except_user.pk)
+        return rows.exists()
 
 
 def _digest(secret: str) -> str:

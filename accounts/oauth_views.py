@@ -25,6 +25,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.models import get_access_token_model, get_application_model, get_refresh_token_model
 from oauth2_provider.views.mixins import OAuthLibMixin
+from oauthlib.oauth2.rfc6749.errors import UnsupportedCodeChallengeMethodError
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -40,6 +41,7 @@ from .views import SESSION_ONLY, AccountView
 TAGS = ["oauth"]
 PWA_SCREEN = "/#/authorize"
 BOT_SCOPE = "bot:play"
+PKCE_METHOD = "S256"
 
 
 def authorize_redirect(request: HttpRequest) -> HttpResponseRedirect:
@@ -103,6 +105,19 @@ def _application(client_id: str | None) -> Any:
     return get_application_model().objects.filter(client_id=client_id or "").first()
 
 
+def _pkce_refusal(credentials: dict[str, Any], application: Any) -> Response | None:
+    """RFC 9700: ``code_challenge_method`` must be ``S256``; oauthlib also lets ``plain`` (or none, which means
+    plain: RFC 7636 4.3) through the check. Refused as an OAuth ``invalid_request`` (the app is told through its
+    redirect URI, with the ``state``), before the consent screen shows anything."""
+    method = credentials.get("code_challenge_method") or ""
+    if method == PKCE_METHOD:
+        return None
+    error = UnsupportedCodeChallengeMethodError(
+        description=f"PKCE code_challenge_method must be {PKCE_METHOD} (RFC 9700), not '{method or 'plain'}': "
+        "send the SHA-256 of the code_verifier, base64url-encoded.", state=credentials.get("state"))
+    return _refusal(OAuthToolkitError(error, redirect_uri=credentials.get("redirect_uri")), application)
+
+
 def _bot_scope_refusal(user: Any, scopes: list[str]) -> Response | None:
     if BOT_SCOPE in scopes and not user.is_bot:
         return Response(error_body("oauth_invalid_scope", f"The scope {BOT_SCOPE} is only for bot accounts, and "
@@ -118,7 +133,8 @@ class OAuthAuthorizeView(OAuthLibMixin, AccountView):
         summary="Check an OAuth authorization request (for the consent screen)",
         description="The query of `/o/authorize/` as the app sent it (`client_id`, `redirect_uri`, "
         "`response_type=code`, `scope`, `state`, `code_challenge`, `code_challenge_method=S256`). Answers the "
-        "app's name and the scopes in words, or 400 (`oauth_<error>`; `redirect_to` when the app should be told)."
+        "app's name and the scopes in words, or 400 (`oauth_<error>`; `redirect_to` when the app should be told; "
+        "a `code_challenge_method` other than `S256`, `plain` or none, is `oauth_invalid_request`)."
         + SESSION_ONLY,
         responses={200: AuthorizeDetailsSerializer, **error_responses(400, 401, 403)},
     )
@@ -127,10 +143,10 @@ class OAuthAuthorizeView(OAuthLibMixin, AccountView):
             scopes, credentials = self.validate_authorization_request(request._request)
         except OAuthToolkitError as error:
             return _refusal(error, _application(request.query_params.get("client_id")))
-        refused = _bot_scope_refusal(request.user, scopes)
+        application = _application(credentials["client_id"])
+        refused = _pkce_refusal(credentials, application) or _bot_scope_refusal(request.user, scopes)
         if refused is not None:
             return refused
-        application = _application(credentials["client_id"])
         return Response({
             "application": {"name": application.name, "client_id": application.client_id},
             "scopes": [{"scope": s, "description": SCOPES.get(s, s)} for s in scopes],

@@ -12,7 +12,8 @@ from rest_framework import exceptions, serializers
 
 from claim.strict_fields import ClosedSerializer, StrictCharField
 
-from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, User
+from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, NameKey, User
+from .names import AI_LEVEL_NAMES, SYSTEM_NAMES, is_system_name, reads_as_ai_seat
 
 _TIME_ZONE_SET = frozenset(TIME_ZONES)
 LANGUAGE_CODES = [code for code, _ in LANGUAGES]
@@ -31,14 +32,16 @@ def validate_time_zone(value: str) -> str:
 
 
 DISPLAY_NAME_RULES = ("at most 40 characters, without control, bidi or zero-width characters, and without "
-                      "mixing Latin, Greek and Cyrillic letters; not another player's username, and not starting "
-                      "with \"AI (\" (the AI seats' names)")
+                      "mixing Latin, Greek and Cyrillic letters; not reading like another player's username or "
+                      "display name (letter case and letters that look alike, such as I and l or O and 0, count as "
+                      "the same), not reading as an AI seat's name (not starting with \"AI (\", no \"AI\" next "
+                      f"to {', '.join(AI_LEVEL_NAMES)}), and not {' or '.join(map(repr, SYSTEM_NAMES))}")
 #: Scripts whose letters look alike (Latin A, Greek Alpha, Cyrillic A): a name takes letters of one of them only.
 LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
-
-
-def _folded(value: str) -> str:
-    return unicodedata.normalize("NFKC", value).casefold().strip()
+AI_SEAT_NAME = ('cannot read as an AI seat\'s name: it cannot start with "AI (" nor put "AI" next to '
+                f"{', '.join(AI_LEVEL_NAMES)}, in any letters that look alike")
+LOOKS_TAKEN = "looks like another player's username or display name (letter case and look-alike letters aside)"
+SYSTEM_NAME = f"cannot read like {' or '.join(map(repr, SYSTEM_NAMES))}: the site shows that name for deleted accounts"
 
 
 def _lookalike_scripts(value: str) -> set[str]:
@@ -47,31 +50,42 @@ def _lookalike_scripts(value: str) -> set[str]:
             for script in LOOKALIKE_SCRIPTS if unicodedata.name(ch, "").startswith(script + " ")}
 
 
-def check_display_name(value: str, user: User | None, username: str | None) -> str:
-    """The display-name rules (docs/security.md): no control / format (bidi, zero-width) / private or
-    unassigned characters, no "AI (...)" prefix, and not a username other than the user's own, ignoring case
-    and compatibility forms."""
+def check_display_name(value: str, user: User | None) -> str:
+    """The display-name rules (docs/security.md), in this order: no control / format (bidi, zero-width) /
+    private or unassigned characters; letters of one of Latin, Greek and Cyrillic; not read as an AI seat
+    (accounts.names.reads_as_ai_seat) nor like a name the site shows (accounts.names.SYSTEM_NAMES); and no
+    comparison key (accounts.names.name_keys) shared with another user's username or display name (one indexed
+    lookup of NameKey). ``user``: the account being edited, whose own names are not "another player's" (None
+    at registration: the new account has no names stored yet, so its own username is fine too)."""
     for ch in value:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             raise serializers.ValidationError(
                 f"A display name cannot contain the character U+{ord(ch):04X}: {DISPLAY_NAME_RULES}.")
-    folded = _folded(value)
+    folded = unicodedata.normalize("NFKC", value).casefold().strip()
     if not folded:
         return value.strip()
     if len(_lookalike_scripts(folded)) > 1:  # "alice" with a Cyrillic a, "AI (King)" with a Greek Alpha
         raise serializers.ValidationError(
             f"A display name cannot mix Latin, Greek and Cyrillic letters: {DISPLAY_NAME_RULES}.")
-    if "".join(folded.split()).startswith("ai("):  # "AI (King)", "ai(knight)", "A I (King)"
-        raise serializers.ValidationError(f'A display name cannot start with "AI (": {DISPLAY_NAME_RULES}.')
-    own = _folded(username or (user.username if user else ""))
-    if folded != own:
-        taken = User.objects.filter(username__iexact=unicodedata.normalize("NFKC", value).strip())
-        if user is not None and user.pk:
-            taken = taken.exclude(pk=user.pk)
-        if taken.exists():
-            raise serializers.ValidationError(
-                f"That display name is another player's username: {DISPLAY_NAME_RULES}.")
+    if reads_as_ai_seat(value):  # "AI (King)", "Al (King)", "A I (King)", "[AI] King", "KingAI"
+        raise serializers.ValidationError(f"A display name {AI_SEAT_NAME}: {DISPLAY_NAME_RULES}.")
+    if is_system_name(value):
+        raise serializers.ValidationError(f"A display name {SYSTEM_NAME}.")
+    if NameKey.taken(value, except_user=user):  # "Bob" when bob exists, "B0b", "rnallory" for mallory
+        raise serializers.ValidationError(f"That display name {LOOKS_TAKEN}: {DISPLAY_NAME_RULES}.")
     return value.strip()
+
+
+def check_username_lookalike(value: str) -> str:
+    """A new username must not read as an AI seat nor like another player's username or display name (the
+    display names' rules of accounts.names; an exact match in any letter case is USERNAME_TAKEN first)."""
+    if reads_as_ai_seat(value):
+        raise serializers.ValidationError(f"A username {AI_SEAT_NAME}.")
+    if is_system_name(value):
+        raise serializers.ValidationError(f"A username {SYSTEM_NAME}.")
+    if NameKey.taken(value):
+        raise serializers.ValidationError(f"This username {LOOKS_TAKEN}: choose another one.")
+    return value
 
 
 def check_password_strength(password: str, user: User, field: str) -> None:
@@ -105,7 +119,7 @@ class ProfileSerializer(ClosedSerializer, serializers.ModelSerializer):
         read_only_fields = ["id", "username", "is_bot", "date_joined"]
 
     def validate_display_name(self, value: str) -> str:
-        return check_display_name(value, self.instance, None)
+        return check_display_name(value, self.instance)
 
 
 class RegisterSerializer(ClosedSerializer):
@@ -129,10 +143,10 @@ class RegisterSerializer(ClosedSerializer):
 
         if User.objects.filter(username__iexact=value).exists():
             raise serializers.ValidationError(USERNAME_TAKEN)
-        return value
+        return check_username_lookalike(value)
 
     def validate(self, attrs):
-        attrs["display_name"] = check_display_name(attrs["display_name"], None, attrs["username"])
+        attrs["display_name"] = check_display_name(attrs["display_name"], None)
         candidate = User(username=attrs["username"], email=attrs["email"], display_name=attrs["display_name"])
         check_password_strength(attrs["password"], candidate, "password")
         return attrs
@@ -236,3 +250,47 @@ class TokenCreateSerializer(ClosedSerializer):
                 f"You have {active} active tokens, the most allowed: revoke one you no longer use first."
             )
         return attrs
+
+
+# --- Your data: the export and the account's deletion (accounts/privacy.py, docs/accounts.md) ------------------
+
+class AccountDeleteSerializer(ClosedSerializer):
+    password = _password_field(max_length=4096, help_text="Your current password, to confirm the deletion.")
+
+    def validate_password(self, value: str) -> str:
+        if not self.context["user"].check_password(value):
+            raise serializers.ValidationError("Your password is not correct: the account was not deleted.")
+        return value
+
+
+class PersonalDataAccountSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    email = serializers.CharField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    language = serializers.CharField()
+    time_zone = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    date_joined = serializers.DateTimeField()
+    last_login = serializers.DateTimeField(allow_null=True)
+
+
+class PersonalDataPageSerializer(serializers.Serializer):
+    description = serializers.CharField(help_text="What the section's records are.")
+    items = serializers.ListField(child=serializers.DictField(), help_text="At most 100 records, newest (highest "
+                                  "`id`) first; each has an `id`.")
+    next = serializers.CharField(allow_null=True, help_text="The address of the next page (`?before=<id>`), or "
+                                 "null when this is the last.")
+
+
+class PersonalDataSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text="claim-personal-data/1")
+    generated_at = serializers.DateTimeField()
+    account = PersonalDataAccountSerializer()
+    sections = serializers.DictField(child=PersonalDataPageSerializer(), help_text="The first page of each section, "
+                                     "by name: api_tokens, oauth_access_tokens, oauth_refresh_tokens, games, ratings, "
+                                     "rating_history, seat_departures, seeks, challenges, notifications, "
+                                     "notification_deliveries, notification_preferences, notification_settings, "
+                                     "push_subscriptions, reminders, vacation, vacation_periods, vacation_uses.")

@@ -1,8 +1,10 @@
-"""Account operations behind the API views: registration, password resets, tokens, bot upgrade."""
+"""Account operations behind the API views: registration, password resets, tokens, bot upgrade, deletion."""
 
 from __future__ import annotations
 
 import logging
+import secrets
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -14,8 +16,9 @@ from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from .lookup import users_with_email
 from .models import ApiToken, User
-from .signals import credentials_changed
+from .signals import account_deleting, credentials_changed
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +52,9 @@ def register_user(
 # --- Password reset -------------------------------------------------------------------------------
 
 def users_for_reset(email: str):
-    """Active accounts with this e-mail (any case) that can log in with a password."""
-    return [u for u in User.objects.filter(email__iexact=email, is_active=True) if u.has_usable_password()]
+    """Active accounts with this e-mail (canonical forms equal: :mod:`accounts.lookup`, the rule the reset
+    limit keys on) that can log in with a password."""
+    return [u for u in users_with_email(email) if u.has_usable_password()]
 
 
 def request_password_reset(email: str) -> int:
@@ -132,6 +136,64 @@ def set_new_password(user: User, password: str, *, reset: bool) -> None:
             ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
             revoke_all_for_user(user)  # and every OAuth app's tokens
         recheck_sockets(user.pk)
+
+
+# --- Deactivation and deletion -------------------------------------------------------------------
+
+def on_user_saved(sender: Any, instance: User, created: bool = False, **kwargs: Any) -> None:
+    """``post_save`` of a user (the Django admin's form, ``user.save()``): an inactive account's sockets and
+    streams re-check their credential after the commit, and close (4401). A bulk ``QuerySet.update`` sends no
+    signal: the sockets' own sweep finds those accounts (games.realtime.watch)."""
+    if not created and not instance.is_active:
+        recheck_sockets(instance.pk)
+
+
+def on_user_deleted(sender: Any, instance: User, **kwargs: Any) -> None:
+    """``post_delete`` of a user (the admin's delete, a queryset's ``delete()``): their sockets and streams close."""
+    recheck_sockets(instance.pk)
+
+
+def connect_signals() -> None:
+    from django.db.models.signals import post_delete, post_save
+
+    post_save.connect(on_user_saved, sender=User, dispatch_uid="accounts.services.on_user_saved")
+    post_delete.connect(on_user_deleted, sender=User, dispatch_uid="accounts.services.on_user_deleted")
+
+
+#: The public name of every deleted account (docs/accounts.md, "Deleting your account").
+DELETED_NAME = "Deleted player"
+#: Usernames of deleted accounts begin with this; registration cannot make one (a username starts with a letter or
+#: a digit: accounts.serializers.USERNAME_RULES).
+DELETED_PREFIX = "_deleted_"
+
+
+def delete_account(user: User) -> None:
+    """Delete the account (GDPR art. 17), in one transaction.
+
+    The other apps end what they hold of the user first (:data:`accounts.signals.account_deleting`: running games
+    resigned or aborted by the game service, seeks and challenges ended, notifications, push subscriptions,
+    vacation and ratings deleted). Then every API token and OAuth grant is deleted, and the user row becomes an
+    anonymous "deleted player": a fresh username ``_deleted_<random>`` (the old one is free again), the display
+    name :data:`DELETED_NAME`, no e-mail, names or last login, an unusable password (which ends every session:
+    Django's session hash no longer matches), not active, no staff rights. The row stays so that finished games
+    keep their seats for the opponents. After the commit, the user's sockets and streams close (4401)."""
+    from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
+
+    with transaction.atomic():
+        account_deleting.send(sender=User, user=user)
+        ApiToken.objects.filter(user=user).delete()
+        get_refresh_token_model().objects.filter(user=user).delete()
+        get_access_token_model().objects.filter(user=user).delete()
+        get_grant_model().objects.filter(user=user).delete()
+        user.groups.clear()
+        user.user_permissions.clear()
+        user.username = f"{DELETED_PREFIX}{secrets.token_hex(8)}"
+        user.display_name = DELETED_NAME
+        user.email = user.first_name = user.last_name = ""
+        user.last_login = None
+        user.is_active = user.is_staff = user.is_superuser = False
+        user.set_unusable_password()
+        user.save()  # post_save of an inactive user: its sockets and streams re-check after the commit
 
 
 # --- Bot accounts ---------------------------------------------------------------------------------

@@ -1,9 +1,17 @@
-"""Signals of the accounts app, for the apps that act on a user's credentials without accounts knowing them.
+"""Signals of the accounts app, for the apps that act on a user's credentials or data without accounts knowing them.
 
 ``credentials_changed`` (``user_id``) is sent after the commit of a change that may end some of the user's
-credentials (a token revoked, a session logged out, a password changed or reset): the socket consumer makes
-every open socket of the user check its credential again (``games.apps`` connects
-``games.realtime.publish.on_credentials_changed``).
+credentials (a token revoked, a session logged out, a password changed or reset, the account deactivated or
+deleted): the socket consumer makes every open socket of the user check its credential again (``games.apps``
+connects ``games.realtime.publish.on_credentials_changed``).
+
+``account_deleting`` (``user``) is sent inside the transaction of an account's deletion, before accounts
+anonymizes the user row (:func:`accounts.services.delete_account`): each receiver ends what its app holds of
+the user (running games resigned or aborted, seeks and challenges ended, notifications, push subscriptions,
+vacation and ratings deleted; ``games.privacy.on_account_deleting``). A receiver that raises undoes the deletion.
+
+``personal_data_requested`` (``user``) is sent by the data export (:mod:`accounts.privacy`): each receiver returns
+a list of :class:`accounts.privacy.Section` (``games.privacy.personal_data_sections``).
 """
 
 from __future__ import annotations
@@ -11,3 +19,5 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 credentials_changed = Signal()
+account_deleting = Signal()
+personal_data_requested = Signal()

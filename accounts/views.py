@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.middleware.csrf import get_token
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -16,17 +17,22 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from . import services
+from claim.throttling import ScopedRateThrottle
+
+from . import privacy, services
 from .authentication import HasScopes, SessionRequired
 from .models import SCOPES, ApiToken
 from .openapi import RETRY_AFTER, error_responses
 from .serializers import (
     WRONG_CREDENTIALS,
+    AccountDeleteSerializer,
     CsrfSerializer,
     LoginSerializer,
     PasswordChangeSerializer,
     PasswordResetConfirmSerializer,
     PasswordResetSerializer,
+    PersonalDataPageSerializer,
+    PersonalDataSerializer,
     ProfileSerializer,
     RegisterSerializer,
     ScopeSerializer,
@@ -35,11 +41,15 @@ from .serializers import (
     TokenSerializer,
 )
 from .throttles import (
+    LoginAccountThrottle,
     LoginThrottle,
+    PasswordChangeThrottle,
     PasswordResetEmailThrottle,
     PasswordResetIPThrottle,
     RegisterThrottle,
     Throttled,
+    release,
+    remember_device,
 )
 
 TAGS = ["accounts"]
@@ -119,14 +129,20 @@ class RegisterView(AnonymousAccountView):
 
 
 class LoginView(AnonymousAccountView):
-    throttle_classes = [LoginThrottle, AnonRateThrottle]
+    throttle_classes = [LoginThrottle, AnonRateThrottle, LoginAccountThrottle]
     throttle_message = "Too many login attempts."
+
+    def throttled(self, request, wait):
+        release(request)  # a refused attempt checks no password: it does not count as a failed login
+        super().throttled(request, wait)
 
     @extend_schema(
         tags=TAGS,
         summary="Log in (session)",
-        description="Username in any letter case. Wrong username or password give the same 400. Needs the "
-        "CSRF token. Rate limited per client address and username (`login` rate).",
+        description="Username in any letter case (and compatibility forms: NFKC + case folding). Wrong username "
+        "or password give the same 400. Needs the CSRF token. Rate limited per client address and account "
+        "(`login` rate), and failed logins per account from all addresses together (`login_account` rate; a "
+        "browser that logged in to the account before, with its `claim_login_device` cookie, is exempt).",
         request=LoginSerializer,
         responses={200: ProfileSerializer, **error_responses(400, 403, 429, d403="CSRF check failed.")},
         parameters=[RETRY_AFTER],
@@ -143,7 +159,10 @@ class LoginView(AnonymousAccountView):
         if user is None:
             raise exceptions.ValidationError(WRONG_CREDENTIALS)
         login(request._request, user)
-        return Response(_profile(user))
+        release(request)  # only failed logins count against the account (LoginAccountThrottle)
+        response = Response(_profile(user))
+        remember_device(response, user)
+        return response
 
 
 class LogoutView(AccountView):
@@ -196,13 +215,17 @@ class MeView(AccountView):
 
 class PasswordChangeView(AccountView):
     permission_classes = [IsAuthenticated, SessionRequired]
+    throttle_classes = [*AccountView.throttle_classes, PasswordChangeThrottle]
+    throttle_message = "Too many password change attempts."
 
     @extend_schema(
         tags=TAGS,
         summary="Change your password",
-        description="Keeps this session logged in; other sessions of the account are logged out." + SESSION_ONLY,
+        description="Keeps this session logged in; other sessions of the account are logged out. Rate limited "
+        "per account (`login` rate: each attempt checks the old password)." + SESSION_ONLY,
         request=PasswordChangeSerializer,
-        responses={204: OpenApiResponse(description="Changed."), **error_responses(400, 401, 403)},
+        responses={204: OpenApiResponse(description="Changed."), **error_responses(400, 401, 403, 429)},
+        parameters=[RETRY_AFTER],
     )
     def post(self, request):
         user = request.user
@@ -343,3 +366,86 @@ class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "Conflict with the current state."
     default_code = "conflict"
+
+
+# --- Your data: the export (GDPR art. 15, 20) and the deletion of the account (art. 17) ---------------------------
+
+class PrivacyView(AccountView):
+    """Session only (a token, whatever its scopes, gets 403: the export holds the tokens' own metadata and the
+    push endpoints, which no token may read, and deleting needs the password), at the ``privacy`` rate."""
+
+    permission_classes = [IsAuthenticated, SessionRequired]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "privacy"
+    throttle_message = "Too many requests for your data."
+
+
+class MyDataView(PrivacyView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Download your data",
+        description="Every personal record held about you, as one JSON document: your account's fields, then one "
+        f"section per kind of record, each with its first {privacy.PAGE_SIZE} records (newest first) and the "
+        "address of its next page (`next`). Games are listed by id with their addresses; their records are in "
+        "`GET /games/{id}/record` and the game export. Tokens: metadata only, never a secret. Rate limited "
+        "(`privacy` rate)." + SESSION_ONLY,
+        responses={200: PersonalDataSerializer, **error_responses(401, 403, 429)},
+        parameters=[RETRY_AFTER],
+    )
+    def get(self, request):
+        data = privacy.export(request.user, request.path.rstrip("/"))
+        response = Response(data)
+        response["Content-Disposition"] = f'attachment; filename="claim-data-{request.user.pk}.json"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class MyDataSectionView(AccountView):
+    permission_classes = [IsAuthenticated, SessionRequired]  # as PrivacyView, at the general `user` rate
+
+    @extend_schema(
+        tags=TAGS,
+        operation_id="accounts_me_data_section_retrieve",
+        summary="A further page of one section of your data",
+        description=f"At most {privacy.PAGE_SIZE} records of the section with an id below `before`, newest first, "
+        "and the next page's address (one bounded query, so at the general `user` rate, not `privacy`: a long "
+        "history can be read to its end). Unknown section: 404." + SESSION_ONLY,
+        parameters=[OpenApiParameter("before", OpenApiTypes.STR, description="The `id` of the last record of the "
+                                     "previous page (a positive integer; a challenge's id is text)."),
+                    RETRY_AFTER],
+        responses={200: PersonalDataPageSerializer, **error_responses(400, 401, 403, 404, 429)},
+    )
+    def get(self, request, section: str):
+        found = privacy.sections().get(section)
+        if found is None:
+            raise exceptions.NotFound(f"No such section: choose one of {', '.join(sorted(privacy.sections()))}.")
+        try:
+            before = privacy.parse_before(found, request.query_params.get("before"))
+        except ValueError as exc:
+            raise exceptions.ValidationError({"before": [str(exc)]}) from None
+        response = Response(privacy.section_page(request.user, found, before, request.path.rstrip("/")))
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class AccountDeleteView(PrivacyView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Delete your account",
+        description="Needs your password. Irreversible: your open games are aborted and your active games resigned; "
+        "your seeks and pending challenges end; your tokens, app authorizations, notifications, push "
+        "subscriptions, vacation, ratings and e-mail address are deleted; every session ends and every socket and "
+        "stream of yours closes (4401). Finished games keep your seat, shown as an anonymous \"Deleted player\". "
+        "Your username is free again." + SESSION_ONLY,
+        request=AccountDeleteSerializer,
+        responses={204: OpenApiResponse(description="Deleted; this session is logged out."),
+                   **error_responses(400, 401, 403, 429, d400="Wrong password (`fields.password`).")},
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request):
+        user = request.user
+        serializer = AccountDeleteSerializer(data=request.data, context={"user": user})
+        serializer.is_valid(raise_exception=True)
+        services.delete_account(user)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -20,6 +20,9 @@ ENDPOINTS = {
     "tokens": {"get", "post"},
     "tokens/{token_id}": {"delete"},
     "bot/upgrade": {"post"},
+    "me/data": {"get"},
+    "me/data/{section}": {"get"},
+    "me/delete": {"post"},
     "oauth/apps": {"get"},
     "oauth/apps/{app_id}": {"delete"},
 }
