@@ -8,7 +8,8 @@ hand) are never serialized for anyone but the server before the game ends. Publi
 history lives in :class:`GameEvent` (engine events are public by contract). A game's clock beyond days
 per move (bank, pause, extra time) is :class:`GameClock`; the users whose seat was handed to the AI when
 their time ran out are :class:`SeatDeparture` (both written by the service's and the clock app's
-transactions under the game's row lock).
+transactions under the game's row lock). An ended game's public record, serialized once, is
+:class:`GameRecord`.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class Seat(models.Model):
 
     # No single-column index on game: seat_unique_index (game, index) leads with it. The user's index does not
     # hold to_act, which every move changes: the seat's update stays heap-only (HOT), no index entries.
+    # finished_at (the game's, copied when it finishes) is indexed: it changes once, in the finishing transaction.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
@@ -96,6 +98,8 @@ class Seat(models.Model):
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     rating = models.JSONField(null=True, blank=True, help_text="The seat's rating when the game started.")
+    finished_at = models.DateTimeField(null=True, blank=True,
+                                       help_text="The game's finished_at once it finished (not when aborted).")
 
     class Meta:
         ordering = ["game", "index"]
@@ -105,7 +109,12 @@ class Seat(models.Model):
                 fields=["game", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
             ),
         ]
-        indexes = [models.Index(fields=["user"], name="seat_user")]
+        indexes = [
+            models.Index(fields=["user"], name="seat_user"),
+            # A player's finished games, newest first (the export): only seats of finished games are in it.
+            models.Index(fields=["user", "-finished_at", "-game"], name="seat_user_finished",
+                         condition=models.Q(finished_at__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"Seat {self.index} of game {self.game_id}"
@@ -117,6 +126,21 @@ class Seat(models.Model):
     @property
     def joined(self) -> bool:
         return self.joined_at is not None
+
+
+class GameRecord(models.Model):
+    """The public record of an ended game (``games.service.record_payload``), serialized once as compact JSON.
+
+    Written in the transaction that finishes the game (``games.service.records``), or on the first read for a
+    game that ended before records were stored (and for aborted games). An ended game never changes, so the
+    text is served as it is: ``GET /games/{id}/record`` and the export (issue #32)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="stored_record")
+    body = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"Record of game {self.game_id}"
 
 
 class Move(models.Model):

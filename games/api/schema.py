@@ -21,7 +21,8 @@ LINKS_EXAMPLE = {
 GAME_VIEW_EXAMPLE = {
     "id": 42, "kind": "claim", "title": "Claim",
     "options": {"factions": ["goblin", "knight", "undead", "dwarf", "doppelganger"]},
-    "status": "active", "version": 3, "move_count": 1, "seats": SEATS_EXAMPLE, "my_seat": 0, "to_act": [0],
+    "status": "active", "version": 3, "move_count": 1, "seats": SEATS_EXAMPLE, "my_seat": 0, "creator_seat": 0,
+    "to_act": [0],
     "my_turn": True, "legal_moves": [{"play": "knight-7"}, {"play": "doppelganger-2"}],
     "deadline": "2026-12-02T10:00:00Z",
     "time_control": {"type": "correspondence", "days_per_move": 3, "initial_seconds": None,

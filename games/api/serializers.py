@@ -25,8 +25,8 @@ GAME_STATUSES = ["open", "active", "finished", "aborted"]
 #: How a game ends (``Game.ended_reason``): by play, resignation, abort or on time.
 ENDED_REASONS = ["normal", "resigned", "aborted", "timeout"]
 #: Every ``GameEvent.type`` the service writes (games/service, games/clock).
-HISTORY_TYPES = ["created", "joined", "move", "resigned", "abort_offer", "aborted", "time_given", "pause_asked",
-                 "paused", "resumed", "timeout"]
+HISTORY_TYPES = ["created", "joined", "ai_filled", "move", "resigned", "abort_offer", "aborted", "time_given",
+                 "pause_asked", "paused", "resumed", "timeout"]
 
 
 class OpponentSerializer(ClosedSerializer):
@@ -129,6 +129,23 @@ class JoinGameSerializer(ClosedSerializer):
                                  help_text="Needed to take an open seat; not needed when you were invited.")
 
 
+class FillSeatSerializer(ClosedSerializer):
+    index = StrictIntegerField(min_value=0, max_value=15, help_text="An empty seat of the game (0-based).")
+    level = StrictChoiceField(choices=sorted(LEVELS), help_text="1 Squire, 2 Knight, 3 King.")
+
+
+class FillWithAISerializer(ClosedSerializer):
+    seats = FillSeatSerializer(many=True, allow_empty=False, max_length=15,
+                               help_text="The empty seats to give to the AI, each with its level; seats left out "
+                                         "stay open.")
+
+    def validate_seats(self, value):
+        indexes = [s["index"] for s in value]
+        if len(set(indexes)) != len(indexes):
+            raise serializers.ValidationError("Each seat may be named once.")
+        return value
+
+
 @extend_schema_field({"type": "object", "minProperties": 1, "additionalProperties": True,
                       "example": {"play": "knight-7"}})
 class MoveField(serializers.JSONField):
@@ -165,6 +182,16 @@ class SeatRatingSerializer(serializers.Serializer):
     last_game_at = serializers.DateTimeField(allow_null=True)
 
 
+class SeatRatingSnapshotSerializer(SeatRatingSerializer):
+    """A seat's rating when its game started, and once the finished game was rated, what the game did to it."""
+
+    after = StrictIntegerField(required=False, help_text="The rating once this game was rated (present only then: "
+                                                         "rated games, and the AI levels of an AI game).")
+    change = StrictIntegerField(required=False, help_text="What this game did to the rating: `after` minus the "
+                                                          "rating just before it was rated, e.g. 12 (present "
+                                                          "with `after`).")
+
+
 class SeatSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     type = serializers.CharField(help_text='"user", "ai" or "open" (not yet taken).')
@@ -173,8 +200,9 @@ class SeatSerializer(serializers.Serializer):
     is_bot = serializers.BooleanField(help_text="A bot account or an AI seat.")
     ai_level = serializers.IntegerField(allow_null=True)
     ai_name = serializers.CharField(allow_null=True)
-    rating = SeatRatingSerializer(allow_null=True, help_text="The seat's rating when the game started (null for an "
-                                  "open seat or before the start).")
+    rating = SeatRatingSnapshotSerializer(allow_null=True, help_text="The seat's rating when the game started (null "
+                                          "for an open seat or before the start); after a rated end, with its "
+                                          "`after` and `change`.")
     joined = serializers.BooleanField()
     to_act = serializers.BooleanField()
     abort_offered = serializers.BooleanField()
@@ -234,6 +262,9 @@ class GameSummarySerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seats = SeatSerializer(many=True)
     my_seat = serializers.IntegerField(allow_null=True)
+    creator_seat = serializers.IntegerField(allow_null=True, help_text="The seat of the player who created the "
+                                                                       "game (who invited the others; only they "
+                                                                       "may fill open seats with the AI).")
     to_act = serializers.ListField(child=serializers.IntegerField())
     my_turn = serializers.BooleanField()
     deadline = serializers.DateTimeField(allow_null=True)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/join", views.JoinByCodeView.as_view(), name="games-join-by-code"),
     path("games/<id:game_id>", views.GameDetailView.as_view(), name="game-detail"),
     path("games/<id:game_id>/join", views.GameJoinView.as_view(), name="game-join"),
+    path("games/<id:game_id>/fill", views.GameFillView.as_view(), name="game-fill"),
     path("games/<id:game_id>/moves", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<id:game_id>/resign", views.GameResignView.as_view(), name="game-resign"),
     path("games/<id:game_id>/abort", views.GameAbortView.as_view(), name="game-abort"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import APIException
@@ -20,9 +21,11 @@ from games.rules.registry import GAMES
 from games.service import ServiceError
 
 from . import schema
+from .conditional import CONDITIONAL, conditional
 from .permissions import GameScopes
 from .serializers import (
     CreateGameSerializer,
+    FillWithAISerializer,
     GameSummarySerializer,
     GameViewSerializer,
     HistoryEntrySerializer,
@@ -242,6 +245,42 @@ class GameJoinView(GameView):
                         status=status.HTTP_201_CREATED if joined else status.HTTP_200_OK)
 
 
+class GameFillView(GameView):
+    @extend_schema(
+        tags=TAGS, operation_id="games_fill_ai", summary="Fill empty seats with the AI (creator of an open game)",
+        description="The creator of an open game (3-4 players waiting for invitees, or any open seat) gives empty "
+                    "seats to the AI, each with its level; seats left out stay open for people. Seats held by an "
+                    "invited or joined player cannot be filled. When no seat is left empty the game starts at "
+                    "once (like the last join: a `game_started` event). Rated games take no AI. "
+                    "Scope: `games:play`.",
+        request=FillWithAISerializer,
+        examples=[OpenApiExample("Two AI players", request_only=True,
+                                 value={"seats": [{"index": 2, "level": 1}, {"index": 3, "level": 2}]}),
+                  *schema.GAME_VIEW_EXAMPLES],
+        responses={**schema.STANDARD, 200: GameViewSerializer,
+                   400: schema.errors("Malformed body: no seat, a seat named twice, an unknown level, or a seat "
+                                      "number the game does not have.",
+                                      ("invalid", "This game has seats 0 to 2, not 3.")),
+                   403: schema.errors("Missing token scope, or you did not create this game.",
+                                      ("insufficient_scope", "This token lacks the scope: games:play (or "
+                                                             "bot:play for a bot account)."),
+                                      ("not_creator", "Only the player who created this game can fill its "
+                                                      "seats with the AI.")),
+                   409: schema.errors("The game is not open, is rated, or the seat is not empty.",
+                                      ("not_open", "This game is no longer open: its seats are all taken."),
+                                      ("rated_no_ai", "A rated game takes no AI players: invite people to its "
+                                                      "seats, or start an unrated game."),
+                                      ("seat_taken", "Seat 1 is held by a player: only empty seats can be "
+                                                     "filled."))},
+    )
+    def post(self, request, game_id: int):
+        ser = FillWithAISerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        levels = {s["index"]: s["level"] for s in ser.validated_data["seats"]}
+        game = call(service.fill_with_ai, request.user, game_id, levels)
+        return Response(service.game_view_payload(game, request.user))
+
+
 class MovesThrottle(ScopedRateThrottle):
     """The ``moves`` scope (``THROTTLE_MOVES``, default 600/min per user)."""
 
@@ -376,15 +415,19 @@ class GameRecordView(PublicReadView):
     @extend_schema(
         tags=TAGS, operation_id="games_record", summary="The public record of a finished game",
         description="After the end: the engine's record (deal, deck, every move, result), the move log and the seed. "
-                    "Public for finished games. Scope: `games:read`.",
+                    "Public for finished games. Stored when the game ends; `ETag` on every answer: send it back "
+                    "in `If-None-Match` and an unchanged record answers 304 with no body. Scope: `games:read`.",
         responses={200: RecordSerializer,
                    409: schema.errors("The game has not ended (or was aborted).",
                                       ("not_finished", "The record is published when the game ends."),
                                       ("no_record", "This game was aborted before it was dealt: there is no record.")),
+                   304: OpenApiResponse(description="Not modified: `If-None-Match` names this record's `ETag`."),
                    **schema.STANDARD},
+        parameters=CONDITIONAL,
     )
     def get(self, request, game_id: int):
-        return Response(call(service.record_for, request.user, game_id))
+        found = call(service.public_record, request.user, game_id)
+        return conditional(request, found.etag, lambda: HttpResponse(found.text(), content_type="application/json"))
 
 
 class GameReplayView(PublicReadView):

@@ -11,13 +11,14 @@ through :mod:`games.rules.registry`.
 timeouts, +time and pauses), so that those work exactly like the service's own.
 """
 
-from ._common import after_commit, apply_result, bump, lock_game, move_time, seats_of
+from ._common import after_commit, bump, lock_game, move_time, seats_of
 from .access import lock_joined_seat, require_joined_seat
 from .errors import Conflict, Forbidden, GameNotFound, IllegalMoveError, InvalidRequest, ServiceError
-from .lifecycle import accept_abort, create_game, join_game, offer_abort, rematch, resign
+from .lifecycle import accept_abort, create_game, fill_with_ai, join_game, offer_abort, rematch, resign
 from .moves import ReplayCheck, make_move, play_ai_turn, replay_log, replay_step, resume_ai_turns
 from .payload import game_summary, game_view_payload, history_entry_payload, record_payload
-from .queries import history_for, inbox, record_for, replay_for, view_for
+from .queries import PublicRecord, history_for, inbox, public_record, replay_for, view_for
+from .records import apply_result
 
 __all__ = [
     "Conflict",
@@ -25,6 +26,7 @@ __all__ = [
     "GameNotFound",
     "IllegalMoveError",
     "InvalidRequest",
+    "PublicRecord",
     "ReplayCheck",
     "ServiceError",
     "accept_abort",
@@ -32,6 +34,7 @@ __all__ = [
     "apply_result",
     "bump",
     "create_game",
+    "fill_with_ai",
     "game_summary",
     "game_view_payload",
     "history_entry_payload",
@@ -44,7 +47,7 @@ __all__ = [
     "move_time",
     "offer_abort",
     "play_ai_turn",
-    "record_for",
+    "public_record",
     "record_payload",
     "rematch",
     "replay_for",

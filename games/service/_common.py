@@ -129,7 +129,7 @@ def sync_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]
 
 
 def set_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: str) -> None:
-    """Finish the game in memory: the result and each seat's outcome and rank (``apply_result`` saves)."""
+    """Finish the game in memory: the result and each seat's outcome, rank and end (``save_result`` saves)."""
     game.status = Game.Status.FINISHED
     game.result = result
     game.ended_reason = reason
@@ -148,17 +148,13 @@ def set_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: st
         else:
             seat.rank = 1 if (seat.outcome != Seat.Outcome.LOSS) else 2
         seat.to_act = False
+        seat.finished_at = game.finished_at  # the seat_user_finished index: a player's finished games
 
 
 def save_result(seats: list[Seat]) -> None:
+    """Store each seat's outcome, rank and end (``set_result``); ``records.apply_result`` also stores the record."""
     for seat in seats:
-        seat.save(update_fields=["outcome", "rank", "to_act"])
-
-
-def apply_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: str) -> None:
-    """Finish the game: store the result and each seat's outcome and rank."""
-    set_result(game, seats, result, reason)
-    save_result(seats)
+        seat.save(update_fields=["outcome", "rank", "to_act", "finished_at"])
 
 
 def human_has_moved(game: Game, seats: list[Seat]) -> bool:

@@ -131,7 +131,7 @@ def parse_time_control(value: Mapping[str, Any] | None, days_per_move: int | Non
                              field="time_control")
     if control == "days":
         days = value.get("days_per_move")
-        if isinstance(days, bool) or days not in DAYS_PER_MOVE:
+        if type(days) is not int or days not in DAYS_PER_MOVE:  # 3.0 == 3, True == 1: the JSON integer only
             raise InvalidRequest(f"time_control.days_per_move must be one of {list(DAYS_PER_MOVE)}.",
                                  field="time_control")
         tc = TimeControl("days", days_per_move=days)

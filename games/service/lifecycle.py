@@ -1,4 +1,4 @@
-"""Creating, joining, resigning, aborting and rematching games. One transaction each."""
+"""Creating, joining, filling seats with the AI, resigning, aborting and rematching games. One transaction each."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from games.rules.registry import get_rules
 
 from ._common import (
     after_commit,
-    apply_result,
     bump,
     human_has_moved,
     lock_game,
@@ -28,8 +27,9 @@ from ._common import (
 )
 from .access import lock_joined_seat, require_joined_seat, require_visible
 from .clock import TimeControl, clock_row, parse_time_control, time_control_of
-from .errors import Conflict, GameNotFound, InvalidRequest
+from .errors import Conflict, Forbidden, GameNotFound, InvalidRequest
 from .payload import committed_parts
+from .records import apply_result
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
 
@@ -206,6 +206,54 @@ def join_game(user: Any, game_id: int | None = None, code: str | None = None) ->
         game.save()
         after_commit(game, seats, parts=committed_parts(game, seats, entry))
     return game, True
+
+
+def fill_with_ai(user: Any, game_id: int, levels: Mapping[int, int]) -> Game:
+    """The creator of an open game seats the AI in empty seats: ``levels`` maps a seat index to an AI level.
+
+    Only seats nobody holds (no invited or joined user, no AI) can be filled; seats left out stay open.
+    When no seat is left empty the game starts (the engine deals), as when the last player joins. A rated game
+    takes no AI (409 ``rated_no_ai``), as at creation. One history entry ``ai_filled``.
+    """
+    if not levels:
+        raise InvalidRequest("Name at least one seat to fill.", field="seats")
+    for index, level in levels.items():
+        if level not in LEVELS:
+            raise InvalidRequest(f"seat {index}: AI level must be one of {sorted(LEVELS)}.", field="seats")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_of(game)
+        mine = require_visible(game, seats, user)
+        if mine is None or game.created_by_id != user.pk:
+            raise Forbidden("Only the player who created this game can fill its seats with the AI.",
+                            code="not_creator")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("This game is no longer open: its seats are all taken.", code="not_open")
+        if game.rated:
+            raise Conflict("A rated game takes no AI players: invite people to its seats, or start an unrated "
+                           "game.", code="rated_no_ai")
+        by_index = {s.index: s for s in seats}
+        now = timezone.now()
+        filled: list[Seat] = []
+        for index in sorted(levels):
+            seat = by_index.get(index)
+            if seat is None:
+                raise InvalidRequest(f"This game has seats 0 to {game.seat_count - 1}, not {index}.",
+                                     field="seats")
+            if seat.user_id is not None or seat.is_ai:
+                who = "the AI" if seat.is_ai else "a player"
+                raise Conflict(f"Seat {index} is held by {who}: only empty seats can be filled.",
+                               code="seat_taken")
+            seat.ai_level, seat.joined_at = levels[index], now
+            filled.append(seat)
+        Seat.objects.bulk_update(filled, ["ai_level", "joined_at"])
+        events: list[dict[str, Any]] = [{"type": "ai_filled", "seat": s.index, "ai_level": s.ai_level}
+                                        for s in filled]
+        _start_if_full(game, seats, events)
+        entry = bump(game, "ai_filled", mine.index, events)
+        game.save()
+        after_commit(game, seats, parts=committed_parts(game, seats, entry))
+    return game
 
 
 def resign(user: Any, game_id: int) -> Game:

@@ -33,6 +33,7 @@ from .access import lock_joined_seat, require_joined_seat
 from .clock import only_clock_entries_since
 from .errors import Conflict, GameNotFound, IllegalMoveError
 from .payload import GameParts, game_view_payload
+from .records import store_record
 
 _MALFORMED = "This move is malformed for this game: send one of your legal_moves."
 
@@ -116,8 +117,9 @@ def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: M
 
     Everything is computed in memory first (:func:`plan_move`); then four writes: the move row (with
     ``respond_to``'s answer, built once and reused by the publisher), the seats whose ``to_act`` changed
-    (one UPDATE), the history entry, the game row. Returns ``(move id, answer, parts)``; the move id is
-    ``None`` when ``client_id`` was already used by this seat (then nothing was written).
+    (one UPDATE), the history entry, the game row; a move that ends the game saves each seat's result and
+    stores the game's record instead of the ``to_act`` UPDATE. Returns ``(move id, answer, parts)``; the move
+    id is ``None`` when ``client_id`` was already used by this seat (then nothing was written).
     """
     plan = plan_move(game, seats, rules, seat, move, new_state, events, client_id, respond_to)
     move_id = _insert_move(game, seat, move, client_id, plan.now, plan.payload)
@@ -125,6 +127,7 @@ def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: M
         return None, None, plan.parts
     if plan.finished:
         save_result(seats)
+        store_record(game, seats)  # the final move is in the log: the record is complete (issue #32)
     else:
         save_to_act(plan.changed)
     plan.entry.move_id = move_id

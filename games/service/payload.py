@@ -98,6 +98,7 @@ def game_summary(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
         "version": game.version,
         "seats": seats_payload(seats, user),
         "my_seat": mine.index if mine else None,
+        "creator_seat": creator_seat(game, seats),
         "to_act": to_act,
         "my_turn": bool(mine and mine.index in to_act),
         "deadline": _iso(game.deadline),
@@ -108,6 +109,11 @@ def game_summary(game: Game, user: Any, seats: list[Seat] | None = None) -> dict
         "updated_at": _iso(game.updated_at),
         "links": links(game),
     }
+
+
+def creator_seat(game: Game, seats: list[Seat]) -> int | None:
+    """The seat of the player who created the game (who invited the others), from the seats at hand: no query."""
+    return next((s.index for s in seats if s.user_id is not None and s.user_id == game.created_by_id), None)
 
 
 def _title(game: Game) -> str:
@@ -283,6 +289,7 @@ def game_view_payload(game: Game, user: Any, *, seats: list[Seat] | None = None,
         "move_count": game.move_count,
         "seats": seat_rows,
         "my_seat": mine.index if mine else None,
+        "creator_seat": creator_seat(game, seats),
         "to_act": list(to_act),
         "my_turn": my_index is not None and my_index in to_act,
         "legal_moves": legal,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, F, OuterRef, QuerySet
@@ -12,7 +13,8 @@ from ._common import SEATS_GAME_CLOCK, game_and_seats, seats_of
 from .access import require_visible
 from .errors import Conflict, GameNotFound, InvalidRequest
 from .moves import replay_step
-from .payload import game_view_payload, record_payload
+from .payload import game_view_payload
+from .records import record_etag, record_text
 
 INBOX_STATUSES: dict[str, tuple[str, ...]] = {
     "current": (Game.Status.OPEN, Game.Status.ACTIVE),
@@ -76,12 +78,29 @@ def _require_ended(game: Game) -> None:
         raise Conflict("The record is published when the game ends.", code="not_finished")
 
 
-def record_for(user: Any, game_id: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class PublicRecord:
+    """An ended game's record, to be answered: its ETag at once (no record read), its text on demand."""
+
+    game: Game
+    seats: list[Seat]
+
+    @property
+    def etag(self) -> str:
+        return record_etag(self.game, self.seats)
+
+    def text(self) -> str:
+        """The record as JSON text: the stored one (stored now if it was not), with the seats of today."""
+        return record_text(self.game, self.seats)
+
+
+def public_record(user: Any, game_id: int) -> PublicRecord:
+    """The record of a game ``user`` may see that has ended (409 ``not_finished`` / ``no_record`` otherwise)."""
     game = get_game(game_id)
     seats = seats_of(game)
     require_visible(game, seats, user)
     _require_ended(game)
-    return record_payload(game, seats)
+    return PublicRecord(game, seats)
 
 
 def replay_for(user: Any, game_id: int, step: int | None) -> dict[str, Any]:

@@ -253,8 +253,9 @@ def test_ai_moves_are_deterministic_for_a_seed(make_user):
 
 def test_payload_shape_for_a_seated_player(alice):
     body = alice.create(kind="claim", opponents=[{"type": "ai", "level": 3}], days_per_move=1)
-    expected = {"id", "kind", "title", "options", "status", "version", "move_count", "seats", "my_seat", "to_act",
-                "my_turn", "legal_moves", "deadline", "time_control", "clock", "rated", "view", "last_events", "result",
+    expected = {"id", "kind", "title", "options", "status", "version", "move_count", "seats", "my_seat",
+                "creator_seat", "to_act", "my_turn", "legal_moves", "deadline", "time_control", "clock", "rated",
+                "view", "last_events", "result",
                 "ended_reason", "can_abort", "invite_code", "rematch_of", "rematch", "created_at", "updated_at",
                 "links"}
     assert set(body) == expected

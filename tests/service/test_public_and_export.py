@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Game
+from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -48,14 +48,16 @@ def _export(client, username="alice", **params):
     r = client.get(f"/api/v1/users/{username}/games/export", params)
     assert r.status_code == 200, r.content
     assert r["Content-Type"] == "application/x-ndjson"
-    return [json.loads(line) for line in r.content.decode().splitlines() if line]
+    return [json.loads(line) for line in r.getvalue().decode().splitlines() if line]
 
 
 def test_the_export_lists_finished_records_newest_first_and_filters(alice):
     first = _finished(alice, "claim")
     second = _finished(alice, "claim2", rated=True)
     alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])  # still active: never exported
-    Game.objects.filter(pk=first).update(finished_at=timezone.now() - timedelta(days=3))
+    ended = timezone.now() - timedelta(days=3)
+    Game.objects.filter(pk=first).update(finished_at=ended)
+    Seat.objects.filter(game_id=first).update(finished_at=ended)  # the seats keep their game's end
     anon = APIClient()
     assert [r["id"] for r in _export(anon)] == [second, first]
     records = _export(anon, kind="claim")
