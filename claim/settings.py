@@ -209,6 +209,11 @@ if env_str("CELERY_RESTORE_SWEEP_SECONDS"):
 CLOCK_DAY_SECONDS = env_int("CLOCK_DAY_SECONDS", 86400)
 SEEK_AI_FALLBACK_SECONDS = env_int("SEEK_AI_FALLBACK_SECONDS", 120)
 VACATION_START_DAYS = env_int("VACATION_START_DAYS", 7)  # a newcomer's vacation days (docs/correspondence.md)
+SEEK_MAX_OPEN = env_int("SEEK_MAX_OPEN", 10)  # open seeks per user (games/seeks/service.py)
+# Held connections per server process (games/realtime/limits.py, docs/security.md "Held connections"): WebSockets
+# per user, and WebSockets plus NDJSON streams per client address.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 16)
+CONNECTIONS_PER_ADDRESS = env_int("CONNECTIONS_PER_ADDRESS", 100)
 CELERY_BEAT_SCHEDULE: dict = {
     # Safety net: an AI seat whose turn task was lost (crash between commit and enqueue) moves.
     "resume-ai-turns": {"task": "games.resume_ai_turns", "schedule": 60.0},
@@ -329,10 +334,16 @@ REST_FRAMEWORK = {
         "anon": env_str("THROTTLE_ANON", "120/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "login": env_str("THROTTLE_LOGIN", "10/min"),
+        # failed logins per account from all addresses; a browser that logged in to it before is exempt
+        # (accounts/throttles.py LoginAccountThrottle; "N/<k>min" windows allowed)
+        "login_account": env_str("THROTTLE_LOGIN_ACCOUNT", "30/15min"),
         "register": env_str("THROTTLE_REGISTER", "20/hour"),
         "password_reset": env_str("THROTTLE_PASSWORD_RESET", "5/hour"),
         "moves": env_str("THROTTLE_MOVES", "600/min"),
         "games_create": env_str("THROTTLE_GAMES_CREATE", "200/hour"),
+        # anonymous game exports, per address, on top of "anon" (games/api/export.py; issue #32)
+        "export_anon": env_str("THROTTLE_EXPORT_ANON", "10/min"),
+        "privacy": env_str("THROTTLE_PRIVACY", "60/hour"),  # your data's export and the account's deletion
         "clock": "30/hour",  # +time, pause, resume (games/clock/api.py; the limits per game: docs/rulings.md)
     },
     "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)

@@ -8,12 +8,14 @@
 One JSON object per line, exactly the frames the socket sends; an empty line every
 :data:`KEEPALIVE_SECONDS` keeps proxies from closing an idle stream. Authentication: a bearer token
 (``games:read``, or a bot account's ``bot:play``), personal or OAuth. A stream whose token is revoked, expires or
-ends with a password reset gets one ``{"type": "error", "code": "unauthenticated"}`` line and ends, within
-seconds: it hears the same ``auth.recheck`` message as the user's sockets (accounts.services.recheck_sockets).
+ends with a password reset, or whose account is deactivated or deleted, gets one ``{"type": "error", "code":
+"unauthenticated"}`` line and ends, within seconds: it hears the same ``auth.recheck`` message as the user's
+sockets (accounts.services.recheck_sockets; for a deactivation without a signal: games.realtime.watch).
 
 This is an ASGI layer in front of the HTTP app (claim/asgi.py), on the server's event loop: a stream
 holds no request thread or process, only a channel on the channel layer (it joins the user's group
-``user.<id>``, like a socket). At most :data:`MAX_PER_USER` streams per user and server process.
+``user.<id>``, like a socket). At most :data:`MAX_PER_USER` streams per user and server process, and at most
+``CONNECTIONS_PER_ADDRESS`` sockets and streams per client address (games.realtime.limits); past either, 429.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+
+from games.realtime import limits
 
 KEEPALIVE_SECONDS = 20.0
 MAX_PER_USER = 8
@@ -72,7 +76,8 @@ def _authenticate(plain: str) -> Any:
 
 
 REVOKED = {"type": "error", "code": "unauthenticated",
-           "message": "Your token was revoked or has expired, or your password was reset: authorize again."}
+           "message": "Your token was revoked or has expired, your password was reset or your account disabled: "
+                      "authorize again."}
 
 
 def _seconds_left(token: Any) -> float | None:
@@ -143,6 +148,11 @@ class Streams:
             if _open[user.pk] >= MAX_PER_USER:
                 raise StreamError(429, "too_many_streams",
                                   f"At most {MAX_PER_USER} open streams per user: close one first.")
+            address = limits.address_key(scope)  # released below, when the stream ends (games.realtime.limits)
+            if not limits.take(address, limits.connections_per_address()):
+                raise StreamError(429, "too_many_connections",
+                                  f"At most {limits.connections_per_address()} open sockets and streams from one "
+                                  f"address on this server: close one first.")
         except StreamError as err:
             return await _error(send, err)
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
@@ -151,6 +161,7 @@ class Streams:
         try:
             await self._stream(user, token, game_id, notifications, receive, send)
         finally:
+            limits.release(address)
             _open[user.pk] -= 1
             if _open[user.pk] <= 0:
                 del _open[user.pk]
@@ -160,11 +171,13 @@ class Streams:
         from games.bots import mark_online
         from games.realtime.publish import user_group
         from games.realtime.queries import current_view
+        from games.realtime.watch import watch
 
         layer = get_channel_layer()
         channel = await layer.new_channel()
         group = user_group(user.pk)
         await layer.group_add(group, channel)
+        watch().add(user.pk, channel)
         try:
             last = 0
             first = None
@@ -223,6 +236,7 @@ class Streams:
             finally:
                 disconnected.cancel()
         finally:
+            watch().discard(user.pk, channel)
             with contextlib.suppress(Exception):
                 await layer.group_discard(group, channel)
 

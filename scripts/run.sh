@@ -31,5 +31,9 @@ echo "    stop with Ctrl+C"
 echo
 # One process (--workers 1 whatever WEB_CONCURRENCY says): the embedded channel layer and cache live in its memory.
 # No proxy in front: --no-proxy-headers, so a client's X-Forwarded-For never stands for its address (throttles).
+# Held connections (docs/security.md): a keep-alive connection idle 5 s after an answer is closed; a socket whose
+# peer stops answering pings (every 20 s) is closed 20 s later. uvicorn has no timeout for slow header fields or
+# bodies: serve beyond this machine behind the proxy (docker/Caddyfile), which has them.
 exec .venv/bin/uvicorn claim.asgi:application --host "$HOST" --port "$PORT" --workers 1 --lifespan off --log-level warning \
-    --http httptools --loop uvloop --ws-per-message-deflate false --no-access-log --no-proxy-headers
+    --http httptools --loop uvloop --ws-per-message-deflate false --no-access-log --no-proxy-headers \
+    --timeout-keep-alive 5 --ws-ping-interval 20 --ws-ping-timeout 20

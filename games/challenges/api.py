@@ -126,7 +126,9 @@ class ChallengesView(GameView):
     @extend_schema(
         tags=TAGS, operation_id="challenges_create", summary="Challenge a player (or anyone) to one game",
         description="Checked like `POST /games` (kind, options, time control, rated). The user challenged gets "
-                    "`challenge_received` on their socket. Scope: `games:play`.",
+                    "`challenge_received` on their socket. At most 20 pending challenges per user, 3 of them to "
+                    "one player (409); rate limit: `games_create` (a challenge counts as creating a game). "
+                    "Scope: `games:play`.",
         request=ChallengeCreateSerializer,
         examples=[OpenApiExample("Challenge bob", request_only=True,
                                  value={"to": "bob", "kind": "claim", "days_per_move": 3, "rated": True}),
@@ -136,8 +138,12 @@ class ChallengesView(GameView):
                                       ("invalid", "to: No player is called 'nobody'."),
                                       ("invalid_options", "claim-mix needs the option \"factions\": ..."),
                                       ("unlimited_rated", "Unlimited games are never rated: ...")),
-                   409: schema.error("Too many pending challenges.", "too_many_challenges",
-                                     "You have 20 pending challenges, the most allowed: cancel one first."),
+                   409: schema.errors("Too many pending challenges: 20 in all, 3 to one player.",
+                                      ("too_many_challenges",
+                                       "You have 20 pending challenges, the most allowed: cancel one first."),
+                                      ("too_many_challenges_to_user",
+                                       "You have 3 pending challenges to bob, the most allowed to one player: "
+                                       "wait for an answer or cancel one first.")),
                    **STD},
     )
     def post(self, request):

@@ -10,8 +10,12 @@ Rulings:
 * It expires ``expires_in`` seconds after it was made (default :data:`DEFAULT_TTL`, 3 days; between 60 s
   and 14 days); ``challenges.expire`` marks expired ones every minute, and an answer to an expired one
   is 409 ``challenge_expired`` (and expires it at once).
-* At most :data:`MAX_PENDING` pending challenges made per user (409 ``too_many_challenges``); none to
-  yourself (400).
+* At most :data:`MAX_PENDING` pending challenges made per user (409 ``too_many_challenges``), and at most
+  :data:`MAX_PENDING_TO_ONE` of them to one user (409 ``too_many_challenges_to_user``); none to yourself
+  (400). The counts are taken under a lock on the challenger's user row, so parallel requests cannot pass
+  the limit together; making one is also rate limited (``games_create``, api.py).
+* Answers (accept, decline, cancel, expire) lock the challenge row: of two answers racing, the first wins
+  and the second gets 409 ``challenge_not_pending`` (one game at most per challenge).
 * Accepting creates the game through ``games.service.create_game`` and seats the acceptor
   (``join_game``): it starts at once.
 * Every change is sent to the sockets (and event streams) of both users as a typed event:
@@ -39,6 +43,7 @@ from .models import Challenge
 DEFAULT_TTL = 3 * 86400
 MIN_TTL, MAX_TTL = 60, 14 * 86400
 MAX_PENDING = 20
+MAX_PENDING_TO_ONE = 3
 
 #: Why a challenge is declined (the challenger sees the reason and its text).
 DECLINE_REASONS: dict[str, str] = {
@@ -135,11 +140,7 @@ def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_co
         if target.pk == user.pk:
             raise InvalidRequest("You cannot challenge yourself.", field="to")
     with transaction.atomic():
-        pending = Challenge.objects.filter(challenger=user, status=Challenge.Status.PENDING,
-                                           expires_at__gt=timezone.now()).count()
-        if pending >= MAX_PENDING:
-            raise Conflict(f"You have {pending} pending challenges, the most allowed: cancel one first.",
-                           code="too_many_challenges")
+        _check_pending(user, target)
         now = timezone.now()
         c = Challenge.objects.create(challenger=user, to=target, is_open=target is None, kind=kind,
                                      options=normalized, time_control=control,
@@ -147,6 +148,29 @@ def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_co
                                      expires_at=now + timedelta(seconds=ttl))
         events.on_commit(c, "created", challenge_payload(c))
     return c
+
+
+def _check_pending(user: Any, target: Any) -> None:
+    """Refuse a new challenge past :data:`MAX_PENDING` (or :data:`MAX_PENDING_TO_ONE` to ``target``).
+
+    Runs inside the creating transaction, after locking the challenger's user row (``FOR NO KEY UPDATE``: it
+    serializes one user's creations and blocks no foreign key to that user), so two parallel requests
+    cannot both see room for one more. The counts read the ``challenge_outgoing`` index: at most
+    :data:`MAX_PENDING` pending rows of this user, whatever their history."""
+    from accounts.models import User
+
+    list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
+    pending = Challenge.objects.filter(challenger=user, status=Challenge.Status.PENDING,
+                                       expires_at__gt=timezone.now())
+    count = pending.count()
+    if count >= MAX_PENDING:
+        raise Conflict(f"You have {count} pending challenges, the most allowed: cancel one first.",
+                       code="too_many_challenges")
+    if target is not None:
+        to_one = pending.filter(to=target).count()
+        if to_one >= MAX_PENDING_TO_ONE:
+            raise Conflict(f"You have {to_one} pending challenges to {target.username}, the most allowed to one "
+                           f"player: wait for an answer or cancel one first.", code="too_many_challenges_to_user")
 
 
 def _locked(challenge_id: str) -> Challenge:

@@ -27,7 +27,7 @@ from games.signals import Change, batched
 log = logging.getLogger("games.notify")
 
 #: Entries of an active game that may start someone's turn.
-TURN_EVENTS = ("move", "joined", "created", "timeout")
+TURN_EVENTS = ("move", "joined", "ai_filled", "created", "timeout")
 
 
 def _events(pairs: list[tuple[int, int]]) -> list[tuple[Any, ...]]:
@@ -44,7 +44,7 @@ def _seats(games: list[int]) -> QuerySet:
     name and language, in seat order; :func:`_split` keeps the humans for who is told."""
     return Seat.objects.filter(game_id__in=games).order_by("game_id", "index").values_list(
         "game", "index", "user_id", "joined_at", "to_act", "outcome", "rank", "ai_level", "user__username",
-        "user__display_name", "user__language")
+        "user__display_name", "user__language", "user__is_active")
 
 
 def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int, str], dict[int, str]]:
@@ -54,7 +54,7 @@ def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int
 
     humans, seat_names, languages = [], {}, {}
     ai = [r for r in rows if r[6] is not None]
-    for index, user_id, joined, to_act, outcome, rank, ai_level, username, display, language in rows:
+    for index, user_id, joined, to_act, outcome, rank, ai_level, username, display, language, _active in rows:
         if ai_level is not None:
             number = f" {ai.index(next(r for r in ai if r[0] == index)) + 1}" if len(ai) > 1 else ""
             seat_names[index] = f"AI ({level_name(ai_level)}){number}"
@@ -101,6 +101,11 @@ def on_game_changes(changes: list[Change]) -> None:
     groups = []
     for game_id, status, type_, actor, kind in todo:
         groups.extend(_groups(game_id, status, type_, actor, kind, *seats[game_id]))
+    # a disabled or deleted account (accounts.services.delete_account) is named in the texts, never told
+    disabled = {seat[1] for game_rows in rows.values() for seat in game_rows if seat[1] is not None and not seat[-1]}
+    if disabled:
+        groups = [(event, game_id, [item for item in items if item[0] not in disabled])
+                  for event, game_id, items in groups]
     notify_groups(groups)
 
 

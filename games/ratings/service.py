@@ -285,6 +285,8 @@ def rate_game(game_id: int) -> bool:
         # One AI level in several seats is one rating that played itself: it takes part in the update
         # of the others (its strength counts) but is not written (rulings: ratings).
         seats_per_row = Counter(r.pk for r in rows.values() if r.pk is not None)
+        seat_at = {s.index: s for s in seats}
+        changed_seats: list[Seat] = []
         for idx, user, _level, _, outcome in rated:
             if not humans_rated and user is not None:
                 continue  # AI games never move a person's rating
@@ -306,8 +308,23 @@ def rate_game(game_id: int) -> bool:
             row.save()
             RatingHistory.objects.create(rating=row, game=game, before=before, after=row.rating,
                                          deviation=row.deviation, created_at=now)
+            # The seat shows the change beside its snapshot (none before the snapshots existed); a departed
+            # player's seat is the AI's now: their change is not its.
+            if idx not in departed and seat_at[idx].rating is not None:
+                changed_seats.append(_with_change(seat_at[idx], before, row.rating))
+        Seat.objects.bulk_update(changed_seats, ["rating"])
     log.info("game %s rated in pool %s", game_id, pool)
     return True
+
+
+def _with_change(seat: Seat, before: float, after: float) -> Seat:
+    """The seat's rating snapshot gains what this game did to it: ``after`` (the rating once the game was
+    rated) and ``change`` (``after`` minus the rating just before, both rounded as shown: "+12 → 1512")."""
+    snapshot = dict(seat.rating)
+    snapshot["after"] = round(after)
+    snapshot["change"] = round(after) - round(before)
+    seat.rating = snapshot
+    return seat
 
 
 def _glicko_updates(rated: list, rows: dict[int, Rating], now: datetime) -> dict[int, dict[str, float]]:

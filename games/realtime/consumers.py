@@ -32,9 +32,10 @@ from claim.ids import is_id
 from claim.parsers import loads
 from games.bots import mark_online
 
-from . import queries
+from . import limits, queries
 from .presence import mark_absent, mark_present
 from .publish import client_frame, user_group
+from .watch import watch
 
 logger = logging.getLogger(__name__)
 
@@ -80,8 +81,12 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.viewing: int | None = None  # the game the user has open on screen right now
         self.notifications_on = True  # {"type": "notifications", "enabled": false} silences them (bots)
         self.expiry: asyncio.TimerHandle | None = None  # an OAuth token's end: re-check then (auth_recheck)
+        self.holds: list[str] = []  # what this socket counts against the caps of games.realtime.limits
 
         await self.accept()
+        if not await self._hold(limits.address_key(self.scope), limits.connections_per_address(),
+                                "too_many_connections", "open sockets and streams from one address"):
+            return
         user = self.scope.get("user")
         token = self.scope.get("token")
         if self.scope.get("token_invalid") or user is None or not user.is_authenticated:
@@ -92,9 +97,13 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             await self._refuse(CLOSE_FORBIDDEN, "forbidden",
                                f"This token lacks the scope {READ_SCOPE} (or bot:play on a bot account).")
             return
+        if not await self._hold(limits.user_socket_key(user.pk), limits.sockets_per_user(), "too_many_sockets",
+                                "open sockets per player"):
+            return
         self.user = user
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        watch().add(user.pk, self.channel_name)  # a deactivated account's socket closes (games.realtime.watch)
         expires = getattr(token, "expires", None)  # OAuth access tokens expire; personal tokens do not
         if expires is not None:
             delay = max(0.0, (expires - timezone.now()).total_seconds()) + 0.5
@@ -103,17 +112,30 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if user.is_bot:
             await database_sync_to_async(mark_online)(user)
 
+    async def _hold(self, key: str, limit: int, error: str, what: str) -> bool:
+        """Count this socket under ``key`` (released in :meth:`disconnect`); past ``limit``, refuse it (4429)."""
+        if limits.take(key, limit):
+            self.holds.append(key)
+            return True
+        await self._refuse(limits.CLOSE_TOO_MANY, error, f"At most {limit} {what} on this server: close one "
+                                                         f"(another tab or device) and connect again.")
+        return False
+
     async def _refuse(self, code: int, error: str, message: str) -> None:
         await self.send_json({"type": "error", "code": error, "message": message})
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
+        for key in getattr(self, "holds", ()):
+            limits.release(key)
+        self.holds = []
         if self.expiry is not None:
             self.expiry.cancel()
         if self.viewing is not None and self.user is not None:
             await database_sync_to_async(mark_absent)(self.user.pk, self.viewing)
             self.viewing = None
         if self.group is not None:
+            watch().discard(self.user.pk, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
 
@@ -276,7 +298,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
     async def auth_recheck(self, event: dict) -> None:
         """``auth.recheck`` (``accounts.signals.credentials_changed``, sent on by
         ``games.realtime.publish.on_credentials_changed``): a token of the user was revoked, a session logged
-        out or a password changed; a socket whose own credential no longer holds is closed with 4401."""
+        out, a password changed, the account deactivated or deleted (also found by games.realtime.watch); a socket
+        whose own credential no longer holds is closed with 4401."""
         if self.user is None:
             return
         token = self.scope.get("token")
@@ -295,7 +318,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if not valid:
             await self._refuse(CLOSE_UNAUTHENTICATED, "unauthenticated",
                                "Your token was revoked or your session ended (logged out, password changed or "
-                               "reset): log in again.")
+                               "reset, account disabled): log in again.")
 
     async def notification_new(self, event: dict) -> None:
         """A new in-app notification for this user (``type: notification.new``, from

@@ -1,9 +1,9 @@
 """``game_started`` and ``game_finished`` frames for the seated users (docs/realtime.md, "Typed events").
 
 Built by the publisher with the game, seats and views it already has for a committed version (no query):
-the version whose change is ``created`` or ``joined`` and leaves the game ``active`` is the start (no seat
-is taken after it); a change that leaves it ``finished`` or ``aborted`` is the end. The publisher runs once
-per committed version, so each is sent once. The frame carries the user's inbox entry (``GET /games``)::
+the version whose change is ``created``, ``joined`` or ``ai_filled`` and leaves the game ``active`` is the
+start (no seat is taken after it); a change that leaves it ``finished`` or ``aborted`` is the end. The publisher
+runs once per committed version, so each is sent once. The frame carries the user's inbox entry (``GET /games``)::
 
     {"type": "game_started" | "game_finished", "game_id": id, "game": {...}}
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-START_TYPES = frozenset({"created", "joined"})
+START_TYPES = frozenset({"created", "joined", "ai_filled"})
 END_TYPES = frozenset({"move", "resigned", "timeout", "aborted"})
 
 #: Channel-layer message type of a typed frame; the consumer forwards ``frame`` (``client_event``).

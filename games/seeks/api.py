@@ -11,9 +11,11 @@ from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictIntegerField
+from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
+from claim.throttling import AnonRateThrottle, UserRateThrottle
 from games.api import schema as schema_errors
 from games.api.serializers import TimeControlField
+from games.api.views import CreateGameThrottle
 from games.models import DAYS_PER_MOVE_CHOICES
 from games.rules.base import RulesError
 from games.rules.registry import GAMES
@@ -29,6 +31,18 @@ DAYS = [d for d, _ in DAYS_PER_MOVE_CHOICES]
 class TooManyGames(APIException):
     status_code = 409
     default_code = "too_many_games"
+
+
+class TooManySeeks(APIException):
+    status_code = 409
+    default_code = "too_many_seeks"
+
+
+class SeekMatched(APIException):
+    """Cancelling a seek that a pairing took first (the answer names the game)."""
+
+    status_code = 409
+    default_code = "seek_matched"
 
 
 class UnlimitedRated(APIException):
@@ -51,6 +65,7 @@ def seek_payload(s: Seek) -> dict[str, Any]:
             "window": None if w is None else round(w), "min_reliability": s.min_reliability, "quick": s.quick,
             "bots_welcome": s.bots_welcome, "is_bot": s.user.is_bot,
             "status": s.status, "game_id": s.game_id,
+            "ai_fallback_at": s.ai_fallback_at.isoformat().replace("+00:00", "Z") if s.ai_fallback_at else None,
             "created_at": s.created_at.isoformat().replace("+00:00", "Z")}
 
 
@@ -60,7 +75,8 @@ class _GameChoiceSerializer(ClosedSerializer):
     kind = serializers.ChoiceField(choices=sorted(GAMES))
     options = serializers.DictField(required=False, default=dict)
     seats = StrictIntegerField(min_value=2, max_value=4, default=2)
-    days_per_move = serializers.ChoiceField(choices=DAYS, allow_null=True, default=3)
+    days_per_move = StrictChoiceField(choices=DAYS, allow_null=True, default=3,
+                                      help_text="Days per move (older form of time_control); null: unlimited.")
     time_control = TimeControlField(required=False, allow_null=True, default=None,
                                     help_text="As when creating a game (days, a bank, unlimited); takes precedence "
                                               "over days_per_move. Seeks pair only with the same time control.")
@@ -91,8 +107,10 @@ class _GameChoiceSerializer(ClosedSerializer):
 
 
 class SeekSerializer(_GameChoiceSerializer):
-    rating_range = StrictIntegerField(min_value=0, max_value=2000, allow_null=True, default=None)
-    min_reliability = StrictIntegerField(min_value=0, max_value=100, default=0)
+    rating_range = StrictIntegerField(min_value=0, max_value=2000, allow_null=True, default=None,
+                                      help_text="± rating points (0-2000); null: any rating.")
+    min_reliability = StrictIntegerField(min_value=0, max_value=100, default=0,
+                                         help_text="The opponent's reliability at least this (0-100).")
 
 
 class QuickSerializer(_GameChoiceSerializer):
@@ -107,7 +125,23 @@ def _check_cap(user: Any) -> None:
                            f"({service.game_cap(user)}); it grows as you finish games.")
 
 
-class SeeksView(APIView):
+def _create(fn: Any, user: Any, fields: dict[str, Any]) -> Seek:
+    _check_cap(user)
+    try:
+        seek, _ = fn(user, **fields)
+    except service.TooManySeeks as exc:
+        raise TooManySeeks(str(exc)) from None
+    seek.refresh_from_db()
+    return seek
+
+
+class _PostThrottled(APIView):
+    """Posting a seek (or 'play now') counts as creating a game: the ``games_create`` rate (POST only)."""
+
+    throttle_classes = [AnonRateThrottle, UserRateThrottle, CreateGameThrottle]
+
+
+class SeeksView(_PostThrottled):
     @extend_schema(tags=TAGS, responses={200: schema.SeekListSerializer, **schema.STD},
                    summary="Open seeks (yours and everyone's)", description="Scope: `games:read`.")
     def get(self, request):
@@ -118,15 +152,14 @@ class SeeksView(APIView):
 
     @extend_schema(tags=TAGS, request=SeekSerializer,
                    responses={201: schema.SeekOutSerializer, 400: schema.E400, 409: schema.E409, **schema.STD},
-                   description="`status` is `matched` (with `game_id`) when it was paired at once. "
+                   description="`status` is `matched` (with `game_id`) when it was paired at once. At most 10 "
+                               "open seeks per user (409 `too_many_seeks`); rate limit: `games_create`. "
                                "Scope: `games:play`.",
                    summary="Post a seek; it is paired at once when a compatible seek waits")
     def post(self, request):
         ser = SeekSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        _check_cap(request.user)
-        seek, _ = service.create_seek(request.user, **ser.validated_data)
-        seek.refresh_from_db()
+        seek = _create(service.create_seek, request.user, ser.validated_data)
         return Response(seek_payload(seek), status=status.HTTP_201_CREATED)
 
 
@@ -134,24 +167,25 @@ class SeekDetailView(APIView):
     @extend_schema(tags=TAGS, request=None, summary="Cancel one of your open seeks",
                    responses={204: None, 404: schema_errors.error("No open seek of yours with this id.", "not_found",
                                                                   "No open seek of yours with this id."),
-                              **schema.STD})
+                              409: schema.E409_CANCEL, **schema.STD})
     def delete(self, request, seek_id: int):
-        n = Seek.objects.filter(pk=seek_id, user=request.user, status=Seek.Status.OPEN).update(
-            status=Seek.Status.CANCELLED)
-        if not n:
+        try:
+            found = service.cancel_seek(request.user, seek_id)
+        except service.SeekMatched as exc:
+            raise SeekMatched(str(exc)) from None
+        if not found:
             raise NotFound("No open seek of yours with this id.")
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class QuickView(APIView):
+class QuickView(_PostThrottled):
     @extend_schema(tags=TAGS, request=QuickSerializer,
                    responses={201: schema.SeekOutSerializer, 400: schema.E400, 409: schema.E409, **schema.STD},
-                   description="Scope: `games:play`.",
+                   description="Counts as one of your open seeks until it is paired (at most 10, 409 "
+                               "`too_many_seeks`); rate limit: `games_create`. Scope: `games:play`.",
                    summary="Play now: the oldest compatible seek, else an AI game after a short wait")
     def post(self, request):
         ser = QuickSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        _check_cap(request.user)
-        seek, _ = service.quick_pair(request.user, **ser.validated_data)
-        seek.refresh_from_db()
+        seek = _create(service.quick_pair, request.user, ser.validated_data)
         return Response(seek_payload(seek), status=status.HTTP_201_CREATED)

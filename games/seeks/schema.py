@@ -25,6 +25,9 @@ class SeekOutSerializer(serializers.Serializer):
     is_bot = serializers.BooleanField(help_text="Posted by a bot account.")
     status = serializers.ChoiceField(choices=["open", "matched", "cancelled"])
     game_id = serializers.IntegerField(allow_null=True, help_text="The game, once matched.")
+    ai_fallback_at = serializers.DateTimeField(allow_null=True, help_text="'Play now': when an AI game starts "
+                                                                         "if nobody is paired by then; null for "
+                                                                         "other seeks.")
     created_at = serializers.DateTimeField()
 
 
@@ -37,6 +40,12 @@ E400 = schema.errors("Invalid seek: field messages under `fields`.",
                      ("invalid", "seats: Claim is played by 2-2 players."),
                      ("unlimited_rated", "Unlimited games are never rated: choose days per move or a bank clock, "
                                          "or an unrated game."))
-E409 = schema.error("You play the most games allowed for now.", "too_many_games",
-                    "You are playing 6 games, the most allowed for now (6); it grows as you finish games.")
+E409 = schema.errors("You play the most games allowed for now, or have the most open seeks.",
+                     ("too_many_games",
+                      "You are playing 6 games, the most allowed for now (6); it grows as you finish games."),
+                     ("too_many_seeks",
+                      "You have 10 open seeks, the most allowed (10): cancel one first, or wait for a pairing."))
+E409_CANCEL = schema.error("A pairing took the seek first: the message names its game.", "seek_matched",
+                           "This seek was already paired: your game is 42 (/api/v1/games/42); resign or abort it "
+                           "there.")
 STD = {401: schema.E401, 403: schema.E403, 429: schema.E429}

@@ -13,7 +13,12 @@ Rulings:
 * Bots (issue 26): a bot account's seek pairs with another bot's, or with a human's seek that says
   ``bots_welcome``; a human who did not opt in is never paired with a bot (rated or not).
 * Cap on concurrent games (open or active): ``SEEK_CAP_BASE`` (6) + finished games, at most
-  ``SEEK_CAP_MAX`` (100).
+  ``SEEK_CAP_MAX`` (100); the finished games are counted up to what the cap can use, never a whole history.
+* At most ``SEEK_MAX_OPEN`` (10) open seeks per user (409 ``too_many_seeks``), counted under a lock on the
+  user's row so parallel posts cannot pass it together.
+* Races: a pairing locks every seek of its group in one statement, in id order, and pairs only if all are
+  still open; so two pairings of the same seek (a post, the periodic run) make one game, two compatible posts
+  at once never deadlock, and a cancel either comes first (no game) or finds the seek matched (409 ``seek_matched``).
 * Quick pairing: the oldest compatible seek at once, else a quick seek that becomes an unrated game
   against the AI level closest to the player's rating after ``SEEK_AI_FALLBACK_SECONDS`` (120).
 """
@@ -49,8 +54,12 @@ def window(seek: Seek, now: datetime) -> float | None:
 
 
 def game_cap(user: Any) -> int:
-    finished = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).count()
-    return min(_setting("SEEK_CAP_BASE", 6) + finished, _setting("SEEK_CAP_MAX", 100))
+    """``SEEK_CAP_BASE`` + finished games, at most ``SEEK_CAP_MAX``: the count stops at the finished games the
+    cap can still use (a ``LIMIT`` under the ``COUNT``), so it reads at most ``SEEK_CAP_MAX`` rows."""
+    base, most = _setting("SEEK_CAP_BASE", 6), _setting("SEEK_CAP_MAX", 100)
+    useful = max(most - base, 0)
+    finished = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).values("pk")[:useful].count()
+    return min(base + finished, most)
 
 
 def current_games(user: Any) -> int:
@@ -129,21 +138,39 @@ def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first:
     return None
 
 
+#: How often a pairing looks for another group when a seek of the one it found was taken meanwhile.
+PAIR_ATTEMPTS = 3
+
+
 def try_pair(seek_id: int, oldest_first: bool = False) -> Game | None:
-    """Pair one open seek if a compatible group exists now. Returns the new game or None."""
+    """Pair one open seek if a compatible group exists now. Returns the new game or None.
+
+    The group is found without locks, then every seek of it is locked in one ``SELECT … ORDER BY id FOR
+    UPDATE`` (the same order in every transaction: no deadlock between two pairings) and paired only if all
+    are still open; when one was matched or cancelled meanwhile, another group is looked for."""
+    for _ in range(PAIR_ATTEMPTS):
+        game, retry = _pair_once(seek_id, oldest_first)
+        if not retry:
+            return game
+    return None
+
+
+def _pair_once(seek_id: int, oldest_first: bool) -> tuple[Game | None, bool]:
+    """One attempt of :func:`try_pair`: ``(game, False)``, ``(None, False)`` (nothing to pair now) or
+    ``(None, True)`` (a seek of the group found was no longer open once locked)."""
     from games.service import create_game, join_game
 
     now = timezone.now()
     with transaction.atomic():
-        seek = Seek.objects.select_for_update().select_related("user").filter(pk=seek_id).first()
+        seek = Seek.objects.select_related("user").filter(pk=seek_id).first()
         if seek is None or seek.status != Seek.Status.OPEN or at_cap(seek.user):
-            return None
+            return None, False
         group = find_group(seek, now, oldest_first=oldest_first)
         if group is None:
-            return None
+            return None, False
         locked = list(Seek.objects.select_for_update().filter(pk__in=[g.pk for g in group]).order_by("pk"))
-        if any(s.status != Seek.Status.OPEN for s in locked):
-            return None
+        if len(locked) != len(group) or any(s.status != Seek.Status.OPEN for s in locked):
+            return None, seek.pk not in {s.pk for s in locked if s.status != Seek.Status.OPEN}
         users = [g.user for g in group]
         order = list(range(len(users)))
         secrets.SystemRandom().shuffle(order)
@@ -160,7 +187,7 @@ def try_pair(seek_id: int, oldest_first: bool = False) -> Game | None:
         uids = [u.pk for u in users]
         transaction.on_commit(lambda: _announce(gid, uids), robust=True)
     log.info("seek %s paired into game %s", seek_id, game.pk)
-    return game
+    return game, False
 
 
 def _announce(game_id: int, user_ids: list[int]) -> None:
@@ -173,10 +200,54 @@ def _announce(game_id: int, user_ids: list[int]) -> None:
     notify_game("match_found", game_id, user_ids, "match.title", "match.body")
 
 
+class TooManySeeks(Exception):
+    """The user already has :func:`max_open` open seeks."""
+
+    def __init__(self, open_seeks: int, most: int) -> None:
+        super().__init__(f"You have {open_seeks} open seeks, the most allowed ({most}): cancel one first, or wait "
+                         f"for a pairing.")
+
+
+def max_open() -> int:
+    return _setting("SEEK_MAX_OPEN", 10)
+
+
 def create_seek(user: Any, **fields: Any) -> tuple[Seek, Game | None]:
-    """A new seek, paired at once if possible."""
-    seek = Seek.objects.create(user=user, **fields)
+    """A new seek, paired at once if possible. Raises :class:`TooManySeeks` past :func:`max_open` open seeks:
+    counted after locking the user's row (``FOR NO KEY UPDATE``, so parallel posts of one user take turns),
+    on the ``seek_open`` index."""
+    from accounts.models import User
+
+    with transaction.atomic():
+        list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
+        open_seeks = Seek.objects.filter(user=user, status=Seek.Status.OPEN).count()
+        if open_seeks >= max_open():
+            raise TooManySeeks(open_seeks, max_open())
+        seek = Seek.objects.create(user=user, **fields)
     return seek, try_pair(seek.pk, oldest_first=seek.quick)
+
+
+class SeekMatched(Exception):
+    """Cancelling a seek that a pairing took first."""
+
+    def __init__(self, seek: Seek) -> None:
+        self.seek = seek
+        super().__init__(f"This seek was already paired: your game is {seek.game_id} "
+                         f"(/api/v1/games/{seek.game_id}); resign or abort it there.")
+
+
+def cancel_seek(user: Any, seek_id: int) -> bool:
+    """Cancel ``user``'s open seek: True; False when the user has no open seek of this id. Raises
+    :class:`SeekMatched` when a pairing took it (one that held its lock first: the cancel waits, then sees it)."""
+    with transaction.atomic():
+        seek = Seek.objects.select_for_update().filter(pk=seek_id, user=user).first()
+        if seek is None or seek.status == Seek.Status.CANCELLED:
+            return False
+        if seek.status == Seek.Status.MATCHED:
+            raise SeekMatched(seek)
+        seek.status = Seek.Status.CANCELLED
+        seek.save(update_fields=["status"])
+    return True
 
 
 def quick_pair(user: Any, kind: str, seats: int = 2, days_per_move: int | None = 3, options: dict | None = None,

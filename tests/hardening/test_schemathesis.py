@@ -71,6 +71,7 @@ SEMANTIC_REFUSALS: dict[tuple[str, str], dict[str, set[str] | None]] = {
     ("POST", "/api/v1/challenges"): {**_CREATE_RULES, "invalid": {*_CREATE_RULES["invalid"], "to"}},  # who exists
     ("POST", "/api/v1/seeks"): _CREATE_RULES,
     ("POST", "/api/v1/seeks/quick"): _CREATE_RULES,
+    ("POST", "/api/v1/games/{game_id}/fill"): {"invalid": {"seats"}},  # a seat number the game has
 }
 _positive = CHECKS.get_one("positive_data_acceptance")
 
