@@ -1,5 +1,7 @@
 // Correspondence helpers (pure, unit-tested): rating chart scaling, remaining time, time zones,
 // pools, Web Push key decoding and the iOS "add to home screen first" rule.
+import { formatDuration } from "./i18n/durations";
+import type { Lang, Translate } from "./i18n";
 
 export interface HistoryPoint { pool: string; game_id: number | null; before: number; after: number; deviation: number; at: string }
 export interface ChartPoint { x: number; y: number; rating: number; at: string }
@@ -40,16 +42,9 @@ function round1(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
-/** Remaining seconds as a short string: "2d 4h", "5h 07m", "12m", "0m" (negative → "0m"). */
-export function formatRemaining(seconds: number | null | undefined): string {
-  if (seconds == null) return "";
-  const s = Math.max(0, Math.floor(seconds));
-  const d = Math.floor(s / 86400);
-  const h = Math.floor((s % 86400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  if (d > 0) return `${d}d ${h}h`;
-  if (h > 0) return `${h}h ${String(m).padStart(2, "0")}m`;
-  return `${m}m`;
+/** Remaining seconds in the reader's language, its two largest units: "2 days 4 hr", "5 Std. 7 Min.", "12 min". */
+export function formatRemaining(seconds: number | null | undefined, lang: Lang): string {
+  return formatDuration(seconds, lang);
 }
 
 /** An instant shown in the viewer's time zone (profile ``time_zone``), falling back to UTC. */
@@ -119,14 +114,14 @@ export const TIME_CHOICES: TimeChoice[] = [
   { id: "unlimited", body: { type: "unlimited" }, days: null, bank: false },
 ];
 
-/** The words for a time control: "3 days per move", "Bank 3d 0h + 1d 0h per move (max 7d 0h)", "No time limit". */
-export function describeTimeControl(tc: Partial<TimeControlView> | null | undefined, tr: (key: string, vars?: Record<string, string | number>) => string): string {
+/** The words for a time control: "3 days per move", "Bank 3 days + 1 day per move (max 7 days)", "No time limit". */
+export function describeTimeControl(tc: Partial<TimeControlView> | null | undefined, tr: Translate, lang: Lang): string {
   if (!tc || tc.type === "unlimited") return tr("clock.unlimited");
   if (tc.type === "bank") {
-    return tr("clock.bank", { initial: formatRemaining(tc.initial_seconds), inc: formatRemaining(tc.increment_seconds) })
-      + (tc.cap_seconds ? " " + tr("clock.cap", { cap: formatRemaining(tc.cap_seconds) }) : "");
+    return tr("clock.bank", { initial: formatRemaining(tc.initial_seconds, lang), inc: formatRemaining(tc.increment_seconds, lang) })
+      + (tc.cap_seconds ? " " + tr("clock.cap", { cap: formatRemaining(tc.cap_seconds, lang) }) : "");
   }
-  return tc.days_per_move === 1 ? tr("clock.per_move_1") : tr("clock.per_move", { n: tc.days_per_move ?? 0 });
+  return tr("clock.per_move", { n: tc.days_per_move ?? 0 });
 }
 
 /** The time control of a choice, in the payload's shape (for the words on the New Game screen). */

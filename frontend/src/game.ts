@@ -10,7 +10,11 @@ export interface SeatInfo {
   open: boolean;
   you: boolean;
   joined: boolean;
+  /** What the finished, rated game did to this seat's rating (``rating.after`` / ``rating.change``), else null. */
+  ratingChange: RatingChange | null;
 }
+
+export interface RatingChange { after: number; change: number }
 
 export interface Trickcard { seat: number; card: string }
 
@@ -91,6 +95,8 @@ export interface Game {
   code: string | null;
   result: Result | null;
   invitedMe: boolean;
+  /** The seat of the player who created the game (who invited the others), when the server says. */
+  creatorSeat: number | null;
   updated: string | null;
   raw: Record<string, unknown>;
 }
@@ -105,8 +111,14 @@ function seatOf(s: Obj, i: number): SeatInfo {
   const name = String(s.display_name || s.name || user?.display_name || user?.public_name || username || (ai ? `AI ${ai}` : "?"));
   return {
     index: Number(s.index ?? s.seat ?? i), name, username, ai, open: type === "open" || (!username && ai == null),
-    you: Boolean(s.you), joined: s.joined !== false,
+    you: Boolean(s.you), joined: s.joined !== false, ratingChange: ratingChangeOf(s.rating),
   };
+}
+
+function ratingChangeOf(r: unknown): RatingChange | null {
+  const x = r as { after?: unknown; change?: unknown } | null;
+  return x && typeof x === "object" && typeof x.after === "number" && typeof x.change === "number"
+    ? { after: x.after, change: x.change } : null;
 }
 
 export function normGame(p: Obj): Game {
@@ -137,6 +149,7 @@ export function normGame(p: Obj): Game {
     code: (p.code ?? p.invite_code ?? p.invitation_code ?? null) as string | null,
     result,
     invitedMe: status === "open" && seats.some((s: SeatInfo) => s.you && !s.joined),
+    creatorSeat: typeof p.creator_seat === "number" ? p.creator_seat : null,
     updated: (p.updated_at ?? p.updated ?? p.last_move_at ?? null) as string | null,
     raw: p,
   };
@@ -256,4 +269,57 @@ export function versionAction(held: number | undefined, incoming: number): "appl
 export function backoff(n: number, rnd = Math.random()): number {
   const base = Math.min(30000, 1000 * 2 ** n);
   return Math.round(base * (0.8 + 0.4 * rnd));
+}
+
+/** A rating change as the end screen shows it: "+12 → 1512", "−8 → 1492", "±0 → 1500". */
+export function ratingChangeText(c: RatingChange): string {
+  const sign = c.change > 0 ? "+" : c.change < 0 ? "−" : "±";
+  return `${sign}${Math.abs(c.change)} → ${c.after}`;
+}
+
+/** What a new view of the same game says happened since the one held before: the trick that was completed
+ *  (``winner``: its winner, also when that seat has already led the next one) and the phase that began (C3.4:
+ *  phase 2 after the 13th trick). Nothing for the first view held, nor a phase once the game is over. */
+export function trickNews(prev: EngineView | null | undefined, next: EngineView): { winner: number | null; phase: number | null } {
+  if (!prev) return { winner: null, phase: null };
+  const key = (lt: LastTrick | null | undefined) => (lt ? `${lt.phase}.${lt.trick}` : "");
+  const done = next.last_trick && key(next.last_trick) !== key(prev.last_trick) ? next.last_trick.winner : null;
+  const phase = !next.over && next.phase > prev.phase ? next.phase : null;
+  return { winner: done, phase };
+}
+
+/** Where each seat of an open game stands: mine, joined, the AI's, invited (a named player who has not
+ *  joined yet) or open (anyone with the code). */
+export type SeatState = "you" | "joined" | "ai" | "invited" | "open";
+
+export function seatStates(g: Game): { index: number; name: string; state: SeatState; creator: boolean }[] {
+  return [...g.seats].sort((a, b) => a.index - b.index).map((s) => ({
+    index: s.index,
+    name: s.name,
+    creator: g.creatorSeat === s.index,
+    state: s.ai != null ? "ai" : s.you && s.joined ? "you" : s.open ? "open" : s.joined ? "joined" : "invited",
+  }));
+}
+
+/** Seats of an open game nobody holds yet (no invited or joined player, no AI): the ones the creator may fill. */
+export function emptySeats(g: Game): number[] {
+  return seatStates(g).filter((s) => s.state === "open").map((s) => s.index);
+}
+
+/** Whether I created this game (the only one who may fill its seats, share its link or cancel it). */
+export function iCreated(g: Game): boolean {
+  return g.mySeat != null && g.creatorSeat === g.mySeat;
+}
+
+/** Whole seconds from ``now`` (ms) until ``at`` (an ISO instant), never below 0; null without an instant. */
+export function secondsUntil(at: string | null | undefined, now: number): number | null {
+  if (!at) return null;
+  const ms = Date.parse(at);
+  return Number.isNaN(ms) ? null : Math.max(0, Math.ceil((ms - now) / 1000));
+}
+
+/** A short countdown: "1:05", "0:09". */
+export function countdownText(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }

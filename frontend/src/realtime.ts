@@ -46,7 +46,7 @@ export function connect(): void {
   sock.onmessage = (ev) => {
     let msg: {
       type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string;
-      games?: unknown; challenge?: Challenge; notification?: { game_id?: number | null };
+      games?: unknown; challenge?: Challenge; notification?: { game_id?: number | null }; game?: Record<string, unknown>;
     };
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
@@ -66,7 +66,10 @@ export function connect(): void {
       // A challenge to or by me changed (docs/realtime.md, "Typed events"): the screens showing it update.
       onChallengeEvent(msg.type, msg.challenge);
     } else if (msg.type === "game_started" || msg.type === "game_finished") {
+      // The inbox lists change (a paired seek leaves "My seeks", a started game says so): screens hear
+      // ``claim:lifecycle`` (its detail: the type and the inbox entry).
       void loadLists();
+      window.dispatchEvent(new CustomEvent("claim:lifecycle", { detail: { type: msg.type, game: msg.game ?? null } }));
     } else if (msg.type === "error" && msg.code === "unauthenticated") {
       stopped = true; // the server will close with 4401; don't hammer it
     }

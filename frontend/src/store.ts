@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, clearCache, getCached, isOffline, peekCached, rows, storeCached, uuid } from "./api";
 import { roleOf, type Challenge } from "./challenge";
 import { hasTableView, normGame, versionAction, type Game } from "./game";
-import { pickLang, TABLES, translate, type Key, type Lang } from "./i18n";
+import { pickLang, TABLES, translate, type Key, type Lang, type ParamArgs } from "./i18n";
 
 const TABLES_EN = TABLES.en;
 
@@ -70,8 +70,9 @@ export function useStore(): State {
   return state;
 }
 
-export function t(key: Key, params?: Record<string, string | number>): string {
-  return translate(state.lang, key, params);
+/** The message `key` in the current language; its placeholders' params are type-checked (i18n/index.ts). */
+export function t<K extends Key>(key: K, ...params: ParamArgs<K>): string {
+  return translate(state.lang, key, ...params);
 }
 
 let toastTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,7 +1,8 @@
 // Small shared UI pieces: form fields with the API's per-field errors, relative times, dialogs.
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { t } from "./store";
+import { relativeTime } from "./i18n/durations";
+import { state, t } from "./store";
 
 export function Field(props: {
   id: string; label: string; value: string; onInput: (v: string) => void; type?: string;
@@ -24,19 +25,9 @@ export function FormError({ text }: { text: string | null }) {
   return text ? <p class="form-err" role="alert">{text}</p> : null;
 }
 
-/** "in 2 days", "3 h ago" — coarse, for correspondence deadlines. */
+/** "in 2 days", "3 hours ago", "za 2 dny" — coarse, for correspondence deadlines, in the current language. */
 export function relTime(iso: string | null, now = Date.now()): string {
-  if (!iso) return "";
-  const d = Date.parse(iso) - now;
-  const h = Math.abs(d) / 3600000;
-  if (d >= 0) {
-    if (h >= 48) return t("time.in_days", { n: Math.floor(h / 24) });
-    if (h >= 1) return t("time.in_hours", { n: Math.floor(h) });
-    return t("time.in_minutes", { n: Math.max(1, Math.floor(h * 60)) });
-  }
-  if (h < 1) return t("time.just_now");
-  if (h >= 48) return t("time.ago_days", { n: Math.floor(h / 24) });
-  return t("time.ago_hours", { n: Math.floor(h) });
+  return relativeTime(iso, state.lang, now, t("time.just_now"));
 }
 
 /**

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { choiceView, describeTimeControl, seatLeft, TIME_CHOICES } from "../src/corr";
-import { translate } from "../src/i18n";
-import type { Key } from "../src/i18n";
+import { translate, type Translate } from "../src/i18n";
 import { parseRoute } from "../src/router";
 import swTemplate from "../scripts/sw-template.js?raw";
 
-const tr = (k: string, v?: Record<string, string | number>) => translate("en", k as Key, v);
+const tr: Translate = (k, ...p) => translate("en", k, ...p);
 
 describe("clock seats", () => {
   const now = Date.parse("2026-11-29T12:00:00Z");
@@ -25,10 +24,10 @@ describe("time controls", () => {
     expect(TIME_CHOICES.find((c) => c.id === "unlimited")!.body).toEqual({ type: "unlimited" });
   });
   it("describes a payload's time control", () => {
-    expect(describeTimeControl({ type: "correspondence", days_per_move: 3 }, tr)).toBe("3 days per move");
-    expect(describeTimeControl({ type: "correspondence", days_per_move: 1 }, tr)).toBe("1 day per move");
-    expect(describeTimeControl({ type: "unlimited" }, tr)).toBe("No time limit");
-    expect(describeTimeControl(choiceView(TIME_CHOICES.find((c) => c.id === "b3+1")!), tr)).toBe("Bank 3d 0h + 1d 0h per move (max 7d 0h)");
+    expect(describeTimeControl({ type: "correspondence", days_per_move: 3 }, tr, "en")).toBe("3 days per move");
+    expect(describeTimeControl({ type: "correspondence", days_per_move: 1 }, tr, "en")).toBe("1 day per move");
+    expect(describeTimeControl({ type: "unlimited" }, tr, "en")).toBe("No time limit");
+    expect(describeTimeControl(choiceView(TIME_CHOICES.find((c) => c.id === "b3+1")!), tr, "en")).toBe("Bank 3 days + 1 day per move (max 7 days)");
   });
 });
 

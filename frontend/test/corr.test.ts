@@ -29,11 +29,16 @@ describe("rating chart", () => {
 
 describe("clock", () => {
   it("formats remaining time", () => {
-    expect(formatRemaining(2 * 86400 + 4 * 3600 + 59)).toBe("2d 4h");
-    expect(formatRemaining(5 * 3600 + 7 * 60)).toBe("5h 07m");
-    expect(formatRemaining(12 * 60 + 30)).toBe("12m");
-    expect(formatRemaining(-5)).toBe("0m");
-    expect(formatRemaining(null)).toBe("");
+    expect(formatRemaining(2 * 86400 + 4 * 3600 + 59, "en")).toBe("2 days 4 hr");
+    expect(formatRemaining(5 * 3600 + 7 * 60, "en")).toBe("5 hr 7 min");
+    expect(formatRemaining(12 * 60 + 30, "en")).toBe("12 min");
+    expect(formatRemaining(3 * 86400, "en")).toBe("3 days");
+    expect(formatRemaining(-5, "en")).toBe("0 min");
+    expect(formatRemaining(null, "en")).toBe("");
+    // Units in the reader's language, with its plural forms (issue 33: "d/h/m" everywhere, Czech "2 dní").
+    expect(formatRemaining(2 * 86400 + 3600, "cs")).toBe("2 dny 1 h");
+    expect(formatRemaining(5 * 86400, "cs")).toBe("5 dnů");
+    expect(formatRemaining(86400 + 2 * 3600, "de")).toBe("1 Tg. 2 Std.");
   });
   it("counts down unless paused", () => {
     expect(remainingNow([100, null], 0, 30000, false)).toEqual([70, null]);

@@ -217,7 +217,9 @@ describe("Inheritors translations and rules page", () => {
   it("every English key exists, non-empty, with the same placeholders, in de and cs", () => {
     for (const lang of ["de", "cs"] as const) {
       const table = INH_TABLES[lang] as Record<string, string>;
-      expect(Object.keys(table).sort()).toEqual(Object.keys(INH_EN).sort());
+      // en's keys, plus the extra plural variants of en's plural messages ("inh.cards#few" in cs)
+      const own = Object.keys(table).filter((k) => k in INH_EN || !(`${k.split("#")[0]}#other` in INH_EN));
+      expect(own.sort()).toEqual(Object.keys(INH_EN).sort());
       for (const [k, v] of Object.entries(INH_EN)) {
         expect(table[k].trim(), `${lang} ${k}`).not.toBe("");
         expect(placeholders(table[k]), `${lang} ${k}`).toEqual(placeholders(v));

@@ -134,12 +134,12 @@ def test_inheritors_three_seats_vs_ai_played_to_the_end_in_the_table(server, new
     game_id = page.url.rsplit("/", 1)[1]
 
     # the clock strip: the bank's terms and every seat's time; the inbox row says the terms too
-    terms = "Bank 3d 0h + 1d 0h per move (max 7d 0h)"
+    terms = "Bank 3 days + 1 day per move (max 7 days)"  # units by Intl (issue 33)
     assert page.locator("#clock").inner_text().startswith(terms), page.locator("#clock").inner_text()
     mine = page.locator("#clock .clock-seats .rem")  # only human seats have a clock
     mine.first.wait_for()  # the seats' times render once the game is active, a moment after the terms
     assert mine.count() == 1 and mine.get_attribute("data-seat") == "0"
-    assert mine.inner_text().startswith("You: 3d 0h") or mine.inner_text().startswith("You: 2d 23h"), mine.inner_text()
+    assert mine.inner_text().startswith(("You: 3 days", "You: 2 days 23 hr")), mine.inner_text()
     page.goto(server + "/#/")
     row = page.locator(f"a.game-row[data-game='{game_id}']")
     row.wait_for()

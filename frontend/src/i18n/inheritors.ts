@@ -1,7 +1,7 @@
 // Inheritors strings in en/de/cs: the table, the moves, the scoring and the rules page (with the
 // provisional [P] data spelled out). English is the reference set; de and cs must have every key
 // (the type says so, and test/inheritors.test.ts checks it at run time too).
-import { format, type Lang } from "./index";
+import { format, lookup, type Lang, type PluralBaseOf } from "./index";
 
 export const INH_EN = {
   "inh.title": "Inheritors",
@@ -19,9 +19,8 @@ export const INH_EN = {
   "inh.pile_label": "Pile {n}: {count}, top card {card}. Show the whole pile",
   "inh.pile_empty": "Pile {n}: empty",
   "inh.pile_title": "Pile {n}, bottom to top",
-  "inh.card_one": "card",
-  "inh.card_few": "cards",
-  "inh.card_other": "cards",
+  "inh.cards#one": "{n} card",
+  "inh.cards#other": "{n} cards",
   "inh.honors": "Honors",
   "inh.clans": "Clans",
   "inh.removed": "Removed advocates",
@@ -102,6 +101,12 @@ export const INH_EN = {
   "inh.c.blue": "Blue",
   "inh.c.yellow": "Yellow",
   "inh.c.white": "White",
+  "inh.ca.red": "R",
+  "inh.ca.green": "G",
+  "inh.ca.purple": "P",
+  "inh.ca.blue": "B",
+  "inh.ca.yellow": "Y",
+  "inh.ca.white": "W",
   "inh.a.conspirator": "Conspirator",
   "inh.a.spy": "Spy",
   "inh.a.advisor": "Advisor",
@@ -156,8 +161,10 @@ export const INH_EN = {
 } as const;
 
 export type InhKey = keyof typeof INH_EN;
+/** A translation of INH_EN: every key, plus the extra plural variants of its language ("#few" in Czech). */
+type InhCatalogue = Record<InhKey, string> & Partial<Record<`${PluralBaseOf<InhKey>}#${"zero" | "one" | "two" | "few" | "many"}`, string>>;
 
-const INH_DE: Record<InhKey, string> = {
+const INH_DE: InhCatalogue = {
   "inh.title": "Inheritors",
   "inh.turn_n": "Zug {n}",
   "inh.your_turn": "Du bist am Zug",
@@ -173,9 +180,8 @@ const INH_DE: Record<InhKey, string> = {
   "inh.pile_label": "Marktstapel {n}: {count}, oben {card}. Ganzen Stapel zeigen",
   "inh.pile_empty": "Marktstapel {n}: leer",
   "inh.pile_title": "Marktstapel {n}, von unten nach oben",
-  "inh.card_one": "Karte",
-  "inh.card_few": "Karten",
-  "inh.card_other": "Karten",
+  "inh.cards#one": "{n} Karte",
+  "inh.cards#other": "{n} Karten",
   "inh.honors": "Ehrungen",
   "inh.clans": "Clans",
   "inh.removed": "Entfernte Fürsprecher",
@@ -256,6 +262,12 @@ const INH_DE: Record<InhKey, string> = {
   "inh.c.blue": "Blau",
   "inh.c.yellow": "Gelb",
   "inh.c.white": "Weiß",
+  "inh.ca.red": "R",
+  "inh.ca.green": "Gr",
+  "inh.ca.purple": "L",
+  "inh.ca.blue": "B",
+  "inh.ca.yellow": "Ge",
+  "inh.ca.white": "W",
   "inh.a.conspirator": "Verschwörer",
   "inh.a.spy": "Spion",
   "inh.a.advisor": "Berater",
@@ -309,7 +321,7 @@ const INH_DE: Record<InhKey, string> = {
   "inh.r.quests_of": "Aufträge von {name}",
 };
 
-const INH_CS: Record<InhKey, string> = {
+const INH_CS: InhCatalogue = {
   "inh.title": "Inheritors",
   "inh.turn_n": "Tah {n}",
   "inh.your_turn": "Jste na tahu",
@@ -325,9 +337,9 @@ const INH_CS: Record<InhKey, string> = {
   "inh.pile_label": "Hromádka trhu {n}: {count}, nahoře {card}. Ukázat celou hromádku",
   "inh.pile_empty": "Hromádka trhu {n}: prázdná",
   "inh.pile_title": "Hromádka trhu {n}, zdola nahoru",
-  "inh.card_one": "karta",
-  "inh.card_few": "karty",
-  "inh.card_other": "karet",
+  "inh.cards#one": "{n} karta",
+  "inh.cards#few": "{n} karty",
+  "inh.cards#other": "{n} karet",
   "inh.honors": "Pocty",
   "inh.clans": "Klany",
   "inh.removed": "Odstranění přímluvci",
@@ -408,6 +420,12 @@ const INH_CS: Record<InhKey, string> = {
   "inh.c.blue": "Modrá",
   "inh.c.yellow": "Žlutá",
   "inh.c.white": "Bílá",
+  "inh.ca.red": "Č",
+  "inh.ca.green": "Z",
+  "inh.ca.purple": "F",
+  "inh.ca.blue": "M",
+  "inh.ca.yellow": "Ž",
+  "inh.ca.white": "B",
   "inh.a.conspirator": "Spiklenec",
   "inh.a.spy": "Špeh",
   "inh.a.advisor": "Rádce",
@@ -461,18 +479,16 @@ const INH_CS: Record<InhKey, string> = {
   "inh.r.quests_of": "Úkoly hráče {name}",
 };
 
-export const INH_TABLES: Record<Lang, Record<InhKey, string>> = { en: INH_EN, de: INH_DE, cs: INH_CS };
+export const INH_TABLES: Record<Lang, InhCatalogue> = { en: INH_EN, de: INH_DE, cs: INH_CS };
 
-/** "1 card", "3 cards"; Czech "1 karta", "3 karty", "5 karet" (Intl plural rules). */
+/** "1 card", "3 cards"; Czech "1 karta", "3 karty", "5 karet" (the plural variants of "inh.cards", i18n/index.ts). */
 export function inhCards(lang: Lang, n: number): string {
-  const rule = new Intl.PluralRules(lang).select(n);
-  const form = rule === "one" ? "one" : rule === "few" ? "few" : "other";
-  return `${n} ${INH_TABLES[lang][`inh.card_${form}` as InhKey]}`;
+  return inhTranslate(lang, "inh.cards", { n });
 }
 
+/** An Inheritors message in `lang` (English if missing): plain or plural ("key#one"…, by the count `n`). */
 export function inhTranslate(lang: Lang, key: string, params?: Record<string, string | number>): string {
-  const k = key as InhKey;
-  return format(INH_TABLES[lang][k] ?? INH_EN[k] ?? key, params);
+  return format(lookup(lang, INH_TABLES[lang], INH_EN, key, params?.n), params);
 }
 
 export interface InhRules { intro: string; sections: { h: string; p: string[] }[]; provisionalTitle: string; provisionalIntro: string; provisional: string[] }

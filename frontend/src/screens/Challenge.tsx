@@ -8,13 +8,13 @@ import { challengeLink, effectiveStatus, reasonsFor, roleOf, type Challenge } fr
 import { describeTimeControl } from "../corr";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
-import { answerChallenge, declineText, errorText, t, useStore } from "../store";
+import { answerChallenge, declineText, errorText, state, t, useStore } from "../store";
 import { relTime } from "../ui";
 import { ShareLink } from "./Invite";
 
 /** "3 days per move · rated". */
 export function challengeTerms(c: Challenge): string {
-  return `${describeTimeControl(c.time_control, (k, v) => t(k as Key, v))} · ${c.rated ? t("seek.rated") : t("seek.casual")}`;
+  return `${describeTimeControl(c.time_control, t, state.lang)} · ${c.rated ? t("seek.rated") : t("seek.casual")}`;
 }
 
 /** Accept, and Decline with a reason (a to-me challenge; an open one is only accepted). ``onAnswer`` gets the

@@ -6,7 +6,6 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { describeTimeControl, formatInZone, formatRemaining, seatLeft, type GameClockView, type TimeControlView } from "../corr";
 import { seatName, type Game } from "../game";
-import type { Key } from "../i18n";
 import { errorText, state, t, toast, useStore } from "../store";
 
 /** The answer of POST /games/{id}/clock/…: the same clock, for the version it made. */
@@ -47,7 +46,7 @@ export function Clock({ g }: { g: Game }) {
   return (
     <section class="clock small" aria-label={t("clock.title")} id="clock">
       <p class="row">
-        <span>{describeTimeControl(tc, (k, v) => t(k as Key, v))}</span>
+        <span>{describeTimeControl(tc, t, state.lang)}</span>
         {c.paused && <strong class="badge hot">{t("clock.paused")}</strong>}
         {!c.paused && c.pause_requests.length > 0 && <span class="muted">{t("clock.pause_requests", { n: c.pause_requests.map((i) => (i === me ? t("clock.you") : seatName(g, i))).join(", ") })}</span>}
       </p>
@@ -58,7 +57,7 @@ export function Clock({ g }: { g: Game }) {
             if (left == null) return null;
             return (
               <span class={`rem ${s.index === me ? "me" : ""} ${s.running ? "running" : ""}`} data-seat={s.index}>
-                {s.index === me ? t("table.you") : seatName(g, s.index)}: <strong>{formatRemaining(left)}</strong>
+                {s.index === me ? t("table.you") : seatName(g, s.index)}: <strong>{formatRemaining(left, st.lang)}</strong>
                 {s.running && s.deadline && <span class="muted"> {t("clock.until", { when: formatInZone(s.deadline, zone, state.lang) })}</span>}
               </span>
             );

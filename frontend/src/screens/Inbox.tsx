@@ -3,9 +3,9 @@ import { api } from "../api";
 import type { Challenge } from "../challenge";
 import { parseInvite } from "../challenge";
 import { describeTimeControl, type TimeControlView } from "../corr";
-import { inboxOrder, myOutcome, opponentNames, type Game } from "../game";
+import { countdownText, inboxOrder, myOutcome, normGame, opponentNames, secondsUntil, type Game } from "../game";
 import type { Key } from "../i18n";
-import { acceptInvite, answerChallenge, declineInvite, errorText, loadLists, putGame, t, toast, useStore } from "../store";
+import { acceptInvite, answerChallenge, declineInvite, errorText, loadLists, putGame, state, t, toast, useStore } from "../store";
 import { relTime } from "../ui";
 import { navigate } from "../router";
 import { ChallengeAnswer, challengeTerms } from "./Challenge";
@@ -35,9 +35,11 @@ function Row({ g }: { g: Game }) {
   }
   const due = g.status === "active" ? (g.deadline ? t("inbox.due", { when: relTime(g.deadline) }) : t("inbox.no_deadline")) : "";
   // a bank clock's terms (the row's deadline alone doesn't say how much time each move adds)
+  // Every row says its time control and when it began, so that rows of several games against the same
+  // kind of opponent (paired seeks, AI games) tell apart (issue 33 item 7).
   const tc = g.raw.time_control as TimeControlView | null | undefined;
-  const bank = tc?.type === "bank" && (g.status === "active" || g.status === "open")
-    ? describeTimeControl(tc, (k, v) => t(k as Key, v)) : "";
+  const terms = tc && (g.status === "active" || g.status === "open") ? describeTimeControl(tc, t, state.lang) : "";
+  const began = g.status === "active" && typeof g.raw.created_at === "string" ? t("inbox.started", { when: relTime(g.raw.created_at) }) : "";
   void st;
   return (
     <li>
@@ -48,7 +50,8 @@ function Row({ g }: { g: Game }) {
         <span class="gr-sub">
           <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>
           {due && <span class="muted"> · {due}</span>}
-          {bank && <span class="muted gr-tc" data-tc="bank"> · {bank}</span>}
+          {terms && <span class="muted gr-tc" data-tc={tc!.type}> · {terms}</span>}
+          {began && <span class="muted gr-began"> · {began}</span>}
           {g.status === "open" && g.code && <span class="muted"> · {t("inbox.share_code", { code: g.code })}</span>}
         </span>
       </a>
@@ -108,7 +111,24 @@ function Challenges({ tick }: { tick: number }) {
   );
 }
 
-interface Seek { id: number; kind: string; seats: number; days_per_move: number | null; time_control?: TimeControlView; rated: boolean; rating_range: number | null; window: number | null; quick: boolean; created_at: string }
+interface Seek { id: number; kind: string; seats: number; days_per_move: number | null; time_control?: TimeControlView; rated: boolean; rating_range: number | null; window: number | null; quick: boolean; ai_fallback_at?: string | null; created_at: string }
+
+/** "Play now" waits: the seconds left until the AI takes the seat, ticking; at 0 the server's next pairing run
+ *  starts the AI game (its ``game_started`` event reloads the list), re-read every few seconds meanwhile. */
+function AiCountdown({ at, onDue }: { at: string; onDue: () => void }) {
+  const [now, setNow] = useState(Date.now());
+  const left = secondsUntil(at, now) ?? 0;
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), left > 0 ? 1000 : 5000);
+    return () => clearInterval(timer);
+  }, [left > 0]);
+  useEffect(() => { if (left === 0) onDue(); }, [left === 0, now]);
+  return (
+    <span class="seek-ai" data-left={left}>
+      {" · "}{left > 0 ? t("seek.ai_in", { time: countdownText(left) }) : t("seek.ai_soon")}
+    </span>
+  );
+}
 
 /** My open seeks (matchmaking) with cancel. */
 function MySeeks({ tick }: { tick: number }) {
@@ -130,11 +150,12 @@ function MySeeks({ tick }: { tick: number }) {
           <li class="game-row seek" data-seek={s.id}>
             <span class="gr-main"><strong>{t(("game." + s.kind) as Key)}</strong> <span>{t("new.players_n", { n: s.seats })}</span></span>
             <span class="gr-sub small">
-              {s.time_control?.type === "bank" ? describeTimeControl(s.time_control, (k, v) => t(k as Key, v))
-                : s.days_per_move ? (s.days_per_move === 1 ? t("new.day") : t("new.days", { n: s.days_per_move })) : t("new.unlimited")}
+              {s.time_control?.type === "bank" ? describeTimeControl(s.time_control, t, state.lang)
+                : s.days_per_move ? t("new.days", { n: s.days_per_move }) : t("new.unlimited")}
               {" · "}{s.rated ? t("seek.rated") : t("seek.casual")}
               {" · "}{s.window == null ? t("seek.any") : `± ${s.window}`}
               <span class="muted"> · {relTime(s.created_at)}</span>
+              {s.quick && s.ai_fallback_at && <AiCountdown at={s.ai_fallback_at} onDue={() => void load()} />}
             </span>
             <button type="button" class="btn ghost" onClick={() => cancel(s.id)} aria-label={t("seek.cancel_label", { game: t(("game." + s.kind) as Key) })}>{t("common.cancel")}</button>
           </li>
@@ -159,6 +180,20 @@ export function Inbox() {
     setBusy(false);
   }
   useEffect(() => { void refresh(); }, []);
+  // Live (docs/realtime.md, typed events): a game that starts or ends reloads the seeks and challenges (a paired
+  // seek leaves the list) and a start is said here, with the way to the table (the AI game of "Play now").
+  const [started, setStarted] = useState<{ id: number; text: string } | null>(null);
+  useEffect(() => {
+    const on = (e: Event) => {
+      const { type, game } = (e as CustomEvent<{ type: string; game: Record<string, unknown> | null }>).detail;
+      setTick((n) => n + 1);
+      if (type !== "game_started" || !game) return;
+      const g = normGame(game);
+      setStarted({ id: g.id, text: t("inbox.game_started", { game: t(("game." + g.kind) as Key), vs: versusText(g) }) });
+    };
+    window.addEventListener("claim:lifecycle", on);
+    return () => window.removeEventListener("claim:lifecycle", on);
+  }, []);
 
   const pick = (ids: number[]) => ids.map((id) => st.games[id]).filter(Boolean);
   const active = inboxOrder(pick(st.lists.active));
@@ -191,6 +226,9 @@ export function Inbox() {
         <h1>{t("nav.home")}</h1>
         <button class="btn ghost" type="button" onClick={refresh} disabled={busy} aria-busy={busy}>{busy ? t("common.loading") : t("common.refresh")}</button>
       </div>
+      <p class="notice" id="game-started" role="status" aria-live="polite" style={started ? undefined : { margin: 0 }}>
+        {started && <>{started.text} <a class="btn primary" href={`#/game/${started.id}`} data-open={started.id}>{t("inbox.open_game")}</a></>}
+      </p>
       <a class="btn primary wide" href="#/new">{t("nav.new")}</a>
       <Challenges tick={tick} />
       <MySeeks tick={tick} />

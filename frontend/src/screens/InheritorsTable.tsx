@@ -43,7 +43,7 @@ export function ICard({ id, onClick, legal, playable, selected, size = "m", labe
   // the colour's initial too, so that colour is never the only cue
   const body = <>
     <span aria-hidden="true">{glyph(id)}</span>
-    {size === "m" && c.colour && c.colour !== "white" && <span class="ih-ci" aria-hidden="true">{ti(`inh.c.${c.colour}`).slice(0, 1)}</span>}
+    {size === "m" && c.colour && c.colour !== "white" && <span class="ih-ci" aria-hidden="true">{ti(`inh.ca.${c.colour}`)}</span>}
   </>;
   if (onClick) {
     return <button type="button" class={cls} title={name} data-card={id} data-name={name} onClick={onClick}
@@ -261,7 +261,7 @@ export function InheritorsTable({ g }: { g: Game }) {
         <div class="ih-cards" id="ih-removed">
           {v.removed.length === 0 ? <span class="muted">{ti("inh.none")}</span> : v.removed.map((c) => <ICard id={c} size="s" />)}
         </div>
-        <p class="muted small">{ti("inh.provisional_note")} <a href="#/rules/inheritors">{ti("inh.provisional_link")}</a></p>
+        <p class="muted small">{ti("inh.provisional_note")} <a class="tap-link" href="#/rules/inheritors">{ti("inh.provisional_link")}</a></p>
       </section>
 
       {!over && g.status === "active" && me !== null && (

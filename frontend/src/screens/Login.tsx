@@ -4,6 +4,15 @@ import { LANG_NAMES, LANGS, type Lang } from "../i18n";
 import { acceptMe, setLang, state, t, toast, type Me } from "../store";
 import { Field, FormError } from "../ui";
 
+/** This device's last username (set at each login or sign-up): the Log in tab starts with it. */
+const LAST_USERNAME = "claim.last_username";
+/** Set when a reset link set a new password; the next Log in tab says so, once (the page reloads in between). */
+const RESET_DONE = "claim.reset_done";
+
+function stored(storage: Storage, key: string): string {
+  try { return storage.getItem(key) || ""; } catch { return ""; }
+}
+
 /** "Forgot password?": the e-mail address of the account; the server mails a one-time link. */
 function Forgot({ onBack }: { onBack: () => void }) {
   const [email, setEmail] = useState("");
@@ -46,6 +55,7 @@ export function ResetPassword({ onDone }: { onDone: () => void }) {
     try {
       await ensureCsrf();
       await api("POST", "/accounts/password/reset/confirm", { uid: q.get("uid") || "", token: q.get("token") || "", new_password: password });
+      try { sessionStorage.setItem(RESET_DONE, "1"); } catch { /* storage off: the toast still says it */ }
       toast(t("auth.reset_done"));
       onDone();
     } catch (x) {
@@ -66,9 +76,19 @@ export function ResetPassword({ onDone }: { onDone: () => void }) {
   );
 }
 
+/**
+ * Log in / Sign up. A returning device (a username logged in here before) and the way back from a password reset
+ * open the Log in tab with that username; after a reset a line says the password changed and the account's other
+ * sessions and tokens were ended (the server's reset does both).
+ */
 export function Login({ onDone }: { onDone: () => void }) {
-  const [mode, setMode] = useState<"login" | "signup" | "forgot">("signup");
-  const [f, setF] = useState({ username: "", password: "", email: "", display_name: "" });
+  const [afterReset] = useState(() => {
+    const done = stored(sessionStorage, RESET_DONE) === "1";
+    if (done) try { sessionStorage.removeItem(RESET_DONE); } catch { /* ignore */ }
+    return done;
+  });
+  const [mode, setMode] = useState<"login" | "signup" | "forgot">(() => (afterReset || stored(localStorage, LAST_USERNAME) ? "login" : "signup"));
+  const [f, setF] = useState({ username: stored(localStorage, LAST_USERNAME), password: "", email: "", display_name: "" });
   const [fields, setFields] = useState<Record<string, string[]>>({});
   const [err, setErr] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -88,6 +108,7 @@ export function Login({ onDone }: { onDone: () => void }) {
       await ensureCsrf(true); // login rotates the CSRF token
       let me = (res && "user" in res ? res.user : res) as Me | null;
       if (!me || !me.username) me = await api<Me>("GET", "/accounts/me");
+      try { localStorage.setItem(LAST_USERNAME, me.username); } catch { /* storage off: nothing to prefill next time */ }
       acceptMe(me);
       onDone();
     } catch (x) {
@@ -113,6 +134,7 @@ export function Login({ onDone }: { onDone: () => void }) {
         <button role="tab" type="button" aria-selected={mode === "signup"} class={mode === "signup" ? "on" : ""} onClick={() => setMode("signup")}>{t("auth.signup")}</button>
         <button role="tab" type="button" aria-selected={mode === "login"} class={mode === "login" ? "on" : ""} onClick={() => setMode("login")}>{t("auth.login")}</button>
       </div>
+      {afterReset && mode === "login" && <p class="notice done" role="status" id="reset-notice">{t("auth.reset_sessions_ended")}</p>}
       {mode === "forgot" ? <Forgot onBack={() => setMode("login")} /> :
       <form onSubmit={submit} class="card-panel" aria-label={mode === "login" ? t("auth.login") : t("auth.signup")}>
         <Field id="username" label={t("auth.username")} value={f.username} onInput={upd("username")} errors={fields.username} autocomplete="username" required />
@@ -134,7 +156,7 @@ export function Login({ onDone }: { onDone: () => void }) {
           {LANGS.map((l) => <option value={l}>{LANG_NAMES[l]}</option>)}
         </select>
       </div>
-      <p class="center"><a href="#/rules">{t("nav.rules")}</a></p>
+      <p class="center"><a class="tap-link" href="#/rules">{t("nav.rules")}</a></p>
     </main>
   );
 }

@@ -142,8 +142,11 @@ export function NewGame() {
         <fieldset>
           <legend>{t("new.kind")}</legend>
           {(["claim", "claim2", "claim-mix", "inheritors"] as const).map((k) => (
-            <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => { setKind(k); if (k === "inheritors" && level > 2) setLevel(2); if (k === "claim-mix" && mixProblem(mix, seats)) setMix(defaultMix(seats)); }} />{t(("game." + k) as Key)}
-              <a class="small" href={`#/rules/${k}`}>({t("nav.rules")})</a></label>
+            <div class="kind-row">
+              <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => { setKind(k); if (k === "inheritors" && level > 2) setLevel(2); if (k === "claim-mix" && mixProblem(mix, seats)) setMix(defaultMix(seats)); }} />{t(("game." + k) as Key)}</label>
+              {/* beside the row, not inside its label: a tap on the game's name chooses it (issue 33) */}
+              <a class="tap-link small" href={`#/rules/${k}`} aria-label={t("rules.full", { game: t(("game." + k) as Key) })}>{t("nav.rules")}</a>
+            </div>
           ))}
         </fieldset>
         {multi && (
@@ -185,7 +188,7 @@ export function NewGame() {
           <div class="seg wrap">
             {choices.map((c) => (
               <label class={`seg-b ${choice.id === c.id ? "on" : ""}`}><input type="radio" class="sr-only" name="days" id={`tc-${c.id}`} checked={choice.id === c.id} onChange={() => setTcId(c.id)} />
-                {c.bank ? describeTimeControl(choiceView(c), (k, v) => t(k as Key, v)) : !c.days ? t("new.unlimited") : c.days === 1 ? t("new.day") : t("new.days", { n: c.days })}</label>
+                {c.bank ? describeTimeControl(choiceView(c), t, state.lang) : !c.days ? t("new.unlimited") : t("new.days", { n: c.days })}</label>
             ))}
           </div>
           {fields.time_control && <p class="field-err">{fields.time_control.join(" ")}</p>}

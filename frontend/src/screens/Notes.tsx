@@ -93,8 +93,8 @@ function Preferences() {
             <tr>
               <th scope="row">{eventName(e)}</th>
               {CHANNELS.map((c) => (
-                <td><input type="checkbox" checked={p.events[e][c]} aria-label={`${eventName(e)}: ${t(("notes.ch_" + c) as Key)}`}
-                  onChange={(ev) => patch({ events: { [e]: { [c]: (ev.target as HTMLInputElement).checked } } })} /></td>
+                <td><label class="check-cell"><input type="checkbox" checked={p.events[e][c]} aria-label={`${eventName(e)}: ${t(("notes.ch_" + c) as Key)}`}
+                  onChange={(ev) => patch({ events: { [e]: { [c]: (ev.target as HTMLInputElement).checked } } })} /></label></td>
               ))}
             </tr>
           ))}

@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, BASE } from "../api";
 import { cardName, factionTitle, type Faction } from "../cards";
 import { CardView, Glyph } from "../Card";
-import { normGame, seatName, type EngineView, type Game } from "../game";
+import { normGame, seatName, tricksPerPhase, type EngineView, type Game } from "../game";
 import type { Key } from "../i18n";
 import { isInhReplay } from "../inheritors";
 import { errorText, state, t, useStore } from "../store";
@@ -74,7 +74,7 @@ function ClaimStep({ cur, v, name }: { cur: Step; v: EngineView; name: (s: numbe
       : t("replay.seer", { name: name(cur.move.seat), choice: String(cur.move.move.seer ?? "") });
   return (
     <>
-      <p><strong>{moveText}</strong> <span class="muted small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, 13) })}</span></p>
+      <p><strong>{moveText}</strong> <span class="muted small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, tricksPerPhase(v.seats)), total: tricksPerPhase(v.seats) })}</span></p>
       {v.prize && v.phase === 1 && <p class="row small">{t("table.prize")}: <CardView id={v.prize} size="s" /></p>}
       <div class="trick">
         {v.current_trick.map((tc) => <div class="tc"><span class="small">{name(tc.seat)}</span><CardView id={tc.card} size="m" /></div>)}

@@ -37,6 +37,78 @@ function AuthorizedApps() {
   );
 }
 
+interface DataPage { description: string; items: Record<string, unknown>[]; next: string | null }
+interface DataExport { account: Record<string, unknown>; sections: Record<string, DataPage> }
+
+/** GET /accounts/me/data, then every section's further pages (``next``), saved as one JSON file. */
+async function downloadMyData(username: string): Promise<void> {
+  const data = await api<DataExport>("GET", "/accounts/me/data");
+  for (const section of Object.values(data.sections)) {
+    let next = section.next;
+    while (next) {
+      const page: DataPage = await api<DataPage>("GET", next.replace(/^\/api\/v1/, ""));
+      section.items.push(...page.items);
+      next = page.next;
+    }
+    section.next = null;
+  }
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `claim-data-${username}.json`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+/** "Your data": download everything held about you; delete the account after a warning and the password. */
+function YourData({ username, onDeleted }: { username: string; onDeleted: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const [password, setPassword] = useState("");
+  const [fields, setFields] = useState<Record<string, string[]>>({});
+  const [err, setErr] = useState<string | null>(null);
+  async function download() {
+    setBusy(true);
+    try { await downloadMyData(username); toast(t("settings.data_downloaded")); }
+    catch (x) { toast(errorText(x), "error"); }
+    finally { setBusy(false); }
+  }
+  async function remove(e: Event) {
+    e.preventDefault();
+    setErr(null); setFields({});
+    try {
+      await api("POST", "/accounts/me/delete", { password });
+      toast(t("settings.delete_done"));
+      onDeleted();
+    } catch (x) {
+      if (x instanceof ApiError) setFields(x.fields);
+      setErr(errorText(x));
+    }
+  }
+  return (
+    <section aria-labelledby="h-data" id="your-data">
+      <h2 id="h-data">{t("settings.data")}</h2>
+      <p class="muted small">{t("settings.data_help")}</p>
+      <p><button class="btn" type="button" id="download-data" disabled={busy} onClick={download}>{t("settings.data_download")}</button></p>
+      {!asking && <p><button class="btn ghost" type="button" id="delete-account" onClick={() => setAsking(true)}>{t("settings.delete")}</button></p>}
+      {asking && (
+        <form onSubmit={remove} id="delete-form">
+          <div class="fresh" role="alert"><p><strong>{t("settings.delete_warning_title")}</strong></p><p>{t("settings.delete_warning")}</p></div>
+          <Field id="delete-password" type="password" label={t("settings.delete_password")} value={password} onInput={setPassword}
+            errors={fields.password} autocomplete="current-password" required />
+          <FormError text={fields.password ? null : err} />
+          <p>
+            <button class="btn primary" type="submit" id="confirm-delete" disabled={!password}>{t("settings.delete_confirm")}</button>{" "}
+            <button class="btn ghost" type="button" onClick={() => { setAsking(false); setPassword(""); setErr(null); setFields({}); }}>{t("common.cancel")}</button>
+          </p>
+        </form>
+      )}
+    </section>
+  );
+}
+
 function zones(): string[] {
   try {
     const f = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf;
@@ -146,6 +218,7 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
         </form>
       </section>
       <AuthorizedApps />
+      <YourData username={me.username} onDeleted={async () => { await logout(); onLogout(); }} />
       <p><button class="btn ghost" type="button" onClick={async () => { await logout(); onLogout(); }} id="logout">{t("auth.logout")}</button></p>
     </main>
   );

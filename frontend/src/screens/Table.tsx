@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { cardName, dimReason, factionOf, factionTitle, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
-import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatName, shortNames, tricksPerPhase, voteSeats, type Game, type LastTrick } from "../game";
+import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatCount, seatName, shortNames, trickNews, tricksPerPhase, voteSeats, type EngineView, type Game, type LastTrick } from "../game";
 import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
@@ -56,6 +56,22 @@ export function Table({ id }: { id: number }) {
   useEffect(() => { if (viewless) void loadGame(id); }, [id, viewless, g?.version]);
 
   useEffect(() => { setSelected(null); setSeerPick(null); setHint(""); }, [g?.version]);
+  // Who won the trick and which phase began, said in a live line (issue 33 item 11): also when the winner leads
+  // the next trick at once, so that the table never shows the completed trick.
+  const [news, setNews] = useState("");
+  const seen = useRef<{ id: number; view: EngineView | null } | null>(null);
+  useEffect(() => {
+    const view = g?.view ?? null;
+    const prev = seen.current;
+    seen.current = { id, view };
+    if (!view || !prev || prev.id !== id) { setNews(""); return; }
+    const { winner, phase } = trickNews(prev.view, view);
+    const parts: string[] = [];
+    if (winner != null) parts.push(winner === g!.mySeat ? t("table.you_won_trick") : t("table.won_by", { name: seatName(g!, winner) }));
+    if (phase != null) parts.push(t("table.phase_begins", { n: phase }));
+    // the same words twice in a row (the AI won two tricks) still change the region, so it is read again
+    if (parts.length) setNews((before) => { const text = parts.join(". ") + "."; return before === text ? text + "\u00a0" : text; });
+  }, [id, g?.version]);
   // Keyboard play: a move sent from the hand (or its confirmation) keeps focus in the hand once the new
   // version has replaced the card; at the end it moves to the result.
   const refocus = useRef<{ idx: number; version: number } | null>(null);
@@ -179,6 +195,7 @@ export function Table({ id }: { id: number }) {
           <span class="nw">{t("table.phase", { n: v.phase })}</span> · <span class="nw">{t("table.trick", { n: Math.min(v.trick, tricksPerPhase(n)), total: tricksPerPhase(n) })}</span>
           <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
         </p>
+        <p class="t-news small" id="trick-news" role="status" aria-live="polite" style={{ margin: 0, minHeight: "1.2em", fontWeight: 600 }}>{over ? "" : news}</p>
       </div>
       {over && <EndScreen g={g} />}
 
@@ -221,7 +238,9 @@ export function Table({ id }: { id: number }) {
           )) : v.last_trick ? (
             <button type="button" class="last-mini" onClick={() => setReplay(true)}>
               <span class="small">{t("table.last_trick")}</span><span class="sr-only">{t("table.replay")}</span>
-              <span class="row">{v.last_trick.cards.map((c) => <CardView id={c.card} size="s" />)}</span>
+              <span class="row">{v.last_trick.cards.map((c) => (
+                <span class="nw tc-last" data-seat={c.seat}><span class="small">{whoShort(c.seat)}</span> <CardView id={c.card} size="s" label={`${who(c.seat)}: ${cardName(c.card, st.lang)}`} /></span>
+              ))}</span>
               <span class="small">{t("table.won_by", { name: who(v.last_trick.winner) })}</span>
             </button>
           ) : <span class="muted small">{t("table.no_last")}</span>}
@@ -350,12 +369,12 @@ function Replay({ last, g, onClose }: { last: LastTrick; g: Game; onClose: () =>
   const me = g.mySeat ?? 0;
   const name = (s: number) => (s === me ? t("table.you") : seatName(g, s));
   return (
-    <Dialog title={`${t("table.last_trick")} (${t("table.phase", { n: last.phase })}, ${t("table.trick", { n: last.trick })})`} onClose={onClose} id="replay">
+    <Dialog title={`${t("table.last_trick")} (${t("table.phase", { n: last.phase })}, ${t("table.trick", { n: last.trick, total: tricksPerPhase(seatCount(g)) })})`} onClose={onClose} id="replay">
       <div class="trick replay">
         {last.cards.map((c, i) => (
           <div class={`tc ${i < step ? "shown" : "hidden"}`}>
             <span class="small">{name(c.seat)}</span>
-            <CardView id={c.card} size="l" />
+            <CardView id={c.card} size="l" label={`${name(c.seat)}: ${cardName(c.card, state.lang)}`} />
           </div>
         ))}
       </div>
