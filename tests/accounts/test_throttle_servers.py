@@ -6,7 +6,6 @@ to no one (PostgreSQL's UPPER signed it in to ``sisircp``)."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.hardening.test_bad_input_servers import _base_env, _csrf, _manage
-from tests.realtime.servers import UNLIMITED, database_url, start_served, start_server, wait_ready
+from tests.hardening.test_bad_input_servers import _csrf, _manage, mode_env
+from tests.realtime.servers import UNLIMITED, start_served, start_server, wait_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -30,20 +29,8 @@ SETUP = f'from accounts.models import User\nUser.objects.create_user(username="s
 
 @pytest.fixture(params=["embedded", "production"])
 def mode(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    env = _base_env()
-    if request.param == "embedded":
-        env.update(CLAIM_EMBEDDED="1", CLAIM_VAR_DIR=str(tmp_path / "var"), DJANGO_SETTINGS_MODULE="claim.settings",
-                   **RATES)
-        _manage(env, "migrate", "--noinput", "-v", "0")
-    else:
-        from django.db import connection
-
-        if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
-            pytest.skip("production settings need PostgreSQL and Redis")
-        env.update(DJANGO_SETTINGS_MODULE="claim.settings", DATABASE_URL=database_url(connection.settings_dict),
-                   REDIS_URL=os.environ["REDIS_URL"], SECRET_KEY="production-" + "x" * 50, DB_POOL="0",
-                   ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1", CLAIM_TASK_MODE="thread",
-                   SECURE_SSL_REDIRECT="0", **RATES)
+    env = mode_env(request.param, tmp_path, **RATES)
+    if request.param == "production":
         # The throttle counters of an earlier run live on in Redis: start this deployment's from zero.
         _manage(env, "shell", "-c", "from django.core.cache import cache; cache.clear()")
     _manage(env, "shell", "-c", SETUP)

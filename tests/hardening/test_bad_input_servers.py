@@ -61,23 +61,30 @@ def _manage(env: dict[str, str], *args: str) -> str:
     return proc.stdout
 
 
+def mode_env(mode: str, tmp_path: Path, **extra: str) -> dict[str, str]:
+    """A server's environment in one start mode, with ``extra`` added: ``embedded`` is scripts/run.sh's (SQLite
+    in a fresh var dir, migrated; in-process tasks and beat), ``production`` the served settings on the test's
+    PostgreSQL and Redis behind a proxy (skipped without them)."""
+    env = _base_env()
+    env.update(DJANGO_SETTINGS_MODULE="claim.settings", **extra)
+    if mode == "embedded":
+        env.update(CLAIM_EMBEDDED="1", CLAIM_EMBEDDED_BEAT="1", CLAIM_VAR_DIR=str(tmp_path / "var"))
+        _manage(env, "migrate", "--noinput", "-v", "0")
+        return env
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
+        pytest.skip("production settings need PostgreSQL and Redis")
+    env.update(DATABASE_URL=database_url(connection.settings_dict), REDIS_URL=os.environ["REDIS_URL"],
+               SECRET_KEY="production-" + "x" * 50, DB_POOL="0", ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1",
+               CLAIM_TASK_MODE="thread", SECURE_SSL_REDIRECT="0")
+    return env
+
+
 @pytest.fixture(params=["embedded", "production"])
 def mode(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    env = _base_env()
+    env = mode_env(request.param, tmp_path, **THROTTLES)
     headers: dict[str, str] = {}
-    if request.param == "embedded":  # scripts/run.sh's environment
-        env.update(CLAIM_EMBEDDED="1", CLAIM_EMBEDDED_BEAT="1", CLAIM_VAR_DIR=str(tmp_path / "var"),
-                   DJANGO_SETTINGS_MODULE="claim.settings", **THROTTLES)
-        _manage(env, "migrate", "--noinput", "-v", "0")
-    else:
-        from django.db import connection
-
-        if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
-            pytest.skip("production settings need PostgreSQL and Redis")
-        env.update(DJANGO_SETTINGS_MODULE="claim.settings", DATABASE_URL=database_url(connection.settings_dict),
-                   REDIS_URL=os.environ["REDIS_URL"], SECRET_KEY="production-" + "x" * 50, DB_POOL="0",
-                   ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1", CLAIM_TASK_MODE="thread",
-                   SECURE_SSL_REDIRECT="0", **THROTTLES)
     world = json.loads(_manage(env, "shell", "-c", "import json\n" + SETUP).strip().splitlines()[-1])
     server = start_served(env) if request.param == "production" else start_server(env)
     try:

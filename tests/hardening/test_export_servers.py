@@ -10,7 +10,6 @@ answers 304 on the export and on a record, and the anonymous export rate (``THRO
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.hardening.test_bad_input_servers import THROTTLES, _base_env, _manage
-from tests.realtime.servers import database_url, start_served, start_server, wait_ready
+from tests.hardening.test_bad_input_servers import THROTTLES, _manage, mode_env
+from tests.realtime.servers import start_served, start_server, wait_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -40,19 +39,7 @@ print(json.dumps(ids))
 
 @pytest.fixture(params=["embedded", "production"])
 def served(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    env = _base_env()
-    env.update(THROTTLES, THROTTLE_EXPORT_ANON=f"{ANON_EXPORTS}/min", DJANGO_SETTINGS_MODULE="claim.settings")
-    if request.param == "embedded":  # scripts/run.sh's environment
-        env.update(CLAIM_EMBEDDED="1", CLAIM_VAR_DIR=str(tmp_path / "var"))
-        _manage(env, "migrate", "--noinput", "-v", "0")
-    else:
-        from django.db import connection
-
-        if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
-            pytest.skip("production settings need PostgreSQL and Redis")
-        env.update(DATABASE_URL=database_url(connection.settings_dict), REDIS_URL=os.environ["REDIS_URL"],
-                   SECRET_KEY="production-" + "x" * 50, DB_POOL="0", ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1",
-                   CLAIM_TASK_MODE="thread", SECURE_SSL_REDIRECT="0")
+    env = mode_env(request.param, tmp_path, **THROTTLES, THROTTLE_EXPORT_ANON=f"{ANON_EXPORTS}/min")
     ids = json.loads(_manage(env, "shell", "-c", "import json\n" + SETUP).strip().splitlines()[-1])
     server = start_served(env) if request.param == "production" else start_server(env)
     try:

@@ -32,8 +32,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.hardening.test_bad_input_servers import THROTTLES, _base_env, _manage
-from tests.realtime.servers import CADDY, ROOT, Server, _start, database_url, free_port, start_served, wait_ready
+from tests.hardening.test_bad_input_servers import THROTTLES, _manage, mode_env
+from tests.realtime.servers import CADDY, ROOT, Server, _start, free_port, start_served, wait_ready
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -79,20 +79,8 @@ def start_embedded(env: dict[str, str]) -> Server:
 
 @pytest.fixture(params=["embedded", "production"])
 def mode(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    env = _base_env()
-    env.update(DJANGO_SETTINGS_MODULE="claim.settings", SOCKETS_PER_USER=str(PER_USER),
-               CONNECTIONS_PER_ADDRESS=str(PER_ADDRESS), **THROTTLES, **SHORT)
-    if request.param == "embedded":  # scripts/run.sh's environment
-        env.update(CLAIM_EMBEDDED="1", CLAIM_EMBEDDED_BEAT="1", CLAIM_VAR_DIR=str(tmp_path / "var"))
-        _manage(env, "migrate", "--noinput", "-v", "0")
-    else:
-        from django.db import connection
-
-        if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
-            pytest.skip("production settings need PostgreSQL and Redis")
-        env.update(DATABASE_URL=database_url(connection.settings_dict), REDIS_URL=os.environ["REDIS_URL"],
-                   SECRET_KEY="production-" + "x" * 50, DB_POOL="0", ALLOWED_HOSTS="127.0.0.1", BEHIND_PROXY="1",
-                   CLAIM_TASK_MODE="thread", SECURE_SSL_REDIRECT="0")
+    env = mode_env(request.param, tmp_path, SOCKETS_PER_USER=str(PER_USER), CONNECTIONS_PER_ADDRESS=str(PER_ADDRESS),
+                   **THROTTLES, **SHORT)
     tokens = json.loads(_manage(env, "shell", "-c", "import json\n" + SETUP).strip().splitlines()[-1])
     server = start_served(env) if request.param == "production" else start_embedded(env)
     try:
