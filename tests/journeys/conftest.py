@@ -37,7 +37,6 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CADDY = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", "--no-first-run"]
-VIEWPORT = {"width": 360, "height": 740}
 
 #: The production timings these journeys shorten (claim/settings.py; docs/testing.md): a "day" of a
 #: days-per-move clock lasts 8 s, "Play now" falls back to the AI after 3 s, and the beat looks at

@@ -16,7 +16,9 @@ import uuid
 
 import pytest
 
-from .conftest import ARTIFACTS, VIEWPORT, Server
+from tests.axe import axe
+
+from .conftest import ARTIFACTS, Server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 
@@ -61,12 +63,15 @@ async ({method, path, body}) => {
 class Player:
     """One person on a phone: a browser context of its own (own cookies), one page."""
 
-    def __init__(self, browser, app: Server, name: str, locale: str = "en-US") -> None:
-        self.app, self.name = app, name
-        self.ctx = browser.new_context(viewport=VIEWPORT, locale=locale, device_scale_factor=1, has_touch=True)
+    def __init__(self, browser, app: Server, name: str, *, locale: str = "en-US", size: tuple[int, int] = (360, 740),
+                 theme: str = "light") -> None:
+        self.app, self.name, self.theme = app, name, theme
+        self.ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale,
+                                       color_scheme=theme, device_scale_factor=1, has_touch=True)
         self.ctx.set_default_timeout(20000)
         self.page = self.ctx.new_page()
         self.errors: list[str] = []
+        self.taps: dict[str, list[int]] = {}  # what was done -> taps it took, each time
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("dialog", lambda d: d.accept())  # "Resign this game?"
 
@@ -79,6 +84,11 @@ class Player:
     def shot(self, name: str) -> None:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(ARTIFACTS / f"{self.app.name}-{name}.png"))
+
+    def accessible(self, where: str, page=None) -> None:
+        """axe-core finds no serious or critical violation on what the page shows, in this player's theme."""
+        found = axe(page or self.page)
+        assert not found, f"{self.name} ({self.theme}) on {where}: {found}"
 
     def sign_up(self) -> None:
         self.page.goto(self.app.base + "/")
@@ -138,16 +148,20 @@ def _legal_card(page):
 
 
 def _tap_card(player: Player, game_id: int) -> None:
-    """Play one card by tapping it, and the confirmation when the table asks; returns once it is played."""
+    """Play one card by tapping it, and the confirmation when the table asks; returns once it is played. The
+    taps it took go to ``player.taps["claim card"]``."""
     version = player.api("GET", f"/games/{game_id}")["body"]["version"]
     _legal_card(player.page).click(position={"x": 8, "y": 24})
+    taps = 1
     confirm = player.page.locator("#confirm-play")
     try:
         confirm.wait_for(timeout=2000)
         confirm.click()
+        taps += 1
     except Exception:  # played at once (no confirmation asked)
         pass
     _until(lambda: player.api("GET", f"/games/{game_id}")["body"]["version"] > version, "the card was not played")
+    player.taps.setdefault("claim card", []).append(taps)
 
 
 def _until(check, what: str, timeout: float = 20.0):
@@ -171,14 +185,20 @@ def journey(app: Server, browser) -> dict[str, float]:
         mark = time.monotonic()
 
     tag = uuid.uuid4().hex[:6]
-    alice = Player(browser, app, f"alice{tag}")
-    bob = Player(browser, app, f"bob{tag}", locale="de-DE")
+    # The two phones of the newcomers' test (issue 33): a 390x844 one in the light theme, a 360x740 one in dark.
+    alice = Player(browser, app, f"alice{tag}", size=(390, 844))
+    bob = Player(browser, app, f"bob{tag}", locale="de-DE", theme="dark")
     try:
         _parts(app, alice, bob, done)
     except BaseException:
         for who in (alice, bob):
             who.shot(f"failed-{who.name[:5]}")
         raise
+    for who in (alice, bob):
+        for what, taps in who.taps.items():
+            print(f"\n{app.name} taps per move, {who.name[:5]} ({'one-tap' if who is bob else 'choose, confirm'}), "
+                  f"{what}: {max(taps)} (over {len(taps)} moves)")
+    assert max(alice.taps["claim card"]) == 2 and max(bob.taps["claim card"]) == 1, (alice.taps, bob.taps)
     alice.close()
     bob.close()
     return took
@@ -205,6 +225,11 @@ def _parts(app: Server, alice: Player, bob: Player, done) -> None:
     # A friend: challenged by name, sees the challenge live, accepts; both land on the table; each sees the
     # other's move live.
     bob.sign_up()
+    bob.go("/settings")
+    bob.page.locator("label:has(#one-tap)").click()  # play a card with one tap
+    assert bob.page.locator("#one-tap").is_checked()
+    bob.accessible("settings")
+    bob.go("/")
     challenge = alice.new_challenge(bob.name)
     bob.page.wait_for_selector(f"button[data-accept-challenge='{challenge}']")  # live: no reload
     bob.page.click(f"button[data-accept-challenge='{challenge}']")
@@ -225,6 +250,7 @@ def _parts(app: Server, alice: Player, bob: Player, done) -> None:
     alice.page.get_by_role("button", name="Resign").click()  # confirmed in the dialog
     alice.page.wait_for_selector("#end-h")
     bob.page.wait_for_selector("#end-h")  # live
+    bob.accessible("end screen")
     resigned = gid
     bob.shot("friend-resigned")
     done("friend, live, resign")
@@ -288,11 +314,18 @@ def _parts(app: Server, alice: Player, bob: Player, done) -> None:
             page.wait_for_selector("#main h1, #main h2, #main #seats, #main #ih-info", timeout=15000)
             page.wait_for_function("() => !document.querySelector('#main [aria-busy=true]') && "
                                    "!document.querySelector('#main').innerText.includes('Loading…')", timeout=15000)
+            alice.accessible(route, page)
         except Exception as exc:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"{app.name}-failed-screen.png"))
             raise AssertionError(f"{route}: {exc}") from exc
         page.close()
+    for route in ["/", "/new", "/notes", "/rules/inheritors", f"/game/{resigned}"]:  # the dark phone, in German
+        bob.go(route)
+        bob.page.reload()
+        bob.page.wait_for_selector("#main h1, #main h2, #main #end-h")
+        bob.page.wait_for_function("() => !document.querySelector('#main [aria-busy=true]')")
+        bob.accessible(route)
     alice.go(f"/game/{resigned}")
     alice.page.wait_for_selector("#end-h")
     alice.shot("last-screen")
