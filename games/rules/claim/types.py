@@ -5,8 +5,8 @@ Each type is exactly the JSON an engine gives (and the API serves): card ids are
 (claim-combined.md M3-M7) or only one phase have are ``NotRequired``.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: at run time (the shape tests, schema generators) ``NotRequired``
+# is seen only in evaluated annotations.
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 SeerChoice = Literal["prize", "top"]

@@ -5,8 +5,8 @@ their string ids, seats and market piles (0-2) integers. Move shapes are also de
 before the engine (:mod:`.shapes`); what each move means is in :mod:`.engine` and :mod:`.pending`.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: at run time (the shape tests, schema generators) ``NotRequired``
+# is seen only in evaluated annotations.
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 AgentEffect = Literal["conspirator", "spy", "advisor"]
@@ -320,7 +320,7 @@ class PendingView(TypedDict):
     need: NotRequired[dict[str, int]]
     chosen_count: NotRequired[dict[str, int]]
     your_choices: NotRequired[list[list[Any]]]  # [card, pile] pairs, the viewer's own
-    chosen: NotRequired[list[list[Any]]]  # quest_discard: already public on the market
+    chosen: NotRequired[list[str]]  # quest_discard: the cards already discarded (public on the market)
     left: NotRequired[int]  # advisor, agent
     condition: NotRequired[str]  # skip_play
     reason: NotRequired[str]  # take_pile
