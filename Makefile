@@ -1,6 +1,6 @@
 # The README's commands. `make run`: the whole app on embedded defaults. `make test`: the suite
 # against real PostgreSQL and Redis (what CI runs).
-.PHONY: run test stress faults bench lint lighthouse
+.PHONY: run test stress faults bench lint lighthouse typecheck
 
 run:
 	./scripts/run.sh
@@ -24,3 +24,6 @@ bench:
 
 lighthouse:
 	./scripts/lighthouse.sh
+
+typecheck:
+	./scripts/typecheck.sh

@@ -77,7 +77,7 @@ def _score(ctx: _Ctx, move: Mapping[str, Any]) -> float:
     card = move.get("card")
     if action == "play" or "play" in move:
         cid = card if action == "play" else move["play"]
-        c = CARDS.get(cid)
+        c = CARDS.get(cid) if isinstance(cid, str) else None
         bonus = 0.0
         if c is not None and c.colour is not None:
             relics = sum(1 for h in ctx.hand if h == f"relic-{c.colour}")

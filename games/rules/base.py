@@ -6,11 +6,15 @@ state) is a cache that can be rebuilt by replaying the moves.
 Conventions shared by all engines:
 
 * Seats are integers ``0 .. seats-1`` in clockwise order.
-* A *move* is a small JSON-compatible dict, e.g. ``{"play": "knight-7"}`` or ``{"seer": "top"}``.
+* A *move* is a small JSON object, e.g. ``{"play": "knight-7"}`` or ``{"seer": "top"}``.
   ``legal_moves`` returns moves in exactly the shape ``apply`` accepts.
 * ``apply`` never mutates its input state; it returns a new state and a list of *public events*
-  (JSON dicts). Events never contain information hidden from any seat: a seat's private
+  (JSON objects). Events never contain information hidden from any seat: a seat's private
   knowledge is only ever exposed through ``view(state, seat)``.
+* Moves, views, events and results are typed: each engine declares them as ``TypedDict`` s that are
+  exactly the JSON's shape (:mod:`games.rules.claim.types`, :mod:`games.rules.inheritors.types`) and
+  is a ``Rules[State, Move, View, Event, Result]`` of them; :mod:`games.rules.registry` gives the
+  registered engines as one type (``AnyRules``) whose moves, views, events and results are the unions.
 * Illegal input raises :class:`IllegalMove` whose message is written for a player
   ("you must follow Knights: you hold Knight 5"). Bad options raise :class:`InvalidOptions`.
 * ``view(state, seat)`` returns exactly what that seat may know; ``seat=None`` is a spectator.
@@ -23,27 +27,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from games.rules.errors import IllegalMove, InvalidOptions, NotYourTurn, RulesError
+from games.rules.moveshape import Shape
+
+__all__ = [
+    "JSON", "GameInfo", "IllegalMove", "InvalidOptions", "NotYourTurn", "Rules", "RulesError", "replay",
+]
+
+#: A JSON object of no declared shape: options, records and the stored (secret) state.
 JSON = dict[str, Any]
-Move = dict[str, Any]
-Event = dict[str, Any]
 
-
-class RulesError(ValueError):
-    """Base class of every error an engine raises on bad input; the message is for people."""
-
-
-class IllegalMove(RulesError):
-    """The move is not allowed now; ``str(exc)`` explains why in a player's words."""
-
-
-class NotYourTurn(IllegalMove):
-    """The seat is not among the seats that must act now."""
-
-
-class InvalidOptions(RulesError):
-    """Game options (factions, number of seats, ...) are not valid; the message names the problem."""
+StateT = TypeVar("StateT")
+# Only returned by an engine (never taken), so an engine of narrower moves, views, ... is also a
+# ``Rules`` of wider ones: the registry's ``AnyRules`` has the unions of every engine's.
+MoveT = TypeVar("MoveT", bound=Mapping[str, object], covariant=True)
+ViewT = TypeVar("ViewT", bound=Mapping[str, object], covariant=True)
+EventT = TypeVar("EventT", bound=Mapping[str, object], covariant=True)
+ResultT = TypeVar("ResultT", bound=Mapping[str, object], covariant=True)
 
 
 @dataclass(frozen=True)
@@ -58,18 +60,21 @@ class GameInfo:
 
 
 @runtime_checkable
-class State(Protocol):
-    """An engine's state object. Opaque to callers; engines may use any (ideally immutable) type."""
+class Rules(Protocol[StateT, MoveT, ViewT, EventT, ResultT]):
+    """A game engine of states ``StateT`` with moves, views, events and results of those types.
 
+    Module-level singletons registered in :mod:`games.rules.registry`. ``apply`` takes any JSON object (a
+    client's move, checked against :attr:`move_shapes` first) and so also every move ``legal_moves`` gives.
+    """
 
-@runtime_checkable
-class Rules(Protocol):
-    """A game engine. Module-level singletons registered in :mod:`games.rules.registry`."""
+    @property
+    def info(self) -> GameInfo:
+        """The kind, title, seat range and record format."""
 
-    info: GameInfo
-    #: every shape a move may take (:mod:`games.rules.moveshape`); a move of no such shape is refused before
-    #: ``apply`` sees it.
-    move_shapes: Sequence[Any]
+    @property
+    def move_shapes(self) -> Sequence[Shape]:
+        """Every shape a move may take (:mod:`games.rules.moveshape`); a move of no such shape is refused
+        before ``apply`` sees it."""
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSON:
         """Validate options for this number of seats and return them with defaults filled in.
@@ -77,46 +82,49 @@ class Rules(Protocol):
         Raises :class:`InvalidOptions` naming the problem.
         """
 
-    def setup(self, options: Mapping[str, Any] | None, seats: int, seed: int) -> State:
+    def setup(self, options: Mapping[str, Any] | None, seats: int, seed: int) -> StateT:
         """A new game; all randomness comes from ``seed`` (deal, first leader, later chance)."""
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: StateT) -> frozenset[int]:
         """The seats that must act now (empty once the game is over)."""
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: StateT, seat: int) -> Sequence[MoveT]:
         """Every legal move of ``seat`` now (empty when the seat need not act)."""
 
-    def apply(self, state: State, seat: int, move: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    def apply(self, state: StateT, seat: int, move: Mapping[str, Any]) -> tuple[StateT, Sequence[EventT]]:
         """Apply ``move`` by ``seat``; returns the new state and public events.
 
         Raises :class:`NotYourTurn` or :class:`IllegalMove`.
         """
 
-    def view(self, state: State, seat: int | None) -> JSON:
+    def view(self, state: StateT, seat: int | None) -> ViewT:
         """Everything ``seat`` may know now (``None``: a spectator). JSON-compatible."""
 
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: StateT) -> bool:
         """True once the game has ended."""
 
-    def result(self, state: State) -> JSON | None:
+    def result(self, state: StateT) -> ResultT | None:
         """The result with its scoring breakdown, or ``None`` while the game runs.
 
         Always contains ``"winner"``: a seat, ``None`` for a draw; games with teams or shared wins
         also give ``"winners"`` (list of seats) and ``"ranks"`` (per seat, 1 = best).
         """
 
-    def record(self, state: State) -> JSON:
+    def record(self, state: StateT) -> JSON:
         """The public record (e.g. ``claim.record/1``) of a finished game."""
 
-    def to_json(self, state: State) -> JSON:
+    def from_record(self, record: Mapping[str, Any]) -> StateT:
+        """The final state of a record (every move validated); raises :class:`RulesError`."""
+
+    def to_json(self, state: StateT) -> JSON:
         """Serialise the full (secret) state."""
 
-    def from_json(self, data: Mapping[str, Any]) -> State:
+    def from_json(self, data: Mapping[str, Any]) -> StateT:
         """Inverse of :meth:`to_json`."""
 
 
-def replay(rules: Rules, options: Mapping[str, Any] | None, seats: int, seed: int,
-           moves: Sequence[tuple[int, Mapping[str, Any]]]) -> State:
+def replay(rules: Rules[StateT, Any, Any, Any, Any], options: Mapping[str, Any] | None, seats: int, seed: int,
+           moves: Sequence[tuple[int, Mapping[str, Any]]]) -> StateT:
     """Rebuild a state from its move log (the move log is the truth)."""
     state = rules.setup(options, seats, seed)
     for seat, move in moves:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.base import RulesError
+from games.rules.errors import RulesError
 
 MAX_TEXT = 64  # longest id of any game (cards, honors, clans, choices) is far shorter
 MAX_KEYS = 8

@@ -1,13 +1,28 @@
-"""The registered game kinds: ``GAMES[kind]`` is the engine (a :class:`~games.rules.base.Rules`)."""
+"""The registered game kinds: ``GAMES[kind]`` is the engine (a :class:`~games.rules.base.Rules`).
+
+:data:`AnyRules` is the type of every registered engine: its moves, views, events and results are the
+unions :data:`Move`, :data:`View`, :data:`Event` and :data:`Result` of the engines' own
+(:mod:`games.rules.claim.types`, :mod:`games.rules.inheritors.types`); its state is opaque (``Any``:
+each engine's own type, only ever handed back to the same engine).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
-from games.rules.base import JSON, Rules, RulesError, State
+from games.rules.base import Rules
 from games.rules.claim import CLAIM, CLAIM2, CLAIM_MIX
+from games.rules.claim.types import ClaimEvent, ClaimMove, ClaimResult, ClaimView
+from games.rules.errors import RulesError
 from games.rules.inheritors import RULES as INHERITORS
+from games.rules.inheritors.types import InheritorsEvent, InheritorsMove, InheritorsResult, InheritorsView
+
+Move: TypeAlias = ClaimMove | InheritorsMove
+View: TypeAlias = ClaimView | InheritorsView
+Event: TypeAlias = ClaimEvent | InheritorsEvent
+Result: TypeAlias = ClaimResult | InheritorsResult
+AnyRules: TypeAlias = Rules[Any, Move, View, Event, Result]
 
 
 class UnknownGame(RulesError, KeyError):
@@ -17,7 +32,7 @@ class UnknownGame(RulesError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-GAMES: dict[str, Rules] = {
+GAMES: Mapping[str, AnyRules] = {
     CLAIM.kind: CLAIM,
     CLAIM2.kind: CLAIM2,
     CLAIM_MIX.kind: CLAIM_MIX,
@@ -25,7 +40,7 @@ GAMES: dict[str, Rules] = {
 }
 
 
-def get_rules(kind: str) -> Rules:
+def get_rules(kind: str) -> AnyRules:
     """The engine for ``kind``; raises :class:`UnknownGame` (a RulesError and a KeyError)."""
     try:
         return GAMES[kind]
@@ -34,17 +49,12 @@ def get_rules(kind: str) -> Rules:
         raise UnknownGame(f"unknown game kind {kind!r} (known: {known})") from None
 
 
-def from_record(record: Mapping[str, Any]) -> State:
+def from_record(record: Mapping[str, Any]) -> Any:
     """The final state of a game record (its ``"game"`` names the engine); moves are validated."""
-    rules = get_rules(str(record.get("game")))
-    loader = getattr(rules, "from_record", None)
-    if loader is None:  # pragma: no cover - every registered engine has one so far
-        raise RulesError(f"{rules.info.kind} cannot replay records")
-    state: State = loader(record)
-    return state
+    return get_rules(str(record.get("game"))).from_record(record)
 
 
-def replay_record(record: Mapping[str, Any]) -> JSON | None:
+def replay_record(record: Mapping[str, Any]) -> Result | None:
     """Replay a record and return the recomputed result (compare with ``record["result"]``)."""
     rules = get_rules(str(record.get("game")))
-    return rules.result(from_record(record))
+    return rules.result(rules.from_record(record))

@@ -22,13 +22,13 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from games.rules.base import JSON, Rules, RulesError
+from games.rules.base import JSON, RulesError
 from games.rules.cards import FACTION_NAMES
 from games.rules.claim import core
 from games.rules.claim.core import OVER, SEER_PRIZE, SEER_TOP
 from games.rules.claim.engine import ClaimRules, move_json
 from games.rules.claim.options import random_mix
-from games.rules.registry import get_rules
+from games.rules.registry import AnyRules, get_rules
 
 
 def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Random,
@@ -52,7 +52,7 @@ def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Rando
     return record
 
 
-def random_engine_record(rules: Rules, options: JSON, seats: int, seed: int, rng: random.Random,
+def random_engine_record(rules: AnyRules, options: JSON, seats: int, seed: int, rng: random.Random,
                          with_legal: bool = False, max_moves: int = 20000) -> JSON:
     """One complete game of any engine through the :class:`Rules` interface only (Inheritors):
     each step, the lowest seat to act plays a uniformly random legal move."""
@@ -72,8 +72,8 @@ def random_engine_record(rules: Rules, options: JSON, seats: int, seed: int, rng
         raise RulesError(f"no end after {max_moves} moves")
     record = rules.record(st)
     if with_legal:
-        for entry, legal in zip(record["moves"], legal_lists, strict=True):
-            entry["legal"] = legal
+        for entry, seat_legal in zip(record["moves"], legal_lists, strict=True):
+            entry["legal"] = seat_legal
     return record
 
 

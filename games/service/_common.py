@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -14,19 +15,18 @@ from django.utils import timezone
 from claim.rowsql import Join, JoinedSelect, set_flags
 from games import signals
 from games.models import Game, GameEvent, Move, Seat
-from games.rules.base import Rules
-from games.rules.registry import get_rules
+from games.rules.registry import AnyRules, get_rules
 
 from .errors import GameNotFound
 
 log = logging.getLogger("games.service")
 
 
-def rules_of(game: Game) -> Rules:
+def rules_of(game: Game) -> AnyRules:
     return get_rules(game.kind)
 
 
-def load_state(game: Game, rules: Rules | None = None) -> Any:
+def load_state(game: Game, rules: AnyRules | None = None) -> Any:
     """The engine state of a started game (``None`` while the game is open)."""
     if game.state is None:
         return None
@@ -128,7 +128,7 @@ def sync_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]
     save_to_act(set_to_act(game, seats, to_act))
 
 
-def set_result(game: Game, seats: list[Seat], result: dict[str, Any], reason: str) -> None:
+def set_result(game: Game, seats: list[Seat], result: Mapping[str, Any], reason: str) -> None:
     """Finish the game in memory: the result and each seat's outcome, rank and end (``save_result`` saves)."""
     game.status = Game.Status.FINISHED
     game.result = result

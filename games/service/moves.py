@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +12,9 @@ from django.db import connections, transaction
 from claim.rowsql import insert_row, insert_statement, update_row
 from games.ai import choose_move
 from games.models import Game, GameEvent, Move, Seat
-from games.rules.base import NotYourTurn, Rules, RulesError, replay
+from games.rules.base import NotYourTurn, RulesError, replay
 from games.rules.moveshape import MalformedMove, check_move
+from games.rules.registry import AnyRules, Event
 
 from ._common import (
     advance,
@@ -87,8 +88,8 @@ class CommitPlan:
         return fields
 
 
-def plan_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapping[str, Any], new_state: Any,
-              events: list[dict[str, Any]], client_id: str | None, respond_to: Any = None) -> CommitPlan:
+def plan_move(game: Game, seats: list[Seat], rules: AnyRules, seat: int, move: Mapping[str, Any], new_state: Any,
+              events: Sequence[Event], client_id: str | None, respond_to: Any = None) -> CommitPlan:
     """Apply the move to ``game`` and ``seats`` in memory: move count, snapshot, result or ``to_act``,
     version, deadline, the history entry, and the answer for ``respond_to`` (caller holds the row lock)."""
     game.move_count += 1
@@ -110,8 +111,8 @@ def plan_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapp
     return CommitPlan(game, seats, seat, move, client_id, now, entry, parts, payload, finished, changed)
 
 
-def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: Mapping[str, Any], new_state: Any,
-                 events: list[dict[str, Any]], client_id: str | None, respond_to: Any = None
+def _commit_move(game: Game, seats: list[Seat], rules: AnyRules, seat: int, move: Mapping[str, Any], new_state: Any,
+                 events: Sequence[Event], client_id: str | None, respond_to: Any = None
                  ) -> tuple[int | None, dict[str, Any] | None, GameParts]:
     """Append the move to the log, store the new snapshot, bump the version (caller holds the row lock).
 
@@ -137,7 +138,7 @@ def _commit_move(game: Game, seats: list[Seat], rules: Rules, seat: int, move: M
 
 
 def checked_apply(game: Game, seats: list[Seat], user: Any, version: int, move: Mapping[str, Any]
-                  ) -> tuple[Seat, Rules, Any, list[dict[str, Any]]]:
+                  ) -> tuple[Seat, AnyRules, Any, Sequence[Event]]:
     """The refusals of a move, in the documented order, then the engine's ``apply``.
 
     Returns ``(the user's seat, rules, new state, events)``. Raises 404 invisible game, 403 not
@@ -292,7 +293,7 @@ def replay_step(game: Game, step: int) -> dict[str, Any]:
     rules = rules_of(game)
     rows = list(Move.objects.filter(game=game).order_by("number").values("number", "seat", "move"))
     state = rules.setup(game.options, game.seat_count, game.seed)
-    events: list[dict[str, Any]] = []
+    events: Sequence[Event] = []
     for row in rows[:step]:
         state, events = rules.apply(state, row["seat"], row["move"])
     return {

@@ -6,11 +6,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.base import Event
 from games.rules.cards import FACTION_ALIASES, parse_card
 from games.rules.claim import CLAIM, CLAIM2, CLAIM_MIX
 from games.rules.claim.core import PHASE1, PHASE2, Core, new_core
 from games.rules.claim.engine import ClaimRules
+from games.rules.claim.types import ClaimEvent as Event
 
 RULES = {"claim": CLAIM, "claim2": CLAIM2, "claim-mix": CLAIM_MIX}
 DEFAULT_FACTIONS = {

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.base import Event
 from games.rules.cards import CARD_ID
 from games.rules.claim import CLAIM_MIX
 from games.rules.claim.core import PHASE1, Core
+from games.rules.claim.types import ClaimEvent as Event
 from tests.rules.helpers import cs  # noqa: F401 - re-exported for the multi-seat tests
 from tests.rules.helpers import make_state as _make_state
 

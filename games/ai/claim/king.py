@@ -100,9 +100,9 @@ def choose_core(k: Knowledge, cands: list[int], seed: int, budget: float) -> int
         if len(k.hand) + len(opp_hand) <= EXACT_CARDS:
             solver = Solver(seat, max(200, int(budget * NODES_PER_SEC)))
             try:
-                best = solver.best(root, cands)
-                if best is not None:
-                    return best
+                solved = solver.best(root, cands)
+                if solved is not None:
+                    return solved
             except Budget:
                 pass
         cands = _prune(k, cands, rng)

@@ -126,9 +126,9 @@ class Phase1ModelN:
                 if f == UNDEAD:
                     rest[f] = max(0.0, rest[f] - 1)
         for s in blind:
-            side = counts[self.k.side(s)]
+            pile = counts[self.k.side(s)]
             for f, fr in self.frac.items():
-                side[f] += fr
+                pile[f] += fr
                 rest[f] = max(0.0, rest[f] - fr)
         return side_value(self.k, counts, rest)
 

@@ -126,7 +126,7 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
     return k
 
 
-def _knowledge(view: Mapping[str, Any], seat: int, n: int, factions: tuple[str, ...]) -> Knowledge:
+def _knowledge(view: Mapping[str, Any], seat: int, n: int, factions: tuple[int, ...]) -> Knowledge:
     """The zones of a view as card codes (shared by the 2-seat and the N-seat readers);
     ``opp`` is the left neighbour (the opponent with 2 seats)."""
     score = [[parse_card(c) for f in view["score"][s] for c in view["score"][s][f]] for s in range(n)]

@@ -5,10 +5,19 @@ Modules: :mod:`.core` (fast rules core on integer cards), :mod:`.scoring` (C8/T4
 :class:`~games.rules.base.Rules` interface), :mod:`.playout` (fast random games).
 """
 
+from typing import TYPE_CHECKING
+
 from games.rules.claim.engine import ClaimRules
 
 CLAIM = ClaimRules("claim", "Claim")
 CLAIM2 = ClaimRules("claim2", "Claim 2")
 CLAIM_MIX = ClaimRules("claim-mix", "Claim + Claim 2 (2-player mix)")
+
+if TYPE_CHECKING:  # mypy checks that the engine is the Rules of its own types (nothing runs)
+    from games.rules.base import Rules
+    from games.rules.claim.core import Core
+    from games.rules.claim.types import ClaimEvent, ClaimMove, ClaimResult, ClaimView
+
+    _conforms: Rules[Core, ClaimMove, ClaimView, ClaimEvent, ClaimResult] = CLAIM
 
 __all__ = ["CLAIM", "CLAIM2", "CLAIM_MIX", "ClaimRules"]

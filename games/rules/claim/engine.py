@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import JSON, Event, GameInfo, IllegalMove, Move, NotYourTurn, RulesError
+from games.rules.base import JSON, GameInfo
 from games.rules.cards import (
     CARD_ID,
     DOPPELGANGER,
@@ -42,6 +42,9 @@ from games.rules.claim.serial import (
     state_to_json,
 )
 from games.rules.claim.shapes import MOVE_SHAPES
+from games.rules.claim.types import ClaimEvent, ClaimMove, ClaimResult, ClaimView
+from games.rules.errors import IllegalMove, NotYourTurn, RulesError
+from games.rules.moveshape import Shape
 
 _UNKNOWN_PLAY = 'unknown move: expected {"play": card}'
 _UNKNOWN_SEER = (
@@ -58,7 +61,7 @@ def _smash_text(st: Core) -> str:
             f"(seats {', '.join(map(str, cands))} have one)")
 
 
-def move_json(m: int) -> Move:
+def move_json(m: int) -> ClaimMove:
     """The JSON move of a core move (card, Seer choice T3.5b, Giant choice M6.5)."""
     if m >= 0:
         return {"play": CARD_ID[m]}
@@ -68,9 +71,10 @@ def move_json(m: int) -> Move:
 
 
 class ClaimRules:
-    """One registered game kind ("claim", "claim2" or "claim-mix")."""
+    """One registered game kind ("claim", "claim2" or "claim-mix"): a
+    ``Rules[Core, ClaimMove, ClaimView, ClaimEvent, ClaimResult]`` (:mod:`games.rules.base`)."""
 
-    move_shapes = MOVE_SHAPES
+    move_shapes: tuple[Shape, ...] = MOVE_SHAPES
 
     def __init__(self, kind: str, title: str) -> None:
         self.kind = kind
@@ -115,7 +119,7 @@ class ClaimRules:
     def to_act(self, state: Core) -> frozenset[int]:
         return frozenset() if state.phase == OVER else frozenset((state.turn,))
 
-    def legal_moves(self, state: Core, seat: int) -> list[Move]:
+    def legal_moves(self, state: Core, seat: int) -> list[ClaimMove]:
         if state.phase == OVER or seat != state.turn:
             return []
         if state.seer >= 0:
@@ -173,17 +177,17 @@ class ClaimRules:
             raise IllegalMove(f"{target!r} is not a seat you may choose: {_smash_text(st)}")
         return smash_move(target)
 
-    def apply(self, state: Core, seat: int, move: Mapping[str, Any]) -> tuple[Core, list[Event]]:
+    def apply(self, state: Core, seat: int, move: Mapping[str, Any]) -> tuple[Core, list[ClaimEvent]]:
         cmove = self._parse(state, seat, move)
         st = state.copy()
-        events: list[Event] = []
+        events: list[ClaimEvent] = []
         phase_before = st.phase
         completed = True
         if is_smash(cmove):
             core.giant_choice(st, smash_target(cmove), rec=True)
-            last = st.last or {}
+            smashed = (st.last or {}).get("smashed")
             events.append({"type": "smash", "seat": seat, "from": smash_target(cmove),
-                           "gnome": CARD_ID[last["smashed"][-1]] if last.get("smashed") else None})
+                           "gnome": CARD_ID[smashed[-1]] if smashed else None})
             completed = False  # the trick was already reported
         elif cmove < 0:
             core.seer_choice(st, cmove == SEER_TOP, rec=True)
@@ -203,8 +207,9 @@ class ClaimRules:
             last = last_to_json(st.last)
             assert last is not None
             events.append({"type": "trick", **last})
-            if last.get("blind_draw") is not None:
-                events.append({"type": "blind_draw", "seat": last["blind_draw"]})
+            blind = last.get("blind_draw")
+            if blind is not None:
+                events.append({"type": "blind_draw", "seat": blind})
             for s in last.get("blind_draws", ()):  # M5.2 3-4 seats: one per other player
                 events.append({"type": "blind_draw", "seat": s})
             if st.phase == PHASE1:
@@ -217,24 +222,24 @@ class ClaimRules:
         elif st.phase != phase_before and st.phase not in (OVER, PHASE1):
             events.append({"type": "phase", "phase": st.phase, "leader": st.leader})
         if st.phase == OVER and state.phase != OVER:
-            events.append({"type": "game_over", "result": self.result(st)})
+            events.append({"type": "game_over", "result": result_of(st)})
         return st, events
 
     def is_over(self, state: Core) -> bool:
         return state.phase == OVER
 
-    def result(self, state: Core) -> JSON | None:
+    def result(self, state: Core) -> ClaimResult | None:
         return result_of(state) if state.phase == OVER else None
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: Core, seat: int | None) -> JSON:
+    def view(self, state: Core, seat: int | None) -> ClaimView:
         st = state
         over = st.phase == OVER
         phase = PHASE1 if st.phase == PHASE1 else 2
         factions = st.factions
         by = [piles_by_faction(p, factions) for p in st.score]
-        v: JSON = {
+        v: ClaimView = {
             "game": st.kind,
             "factions": [FACTION_NAMES[f] for f in factions],
             "seats": st.seats,
@@ -318,7 +323,7 @@ class ClaimRules:
             },
         }
 
-    def _record_n(self, st: Core, res: JSON | None) -> JSON:
+    def _record_n(self, st: Core, res: ClaimResult | None) -> JSON:
         """``claim.record/1`` of a 3-4 seat game: ``"seats": 3 | 4``, ``"teams"`` with 4 seats and
         ``winners``/``ranks`` in the result (docs/records.md)."""
         out: JSON = {
@@ -366,8 +371,8 @@ class ClaimRules:
 
     def replay_record(self, record: Mapping[str, Any]) -> JSON | None:
         """The result obtained by replaying a record (compare with ``record["result"]``)."""
-        rec = self.record(self.from_record(record))
-        return rec["result"]
+        result: JSON | None = self.record(self.from_record(record))["result"]
+        return result
 
     def to_json(self, state: Core) -> JSON:
         return state_to_json(state)

@@ -9,13 +9,13 @@ fast playout) never come here. Every [R] ruling used below is a function of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from games.rules.cards import DWARF, GIANT, GNOME, SEER, TROLL
 from games.rules.claim import multiplayer_rulings as R
 from games.rules.claim.scoring import piles_by_faction
 from games.rules.claim.state import OVER, PHASE1, PHASE2, Core, _reveal_prize, _trick_cards, score_undead
+from games.rules.claim.types import ClaimResult
 
 #: Deal per seat count (C3.2 / M3.2): 13 / 12 / 9 cards each; 26 / 36 / 36 remain in the deck.
 HAND_SIZE = {2: 13, 3: 12, 4: 9}
@@ -214,44 +214,45 @@ def team_piles(piles: Sequence[Sequence[int]]) -> list[list[int]]:
     return [[*piles[a], *piles[b]] for a, b in R.TEAMS_4]
 
 
-def result_n(st: Core, ids: Any, faction_names: Sequence[str]) -> dict[str, Any]:
+def result_n(st: Core, ids: Callable[[Sequence[int]], list[str]], faction_names: Sequence[str]) -> ClaimResult:
     """M7 scoring breakdown for 3-4 seats (``ids`` converts codes to card ids)."""
     factions = st.factions
     by = [piles_by_faction(st.score[s], factions) for s in range(st.seats)]
-    out: dict[str, Any]
+    counts = [{faction_names[f]: len(b[f]) for f in factions} for b in by]
+    score = [{faction_names[f]: ids(b[f]) for f in factions} for b in by]
     if st.seats == 4:
         team_by = [piles_by_faction(p, factions) for p in team_piles(st.score)]
         d = R.decide_teams(team_by, factions)
         team = d["winning_team"]
-        winners = [] if team is None else list(R.TEAMS_4[team])
-        ranks = [1] * 4 if team is None else [1 if s % 2 == team else 2 for s in range(4)]
-        out = {
+        return {
             "winner": None,  # a team wins: see "winners" / "winning_team"
-            "winners": winners,
-            "ranks": ranks,
+            "winners": [] if team is None else list(R.TEAMS_4[team]),
+            "ranks": [1] * 4 if team is None else [1 if s % 2 == team else 2 for s in range(4)],
             "teams": [list(t) for t in R.TEAMS_4],
             "winning_team": team,
             "votes": {faction_names[f]: d["votes"][f] for f in factions},  # team index or None
             "votes_won": d["votes_won"],
             "cards_for": d["cards_for"],
             "team_counts": [{faction_names[f]: len(b[f]) for f in factions} for b in team_by],
+            "counts": counts,
+            "score": score,
+            "reason": d["reason"],
+            "reconstructed_rules": R.RECONSTRUCTED_RULES,
         }
-    else:
-        d = R.decide_three(by, factions)
-        winners = d["winners"]
-        out = {
-            "winner": winners[0] if len(winners) == 1 else None,
-            "winners": winners,
-            "ranks": d["ranks"],
-            "votes": {faction_names[f]: d["votes"][f] for f in factions},  # seat or None
-            "votes_won": d["votes_won"],
-            "cards_for": d["cards_for"],
-        }
-    out["counts"] = [{faction_names[f]: len(b[f]) for f in factions} for b in by]
-    out["score"] = [{faction_names[f]: ids(b[f]) for f in factions} for b in by]
-    out["reason"] = d["reason"]
-    out["reconstructed_rules"] = R.RECONSTRUCTED_RULES
-    return out
+    d3 = R.decide_three(by, factions)
+    winners = d3["winners"]
+    return {
+        "winner": winners[0] if len(winners) == 1 else None,
+        "winners": winners,
+        "ranks": d3["ranks"],
+        "votes": {faction_names[f]: d3["votes"][f] for f in factions},  # seat or None
+        "votes_won": d3["votes_won"],
+        "cards_for": d3["cards_for"],
+        "counts": counts,
+        "score": score,
+        "reason": d3["reason"],
+        "reconstructed_rules": R.RECONSTRUCTED_RULES,
+    }
 
 
 def winners_n(st: Core) -> list[int]:
@@ -271,7 +272,7 @@ def leading_n(st: Core, faction_names: Sequence[str]) -> dict[str, int | None]:
     piles = [st.score[s] + st.gnomes[s] for s in range(st.seats)]
     if st.seats == 4:
         team_by = [piles_by_faction(p, factions) for p in team_piles(piles)]
-        d = R.decide_teams(team_by, factions)
+        votes = R.decide_teams(team_by, factions)["votes"]
     else:
-        d = R.decide_three([piles_by_faction(p, factions) for p in piles], factions)
-    return {faction_names[f]: d["votes"][f] for f in factions}
+        votes = R.decide_three([piles_by_faction(p, factions) for p in piles], factions)["votes"]
+    return {faction_names[f]: votes[f] for f in factions}

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypedDict
 
 from games.rules.cards import DOPPELGANGER, GNOME, GOBLIN, KNIGHT
 from games.rules.claim.scoring import faction_vote
@@ -42,6 +43,27 @@ from games.rules.claim.state import next_leader_index, winning_index
 
 #: Shown by clients next to every 3-4 player game (options, view, result).
 RECONSTRUCTED_RULES = True
+
+
+class ThreeDecision(TypedDict):
+    """M7.1 / M7.2 the decision of a 3-seat game (factions as codes)."""
+
+    votes: dict[int, int | None]  # faction -> seat
+    votes_won: list[int]
+    cards_for: list[int]
+    winners: list[int]
+    ranks: list[int]
+    reason: str
+
+
+class TeamDecision(TypedDict):
+    """M7.3 the decision of a 4-seat game (factions as codes)."""
+
+    votes: dict[int, int | None]  # faction -> team
+    votes_won: list[int]
+    cards_for: list[int]
+    winning_team: int | None
+    reason: str
 
 #: M3.4 [V]/[D] the partnerships of 4 players: diagonal seats.
 TEAMS_4 = ((0, 2), (1, 3))
@@ -224,7 +246,7 @@ def _ranks(keys: Sequence[tuple[int, int]]) -> list[int]:
     return [1 + sum(1 for k in keys if k > mine) for mine in keys]
 
 
-def decide_three(by_faction: Sequence[dict[int, list[int]]], factions: Sequence[int]) -> dict:
+def decide_three(by_faction: Sequence[dict[int, list[int]]], factions: Sequence[int]) -> ThreeDecision:
     """M7.1 / M7.2 [R] (A24) 3 players: the most votes wins; equal most votes -> more cards in total
     in the factions that voted for the player (T4.4); still equal -> a shared win (several
     ``winners``). Our ruling for the other places: ranks use the same key (votes, then cards in
@@ -260,7 +282,7 @@ def decide_three(by_faction: Sequence[dict[int, list[int]]], factions: Sequence[
             "ranks": ranks, "reason": reason}
 
 
-def decide_teams(team_by_faction: Sequence[dict[int, list[int]]], factions: Sequence[int]) -> dict:
+def decide_teams(team_by_faction: Sequence[dict[int, list[int]]], factions: Sequence[int]) -> TeamDecision:
     """M7.3 [R] (A23) 4 players: each partnership's score piles (Gnome rows included at the end) are
     combined and the two teams compare per faction exactly like two players (C8.2-C8.5, T4.3). The
     team with more votes wins (with all 7 votes assigned: at least 4). Equal votes -> more cards in

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from games.rules.base import JSON, RulesError
+from games.rules.base import JSON
 from games.rules.cards import CARD_ID, FACTION_ALIASES, FACTION_NAMES, parse_card
 from games.rules.claim.core import Core, new_core
 from games.rules.claim.scoring import decide, piles_by_faction
+from games.rules.claim.types import ClaimResult, TrickSummary
+from games.rules.errors import RulesError
 
 STATE_FORMAT = "claim.state/1"
 RECORD_FORMAT = "claim.record/1"
@@ -34,7 +36,8 @@ def codes(values: Sequence[Any]) -> list[int]:
 _SEAT_LISTS = frozenset(("blind_draws", "smashed_from"))
 
 
-def last_to_json(last: Mapping[str, Any] | None) -> JSON | None:
+def last_to_json(last: Mapping[str, Any] | None) -> TrickSummary | None:
+    """The JSON of a trick summary (``Core.last``: cards as codes, built in :mod:`.core` and :mod:`.multi`)."""
     if last is None:
         return None
     out: JSON = {}
@@ -49,7 +52,7 @@ def last_to_json(last: Mapping[str, Any] | None) -> JSON | None:
             out[key] = ids(value)
         else:
             out[key] = value
-    return out
+    return cast(TrickSummary, out)
 
 
 def last_from_json(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -121,7 +124,7 @@ def state_from_json(data: Mapping[str, Any]) -> Core:
     return st
 
 
-def result_of(st: Core) -> JSON:
+def result_of(st: Core) -> ClaimResult:
     """C8 / T4 / M2.4 scoring breakdown (valid at any time; the game result once over).
     3-4 seats: M7 (:func:`games.rules.claim.multi.result_n`)."""
     if st.seats != 2:

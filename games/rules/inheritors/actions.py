@@ -13,8 +13,9 @@ from ..base import IllegalMove
 from . import advocates, clans, tableau
 from . import cards as C
 from .state import InheritorsState, JSONDict
+from .types import InheritorsEvent, InheritorsMove
 
-Move = dict[str, Any]
+Move = InheritorsMove
 PILES = (0, 1, 2)
 
 
@@ -98,7 +99,7 @@ def action_moves(state: InheritorsState, seat: int) -> list[Move]:
 
 
 # ------------------------------------------------------------------ application
-def apply_action(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def apply_action(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     """Validate and carry out an action move (I5); the caller switches to the post window."""
     kind = move.get("action")
     if kind == "play":
@@ -116,7 +117,7 @@ def apply_action(state: InheritorsState, seat: int, move: Mapping[str, Any], eve
             f"unknown action {kind!r}: choose play, discard_draw, discard_take, quest or advocate")
 
 
-def _a1_play(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def _a1_play(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     """I5.1 A1: play the next influence card of a colour; Wolf may add a second (I5.1.3)."""
     cid = _card_in_hand(state, seat, move.get("card"))
     problem = tableau.next_value_problem(state, seat, cid)
@@ -128,7 +129,7 @@ def _a1_play(state: InheritorsState, seat: int, move: Mapping[str, Any], events:
         state.pending.append({"kind": "wolf", "seat": seat})
 
 
-def _a2_discard_draw(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def _a2_discard_draw(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     """I5.2 A2: discard one card on any pile, draw two."""
     cid = _card_in_hand(state, seat, move.get("card"))
     pile = _pile(move.get("pile"))
@@ -137,7 +138,7 @@ def _a2_discard_draw(state: InheritorsState, seat: int, move: Mapping[str, Any],
     state.draw(seat, 2, events)
 
 
-def _a3_discard_take(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def _a3_discard_take(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     """I5.3 A3: discard D on pile X, take a *different* non-empty pile Y whose top matches D."""
     cid = _card_in_hand(state, seat, move.get("card"))
     pile = _pile(move.get("pile"))
@@ -157,7 +158,7 @@ def _a3_discard_take(state: InheritorsState, seat: int, move: Mapping[str, Any],
     state.refill(take, events)  # I5.3.3
 
 
-def _a4_quest(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def _a4_quest(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     """I5.4 A4: three cards of one colour go to the market one at a time (sub-moves), then a
     quest and a draw. Accepts the first card (``card``/``pile``) or all three (``cards``/``piles``)."""
     if not state.quest_row:
@@ -185,7 +186,7 @@ def _a4_quest(state: InheritorsState, seat: int, move: Mapping[str, Any], events
 
 
 def quest_discard(state: InheritorsState, seat: int, frame: JSONDict, move: Mapping[str, Any],
-                  events: list[JSONDict]) -> None:
+                  events: list[InheritorsEvent]) -> None:
     """I5.4.2 one of the three quest discards; after the third: I5.4.3 quest, I5.4.4 draw."""
     cid = _card_in_hand(state, seat, move.get("discard"))
     pile = _pile(move.get("pile"))
@@ -202,7 +203,7 @@ def quest_discard(state: InheritorsState, seat: int, frame: JSONDict, move: Mapp
         state.draw(seat, 1, events)
 
 
-def take_quest(state: InheritorsState, seat: int, events: list[JSONDict]) -> None:
+def take_quest(state: InheritorsState, seat: int, events: list[InheritorsEvent]) -> None:
     """I5.4.3 [R] (AMB-11): a uniformly random face-down quest. The row was shuffled from the seed
     at setup, so taking the first remaining quest is that random pick (and replayable)."""
     qid = state.quest_row.pop(0)
@@ -210,7 +211,7 @@ def take_quest(state: InheritorsState, seat: int, events: list[JSONDict]) -> Non
     state.emit(events, {"type": "take_quest", "seat": seat})  # which quest stays secret (I10.1)
 
 
-def _a5_advocate(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def _a5_advocate(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     """I5.5 A5: play an advocate, resolve it (I7), Removed area; Rat afterwards (I8.5)."""
     cid = _card_in_hand(state, seat, move.get("card"))
     if not C.is_advocate(cid):

@@ -10,8 +10,9 @@ from __future__ import annotations
 from . import cards as C
 from . import clans, tableau
 from .state import InheritorsState, JSONDict
+from .types import AgentEffect, InheritorsEvent
 
-BASIC_TYPES = ("conspirator", "spy", "advisor")
+BASIC_TYPES: tuple[AgentEffect, ...] = ("conspirator", "spy", "advisor")
 
 
 def conspirator_colours(state: InheritorsState, seat: int) -> set[str]:
@@ -43,7 +44,7 @@ def playable_problem(state: InheritorsState, seat: int, cid: str) -> str | None:
     return None
 
 
-def play_advocate(state: InheritorsState, seat: int, cid: str, events: list[JSONDict]) -> None:
+def play_advocate(state: InheritorsState, seat: int, cid: str, events: list[InheritorsEvent]) -> None:
     """I5.5 / I7.1: the advocate goes to Removed; resolve its effect; then Rat (after_advocate)."""
     state.hands[seat].remove(cid)
     state.removed.append(cid)
@@ -53,7 +54,7 @@ def play_advocate(state: InheritorsState, seat: int, cid: str, events: list[JSON
     start_effect(state, seat, atype, events)
 
 
-def start_effect(state: InheritorsState, seat: int, atype: str, events: list[JSONDict]) -> None:
+def start_effect(state: InheritorsState, seat: int, atype: str, events: list[InheritorsEvent]) -> None:
     """Start the effect of one advocate type (also used by the Agent, I7.6)."""
     if atype in ("conspirator", "ambassador"):
         state.pending.append({"kind": "skip_play", "seat": seat, "condition": atype})
@@ -72,7 +73,7 @@ def start_effect(state: InheritorsState, seat: int, atype: str, events: list[JSO
 
 
 # ------------------------------------------------------------------ skip-play (I7.9)
-def do_skip_play(state: InheritorsState, seat: int, cid: str, events: list[JSONDict]) -> None:
+def do_skip_play(state: InheritorsState, seat: int, cid: str, events: list[InheritorsEvent]) -> None:
     tableau.place(state, seat, cid, events, how="skip_play")
 
 
@@ -84,7 +85,7 @@ def spy_requests(state: InheritorsState, seat: int) -> list[tuple[int, str]]:
     return [(q, c) for q in state.others(seat) for c in colours]
 
 
-def spy_resolve(state: InheritorsState, seat: int, target: int, colour: str, events: list[JSONDict]) -> None:
+def spy_resolve(state: InheritorsState, seat: int, target: int, colour: str, events: list[InheritorsEvent]) -> None:
     """I7.3 steps 2-4: Q hands over one copy if able (automatic; public), else P draws 1.
     The placement is not an A1 (no Wolf) but can create a stack (Fox draws)."""
     value = state.top(seat, colour) + 1
@@ -101,7 +102,7 @@ def spy_resolve(state: InheritorsState, seat: int, target: int, colour: str, eve
     spy_honor_earned(state, seat, value)
 
 
-def spy_nothing_to_name(state: InheritorsState, seat: int, events: list[JSONDict]) -> None:
+def spy_nothing_to_name(state: InheritorsState, seat: int, events: list[InheritorsEvent]) -> None:
     """Spec silent (ruling in docs/rulings.md, Inheritors): if P can name no card at all (every
     active stack shows 6), the Spy is treated as refused and P draws 1."""
     state.emit(events, {"type": "spy", "seat": seat, "target": None, "colour": None, "value": None,
@@ -116,7 +117,7 @@ def spy_honor_earned(state: InheritorsState, seat: int, value: int) -> None:
 
 
 # ------------------------------------------------------------------ Advisor (I7.4)
-def advisor_take(state: InheritorsState, seat: int, frame: JSONDict, cid: str, events: list[JSONDict]) -> None:
+def advisor_take(state: InheritorsState, seat: int, frame: JSONDict, cid: str, events: list[InheritorsEvent]) -> None:
     """I7.4 [R] (AMB-25): take any card from any position of any pile; refill emptied piles after
     both cards (or fewer, if the market runs dry) are taken."""
     for p, pile in enumerate(state.market):
@@ -136,7 +137,7 @@ def market_cards(state: InheritorsState) -> list[str]:
 
 
 # ------------------------------------------------------------------ Knight (I7.7)
-def knight(state: InheritorsState, seat: int, events: list[JSONDict]) -> None:
+def knight(state: InheritorsState, seat: int, events: list[InheritorsEvent]) -> None:
     """I7.7: draw as many cards as P's highest top value (0 with no stack)."""
     n = max((state.top(seat, c) for c in state.colours), default=0)
     state.draw(seat, n, events, reason="knight")
@@ -158,7 +159,7 @@ def saboteur_start(state: InheritorsState, seat: int) -> None:
                           "chosen": {k: [] for k in need}})
 
 
-def saboteur_place_all(state: InheritorsState, frame: JSONDict, events: list[JSONDict]) -> None:
+def saboteur_place_all(state: InheritorsState, frame: JSONDict, events: list[InheritorsEvent]) -> None:
     owner = int(frame["seat"])
     for o in state.others(owner):
         for cid, pile in frame["chosen"].get(str(o), []):
@@ -173,6 +174,6 @@ def agent_start(state: InheritorsState, seat: int) -> None:
     state.pending.append({"kind": "agent", "seat": seat, "left": 2})
 
 
-def after_advocate(state: InheritorsState, seat: int, events: list[JSONDict]) -> None:
+def after_advocate(state: InheritorsState, seat: int, events: list[InheritorsEvent]) -> None:
     """Runs once the advocate's effect is fully resolved: Rat (I8.5)."""
     clans.rat_after_advocate(state, seat, events)

@@ -6,7 +6,8 @@ Each [R] detail of a clan ability lives in one function here so it can be change
 from __future__ import annotations
 
 from . import data
-from .state import InheritorsState, JSONDict
+from .state import InheritorsState
+from .types import InheritorsEvent
 
 
 def owns(state: InheritorsState, seat: int, clan_id: str) -> bool:
@@ -39,7 +40,7 @@ def claim_problem(state: InheritorsState, seat: int, clan_id: str) -> str | None
     return None
 
 
-def claim(state: InheritorsState, seat: int, clan_id: str, events: list[JSONDict]) -> None:
+def claim(state: InheritorsState, seat: int, clan_id: str, events: list[InheritorsEvent]) -> None:
     """I8.2 move the clan to the tableau; I8.4 attached cards go to hand; Lynx's on-claim take."""
     state.clan_row.remove(clan_id)
     state.clans[seat] = clan_id
@@ -68,7 +69,7 @@ def wolf_second_play(state: InheritorsState, seat: int) -> bool:
     return owns(state, seat, "wolf")
 
 
-def fox_draw_on_new_stack(state: InheritorsState, seat: int, events: list[JSONDict]) -> None:
+def fox_draw_on_new_stack(state: InheritorsState, seat: int, events: list[InheritorsEvent]) -> None:
     """I5.1.4 / I8.5 Fox (a) [R] (AMB-18): whenever a new stack appears in the Fox owner's tableau,
     by any means (A1, Wolf, Spy placement, skip-play), the owner draws 1 card."""
     if owns(state, seat, "fox"):
@@ -81,7 +82,7 @@ def fox_discards_wild(state: InheritorsState, seat: int) -> bool:
     return owns(state, seat, "fox")
 
 
-def rat_after_advocate(state: InheritorsState, seat: int, events: list[JSONDict]) -> None:
+def rat_after_advocate(state: InheritorsState, seat: int, events: list[InheritorsEvent]) -> None:
     """I8.5 Rat [R] (AMB-20): after every advocate the Rat owner plays (A5, including the Agent)
     resolves, draw 2, then put 1 card of the owner's choice from hand face down on top of the deck
     (a pending decision); with an empty hand nothing is put back."""
@@ -92,7 +93,7 @@ def rat_after_advocate(state: InheritorsState, seat: int, events: list[JSONDict]
         state.pending.append({"kind": "rat", "seat": seat})
 
 
-def rat_put_back(state: InheritorsState, seat: int, cid: str, events: list[JSONDict]) -> None:
+def rat_put_back(state: InheritorsState, seat: int, cid: str, events: list[InheritorsEvent]) -> None:
     """Rat: the chosen card goes face down on top of the deck; only the owner may see it (I13).
     Putting a card back never undoes the end trigger (I11.3)."""
     state.hands[seat].remove(cid)

@@ -20,12 +20,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import GameInfo, IllegalMove, InvalidOptions, NotYourTurn
+from ..moveshape import Shape
 from . import actions, clans, honors, pending, scoring, setup, views
 from . import record as rec
 from .shapes import MOVE_SHAPES
 from .state import OVER, POST, PRE, InheritorsState, JSONDict, _deep
+from .types import InheritorsEvent, InheritorsMove, InheritorsResult, InheritorsView
 
-Move = dict[str, Any]
+Move = InheritorsMove
 
 INFO = GameInfo(kind="inheritors", title="Inheritors", min_seats=2, max_seats=4,
                 record_format="inheritors.record/1")
@@ -62,7 +64,7 @@ def legal_moves(state: InheritorsState, seat: int) -> list[Move]:
     return moves
 
 
-def _window_move(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def _window_move(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     if "claim_clan" in move:
         clan_id = move["claim_clan"]
         problem = clans.claim_problem(state, seat, clan_id) if isinstance(clan_id, str) \
@@ -110,7 +112,7 @@ def _window_move(state: InheritorsState, seat: int, move: Mapping[str, Any], eve
     raise IllegalMove("claim a clan or an honor, or end your turn")
 
 
-def cleanup(state: InheritorsState, events: list[JSONDict]) -> None:
+def cleanup(state: InheritorsState, events: list[InheritorsEvent]) -> None:
     """I4.4 [R] (AMB-07): at the end of every turn each player with an empty hand draws 1,
     the active player first, then clockwise."""
     for i in range(state.seats):
@@ -125,7 +127,7 @@ def round_complete(state: InheritorsState) -> bool:
     return state.end_triggered and state.current == state.last_seat() and not state.extra_turn
 
 
-def end_turn(state: InheritorsState, events: list[JSONDict]) -> None:
+def end_turn(state: InheritorsState, events: list[InheritorsEvent]) -> None:
     """I4.1 steps 4-6: cleanup, end check, extra turn or next seat."""
     cleanup(state, events)
     check_trigger(state, events)
@@ -147,14 +149,14 @@ def end_turn(state: InheritorsState, events: list[JSONDict]) -> None:
     state.emit(events, {"type": "turn", "seat": state.current, "turn": state.turn})
 
 
-def check_trigger(state: InheritorsState, events: list[JSONDict]) -> None:
+def check_trigger(state: InheritorsState, events: list[InheritorsEvent]) -> None:
     """I11.1 (a) quest and honor rows both empty; (b) the deck became empty (set where cards
     leave the deck, :meth:`InheritorsState.take_from_deck`). I11.3 [R]: never undone."""
     if not state.quest_row and not state.honor_row:
         state.end_triggered = True
 
 
-def apply(state: InheritorsState, seat: int, move: Mapping[str, Any]) -> tuple[InheritorsState, list[JSONDict]]:
+def apply(state: InheritorsState, seat: int, move: Mapping[str, Any]) -> tuple[InheritorsState, list[InheritorsEvent]]:
     if state.phase == OVER:
         raise IllegalMove("the game is over")
     if not isinstance(move, Mapping):
@@ -164,7 +166,7 @@ def apply(state: InheritorsState, seat: int, move: Mapping[str, Any]) -> tuple[I
         who = ", ".join(f"seat {s}" for s in sorted(acting))
         raise NotYourTurn(f"it is not your turn: waiting for {who}")
     new = state.clone()
-    events: list[JSONDict] = []
+    events: list[InheritorsEvent] = []
     was_triggered = new.end_triggered
     if new.pending:
         pending.apply_frame_move(new, seat, move, events)
@@ -181,10 +183,11 @@ def apply(state: InheritorsState, seat: int, move: Mapping[str, Any]) -> tuple[I
 
 # ------------------------------------------------------------------ the Rules object
 class InheritorsRules:
-    """:class:`games.rules.base.Rules` for Inheritors (2-4 seats)."""
+    """:class:`games.rules.base.Rules` for Inheritors (2-4 seats): a
+    ``Rules[InheritorsState, InheritorsMove, InheritorsView, InheritorsEvent, InheritorsResult]``."""
 
     info = INFO
-    move_shapes = MOVE_SHAPES
+    move_shapes: tuple[Shape, ...] = MOVE_SHAPES
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSONDict:
         return setup.normalize_options(options, seats)
@@ -199,17 +202,18 @@ class InheritorsRules:
         return legal_moves(state, seat)
 
     def apply(self, state: InheritorsState, seat: int,
-              move: Mapping[str, Any]) -> tuple[InheritorsState, list[JSONDict]]:
+              move: Mapping[str, Any]) -> tuple[InheritorsState, list[InheritorsEvent]]:
         return apply(state, seat, move)
 
-    def view(self, state: InheritorsState, seat: int | None) -> JSONDict:
+    def view(self, state: InheritorsState, seat: int | None) -> InheritorsView:
         return views.view(state, seat, to_act(state))
 
     def is_over(self, state: InheritorsState) -> bool:
         return state.phase == OVER
 
-    def result(self, state: InheritorsState) -> JSONDict | None:
-        return _deep(state.result) if state.result is not None else None
+    def result(self, state: InheritorsState) -> InheritorsResult | None:
+        result: InheritorsResult | None = _deep(state.result)
+        return result
 
     def record(self, state: InheritorsState) -> JSONDict:
         return rec.make_record(state, INFO.record_format)

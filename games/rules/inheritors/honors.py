@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from . import cards as C
 from . import data
-from .state import POST, InheritorsState, JSONDict
+from .state import POST, InheritorsState
+from .types import ClaimHonorEvent, InheritorsEvent
 
 
 def _stacks_at_least(state: InheritorsState, seat: int, value: int) -> int:
@@ -84,11 +85,11 @@ def reveal_cards(state: InheritorsState, seat: int, hid: str, chosen: list[str] 
     return list(chosen)
 
 
-def claim(state: InheritorsState, seat: int, hid: str, revealed: list[str], events: list[JSONDict]) -> None:
+def claim(state: InheritorsState, seat: int, hid: str, revealed: list[str], events: list[InheritorsEvent]) -> None:
     """I9.2 [R]: the honor leaves the row and is kept to the end, even if the condition lapses."""
     state.honor_row.remove(hid)
     state.honors[seat].append(hid)
-    ev: JSONDict = {"type": "claim_honor", "seat": seat, "honor": hid}
+    ev: ClaimHonorEvent = {"type": "claim_honor", "seat": seat, "honor": hid}
     if revealed:
         ev["revealed"] = revealed  # public (I13)
     state.emit(events, ev)

@@ -32,8 +32,9 @@ from . import cards as C
 from .actions import PILES, _card_in_hand, _pile
 from .clans import rat_put_back
 from .state import InheritorsState, JSONDict
+from .types import InheritorsEvent, InheritorsMove
 
-Move = dict[str, Any]
+Move = InheritorsMove
 
 EXPECTED = {
     "wolf": 'Wolf: play a second influence card {"play": card} or {"skip": true}',
@@ -59,7 +60,8 @@ def frame_moves(state: InheritorsState, frame: JSONDict, seat: int) -> list[Move
     kind = frame["kind"]
     owner = int(frame["seat"])
     if kind == "wolf":
-        return [{"play": cid} for cid in tableau.playable(state, owner)] + [{"skip": True}]
+        moves: list[Move] = [{"play": cid} for cid in tableau.playable(state, owner)]
+        return [*moves, {"skip": True}]
     if kind == "quest_discard":
         return [{"discard": cid, "pile": p} for cid in state.hands[owner]
                 if actions.quest_card_ok(state, owner, frame["chosen"], cid) for p in PILES]
@@ -84,7 +86,7 @@ def frame_moves(state: InheritorsState, frame: JSONDict, seat: int) -> list[Move
     return []
 
 
-def apply_frame_move(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[JSONDict]) -> None:
+def apply_frame_move(state: InheritorsState, seat: int, move: Mapping[str, Any], events: list[InheritorsEvent]) -> None:
     frame = state.pending[-1]
     kind = frame["kind"]
     expected = EXPECTED.get(kind, kind)
@@ -105,7 +107,7 @@ def _need(move: Mapping[str, Any], key: str) -> Any:
 
 
 def _dispatch(state: InheritorsState, frame: JSONDict, seat: int, move: Mapping[str, Any],
-              events: list[JSONDict]) -> None:
+              events: list[InheritorsEvent]) -> None:
     kind = frame["kind"]
     owner = int(frame["seat"])
     if kind == "wolf":
@@ -194,7 +196,7 @@ def _skip_play_problem(state: InheritorsState, seat: int, cid: str, condition: s
     return f"you can't place {C.display(cid)}: your {name} stack shows {top}, so only {allowed} may go there"
 
 
-def advance(state: InheritorsState, events: list[JSONDict]) -> None:
+def advance(state: InheritorsState, events: list[InheritorsEvent]) -> None:
     """Resolve automatic frames and frames that have no possible answer."""
     while state.pending:
         frame = state.pending[-1]

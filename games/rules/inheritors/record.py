@@ -8,8 +8,9 @@ from typing import Any
 from ..base import RulesError
 from .setup import state_from_setup
 from .state import InheritorsState, JSONDict, _deep
+from .types import InheritorsEvent
 
-ApplyFn = Callable[[InheritorsState, int, Mapping[str, Any]], tuple[InheritorsState, list[JSONDict]]]
+ApplyFn = Callable[[InheritorsState, int, Mapping[str, Any]], tuple[InheritorsState, list[InheritorsEvent]]]
 
 
 def make_record(state: InheritorsState, fmt: str) -> JSONDict:

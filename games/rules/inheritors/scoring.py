@@ -3,11 +3,12 @@ tie-breaks. Every [R] ruling has its own function."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 from . import cards as C
 from . import clans, data
-from .state import InheritorsState, JSONDict
+from .state import InheritorsState
+from .types import InheritorsResult, ScoreRow, Tiebreak
 
 
 def influence(state: InheritorsState, seat: int) -> int:
@@ -67,11 +68,11 @@ def quest_met(state: InheritorsState, seat: int, qid: str) -> bool:
     hand = state.hands[seat]
     kind = q["kind"]
     if kind == "colour_cards":
-        return sum(1 for cid in hand if q["colour"] in C.colours_of(cid)) >= q["min"]
+        return sum(1 for cid in hand if q["colour"] in C.colours_of(cid)) >= int(q["min"])
     if kind == "advocates":
-        return sum(1 for cid in hand if C.is_advocate(cid)) >= q["min"]
+        return sum(1 for cid in hand if C.is_advocate(cid)) >= int(q["min"])
     if kind == "relics":
-        return sum(1 for cid in hand if C.is_relic(cid)) >= q["min"]
+        return sum(1 for cid in hand if C.is_relic(cid)) >= int(q["min"])
     raise ValueError(f"unknown quest kind {kind!r}")
 
 
@@ -85,20 +86,15 @@ def honor_points(state: InheritorsState, seat: int) -> int:
     return len(state.honors[seat])
 
 
-def breakdown(state: InheritorsState) -> list[JSONDict]:
+def breakdown(state: InheritorsState) -> list[ScoreRow]:
     """I12.7 per-seat breakdown S1-S5 and total."""
     tomes = tome_majority([tome_count(state, s) for s in range(state.seats)])
-    out = []
+    out: list[ScoreRow] = []
     for s in range(state.seats):
-        row = {
-            "influence": influence(state, s),
-            "tomes": tomes[s],
-            "relics": relic_points(state, s),
-            "quests": quest_points(state, s),
-            "honors": honor_points(state, s),
-        }
-        row["total"] = sum(row.values())
-        out.append(row)
+        parts = (influence(state, s), tomes[s], relic_points(state, s), quest_points(state, s),
+                 honor_points(state, s))
+        out.append({"influence": parts[0], "tomes": parts[1], "relics": parts[2], "quests": parts[3],
+                    "honors": parts[4], "total": sum(parts)})
     return out
 
 
@@ -107,7 +103,7 @@ def tiebreak_key(state: InheritorsState, seat: int, total: int) -> tuple[int, in
     return (total, tomes_in_hand(state, seat), len(state.hands[seat]))
 
 
-def compute_result(state: InheritorsState) -> JSONDict:
+def compute_result(state: InheritorsState) -> InheritorsResult:
     scores = breakdown(state)
     keys = [tiebreak_key(state, s, scores[s]["total"]) for s in range(state.seats)]
     best = max(keys)
@@ -115,7 +111,7 @@ def compute_result(state: InheritorsState) -> JSONDict:
     ranks = [1 + sum(1 for k in keys if k > keys[s]) for s in range(state.seats)]
     top_total = best[0]
     tied_on_total = [s for s in range(state.seats) if keys[s][0] == top_total]
-    decided_by: str | None = None
+    decided_by: Literal["tomes", "hand", "shared"] | None = None
     if len(tied_on_total) > 1:
         if len(winners) == 1:
             top_tomes = max(keys[s][1] for s in tied_on_total)
@@ -123,7 +119,7 @@ def compute_result(state: InheritorsState) -> JSONDict:
             decided_by = "tomes" if n_tomes == 1 else "hand"
         else:
             decided_by = "shared"
-    tiebreak: dict[str, Any] = {
+    tiebreak: Tiebreak = {
         "order": ["total", "tomes_in_hand", "hand_size"],
         "keys": [list(k) for k in keys],
         "decided_by": decided_by,

@@ -17,6 +17,7 @@ from ..base import InvalidOptions
 from . import cards as C
 from . import data
 from .state import PRE, InheritorsState, JSONDict
+from .types import InheritorsEvent
 
 DEFAULT_OPTIONS: dict[str, Any] = {"clans": "beginner", "guaranteed_one": False}
 
@@ -153,7 +154,7 @@ def state_from_setup(setup: Mapping[str, Any]) -> InheritorsState:
         phase=PRE,
         seed=setup.get("seed"),
     )
-    events: list[JSONDict] = []
+    events: list[InheritorsEvent] = []
     for pile in range(3):  # I3.9 initial market through the refill procedure I6.5 (AMB-08)
         state.refill(pile, events)
     full = dict(setup)

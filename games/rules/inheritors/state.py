@@ -7,19 +7,21 @@ the copy that :func:`apply` works on, so the caller's state is never mutated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final, Literal
 
 from . import cards as C
 from . import data
+from .types import DrawEvent, InheritorsEvent, InheritorsResult
 
 JSONDict = dict[str, Any]
 
 #: How many recent public events the state keeps for views.
 LOG_LIMIT = 30
 
-PRE = "pre"  # pre-action claim window + choice of action (I4.1 steps 1-2)
-POST = "post"  # post-action claim window (I4.1 step 3)
-OVER = "over"
+Phase = Literal["pre", "post", "over"]
+PRE: Final = "pre"  # pre-action claim window + choice of action (I4.1 steps 1-2)
+POST: Final = "post"  # post-action claim window (I4.1 step 3)
+OVER: Final = "over"
 
 
 @dataclass
@@ -45,7 +47,7 @@ class InheritorsState:
     clans: list[str | None]  # owned clan per seat
     start_player: int
     current: int
-    phase: str = PRE
+    phase: Phase = PRE
     pending: list[JSONDict] = field(default_factory=list)  # decision frames, top = last
     spy_honor: bool = False  # H8 condition met this turn (I9.3)
     extra_turn: bool = False  # Agent (I7.6)
@@ -53,11 +55,11 @@ class InheritorsState:
     turn: int = 1
     rat_top: list[Any] | None = None  # [seat, card] the Rat owner put on the deck (I13)
     skip_plays: list[str] = field(default_factory=list)  # cards placed by a skip-play (I7.9)
-    log: list[JSONDict] = field(default_factory=list)
+    log: list[InheritorsEvent] = field(default_factory=list)
     moves: list[JSONDict] = field(default_factory=list)
     setup: JSONDict = field(default_factory=dict)
     seed: int | None = None
-    result: JSONDict | None = None
+    result: InheritorsResult | None = None
 
     # ---------------------------------------------------------------- copying / JSON
     def clone(self) -> InheritorsState:
@@ -141,7 +143,7 @@ class InheritorsState:
         return out
 
     # ---------------------------------------------------------------- events
-    def emit(self, events: list[JSONDict], event: JSONDict) -> None:
+    def emit(self, events: list[InheritorsEvent], event: InheritorsEvent) -> None:
         events.append(event)
         self.log.append(event)
         if len(self.log) > LOG_LIMIT:
@@ -162,7 +164,7 @@ class InheritorsState:
             self.end_triggered = True
         return cid
 
-    def draw(self, seat: int, n: int, events: list[JSONDict], reason: str = "") -> int:
+    def draw(self, seat: int, n: int, events: list[InheritorsEvent], reason: str = "") -> int:
         """I6.6 draw up to ``n`` cards; returns how many were drawn. The event gives the count only."""
         got = 0
         for _ in range(n):
@@ -171,13 +173,13 @@ class InheritorsState:
                 break
             self.hands[seat].append(cid)
             got += 1
-        ev: JSONDict = {"type": "draw", "seat": seat, "count": got}
+        ev: DrawEvent = {"type": "draw", "seat": seat, "count": got}
         if reason:
             ev["reason"] = reason
         self.emit(events, ev)
         return got
 
-    def refill(self, pile: int, events: list[JSONDict]) -> None:
+    def refill(self, pile: int, events: list[InheritorsEvent]) -> None:
         """I6.5 [R] (AMB-08) reveal/refill procedure for one empty pile.
 
         Turn over the top card of the deck; an advocate goes to Removed and the next card is
@@ -198,13 +200,13 @@ class InheritorsState:
             self.emit(events, {"type": "refill", "pile": pile, "card": cid})
             return
 
-    def refill_all(self, piles: list[int], events: list[JSONDict]) -> None:
+    def refill_all(self, piles: list[int], events: list[InheritorsEvent]) -> None:
         """Refill the given piles (those emptied by taking cards) in pile order."""
         for p in sorted(set(piles)):
             if not self.market[p]:
                 self.refill(p, events)
 
-    def take_pile(self, seat: int, pile: int, events: list[JSONDict], reason: str) -> list[str]:
+    def take_pile(self, seat: int, pile: int, events: list[InheritorsEvent], reason: str) -> list[str]:
         """Move a whole market pile into ``seat``'s hand (public: the cards were public, I13)."""
         taken = self.market[pile]
         self.market[pile] = []
@@ -213,7 +215,7 @@ class InheritorsState:
                            "reason": reason})
         return taken
 
-    def discard_to_market(self, seat: int, cid: str, pile: int, events: list[JSONDict],
+    def discard_to_market(self, seat: int, cid: str, pile: int, events: list[InheritorsEvent],
                           reason: str) -> None:
         """I6.3 put a card from hand on top of a market pile (empty allowed)."""
         self.hands[seat].remove(cid)

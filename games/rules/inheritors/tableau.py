@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from . import cards as C
 from . import clans
-from .state import InheritorsState, JSONDict
+from .state import InheritorsState
+from .types import InheritorsEvent, PlaceEvent
 
 
 def next_value_problem(state: InheritorsState, seat: int, cid: str) -> str | None:
@@ -58,7 +59,7 @@ def skip_playable(state: InheritorsState, seat: int, colours: set[str] | None = 
     return out
 
 
-def place(state: InheritorsState, seat: int, cid: str, events: list[JSONDict], how: str,
+def place(state: InheritorsState, seat: int, cid: str, events: list[InheritorsEvent], how: str,
           from_seat: int | None = None) -> None:
     """Put influence card ``cid`` on ``seat``'s stack of its colour (I5.1.2), taking it from the
     hand of ``from_seat`` (default: ``seat``). Creates the stack if absent (Fox draws, I8.5)."""
@@ -71,7 +72,7 @@ def place(state: InheritorsState, seat: int, cid: str, events: list[JSONDict], h
         state.skip_plays.append(cid)
     new_stack = c.colour not in state.stacks[seat]
     state.stacks[seat].setdefault(c.colour, []).append(cid)
-    ev: JSONDict = {"type": "place", "seat": seat, "card": cid, "how": how}
+    ev: PlaceEvent = {"type": "place", "seat": seat, "card": cid, "how": how}
     if from_seat is not None and from_seat != seat:
         ev["from_seat"] = from_seat
     state.emit(events, ev)

@@ -7,22 +7,21 @@ secret Saboteur choices. After the end everything is revealed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import data
-from .state import OVER, InheritorsState, JSONDict, _deep
+from .state import OVER, InheritorsState, _deep
+from .types import InheritorsView, PendingView, PlayerView, StackView
 
 
-def _stacks(state: InheritorsState, seat: int) -> dict[str, Any]:
+def _stacks(state: InheritorsState, seat: int) -> dict[str, StackView]:
     return {c: {"top": state.top(seat, c), "cards": list(s)} for c, s in state.stacks[seat].items()}
 
 
-def _pending(state: InheritorsState, viewer: int | None) -> JSONDict | None:
+def _pending(state: InheritorsState, viewer: int | None) -> PendingView | None:
     if not state.pending:
         return None
     frame = state.pending[-1]
     kind = frame["kind"]
-    out: JSONDict = {"kind": kind, "seat": frame["seat"]}
+    out: PendingView = {"kind": kind, "seat": frame["seat"]}
     if kind == "saboteur_discard":
         out["waiting"] = sorted(int(s) for s, n in frame["need"].items() if len(frame["chosen"][s]) < n)
         out["need"] = dict(frame["need"])
@@ -40,9 +39,9 @@ def _pending(state: InheritorsState, viewer: int | None) -> JSONDict | None:
     return out
 
 
-def view(state: InheritorsState, seat: int | None, acting: frozenset[int]) -> JSONDict:
+def view(state: InheritorsState, seat: int | None, acting: frozenset[int]) -> InheritorsView:
     over = state.phase == OVER
-    players = []
+    players: list[PlayerView] = []
     for s in range(state.seats):
         players.append({
             "seat": s,
@@ -52,7 +51,7 @@ def view(state: InheritorsState, seat: int | None, acting: frozenset[int]) -> JS
             "quest_count": len(state.quests[s]),
             "hand_count": len(state.hands[s]),
         })
-    v: JSONDict = {
+    v: InheritorsView = {
         "game": "inheritors",
         "seat": seat,
         "seats": state.seats,
