@@ -34,6 +34,8 @@ echo "==> import contracts (import-linter: layers, no cycles; pyproject.toml [to
 # import-linter's no-cycle contract compares sibling packages; this also sees a module importing its own
 # package's __init__ (function-level imports included).
 .venv/bin/python scripts/import_cycles.py games
+echo "==> types (mypy; scripts/typecheck.sh)"
+./scripts/typecheck.sh
 if [ -f frontend/package.json ]; then
   echo "==> PWA unit tests (vitest)"
   (cd frontend && npm test --silent && npm run --silent typecheck)
