@@ -4,7 +4,9 @@ reproduces its result.
     python -m games.rules.verify FILE [FILE ...]     (``-`` reads standard input)
     python -m games.rules.verify --quiet records.ndjson
 
-Input is NDJSON: one record per line (blank lines are skipped), any mix of ``claim.record/1``
+Input is NDJSON: one record per line (blank lines are skipped): the record itself, or the answer of
+``GET /games/{id}/record`` / a line of the export as served (the record is its ``record``).
+Any mix of ``claim.record/1``
 (``claim``, ``claim2``, ``claim-mix`` with 2-4 seats; docs/records.md) and ``inheritors.record/1``
 (2-4 seats; docs/records-inheritors.md). For every record it prints one line: ``OK`` (every move
 legal, the game over, the stored result reproduced exactly) or ``FAIL`` with the first problem in
@@ -18,7 +20,9 @@ What is checked, beyond replaying the moves with the engine's own rules:
   the first leader / start player is a seat, 4-seat Claim lists the teams ``[[0, 2], [1, 3]]`` and
   3-4 seat Claim carries ``"reconstructed_rules": true``;
 * Inheritors: the derived ``setup.market`` / ``setup.removed`` equal what the deck gives (I3.9);
-* the game is over after the last move (a truncated record fails) and no move follows the end;
+* the game is over after the last move (a truncated record fails) and no move follows the end; a game that
+  ended by resignation, time or abort (``ended_reason``) is not over, and its result is the one that end
+  decides (:func:`decided_result`);
 * every move has one of the exact shapes its game declares (:mod:`games.rules.moveshape`, as the
   service checks them);
 * the stored ``result`` equals the replayed one, field by field (the first difference is named).
@@ -164,7 +168,7 @@ def first_difference(stored: Any, replayed: Any, path: str = "result") -> str | 
     return f"{path}: the record says {_short(stored)}, the replay gives {_short(replayed)}"
 
 
-def _replay(rules: Any, state: Any, moves: Sequence[tuple[int, Mapping[str, Any]]]) -> Any:
+def _replay(rules: Any, state: Any, moves: Sequence[tuple[int, Mapping[str, Any]]], *, to_end: bool = True) -> Any:
     for i, (seat, move) in enumerate(moves, 1):
         if rules.is_over(state):
             raise Problem(ILLEGAL, f"move {i} (seat {seat}) comes after the end of the game "
@@ -177,10 +181,72 @@ def _replay(rules: Any, state: Any, moves: Sequence[tuple[int, Mapping[str, Any]
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise Problem(ILLEGAL, f"move {i} (seat {seat}, {_short(dict(move))}) is not a move of this "
                                    f"game ({type(exc).__name__}: {exc})") from None
-    if not rules.is_over(state):
+    if to_end and not rules.is_over(state):
         raise Problem(UNFINISHED, f"the game is not over after the last of its {len(moves)} moves "
                                   f"(seat {sorted(rules.to_act(state))} to act)")
+    if not to_end and rules.is_over(state):
+        raise Problem(RESULT, f"the record says the game ended by {_ended_by(state, None)}, but its "
+                              f"{len(moves)} moves play it to the end")
     return state
+
+
+#: How a game can end before its last move (the service's ``resign``, the clock's timeout, ``abort``).
+EARLY_ENDS = ("resigned", "timeout", "aborted")
+
+
+def _ended_by(_state: Any, rec: Mapping[str, Any] | None) -> str:
+    if rec is None:
+        return "resignation, time or abort"
+    reason = rec.get("ended_reason")
+    if reason is None and isinstance(rec.get("result"), Mapping):
+        reason = rec["result"].get("reason")
+    return reason if reason in EARLY_ENDS else "play"
+
+
+def decided_result(reason: str, seats: int, stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The result the site writes for a game that ended by ``reason`` (:data:`EARLY_ENDS`), rebuilt from the
+    seat(s) the stored result names: a resignation makes every other seat win; a timeout in a 2-seat game makes
+    the other seat win (both out of time: a draw); an abort has no winner."""
+    if reason == "aborted":
+        return {"winner": None, "winners": [], "reason": "aborted"}
+    if reason == "resigned":
+        quitter = _need(stored, "resigned", int, "result: ")
+        _seat(quitter, seats, "resigned")
+        others = [s for s in range(seats) if s != quitter]
+        return {"winner": others[0] if len(others) == 1 else None, "winners": others,
+                "ranks": [2 if s == quitter else 1 for s in range(seats)], "reason": "resigned", "resigned": quitter}
+    if seats != 2:
+        raise Problem(RESULT, "only a 2-seat game ends on time: with 3-4 seats the AI takes the late seat")
+    late = _need(stored, "timeout", (int, list), "result: ")
+    if isinstance(late, list):
+        if sorted(late) != [0, 1]:
+            raise Problem(RESULT, f"result.timeout {_short(late)}: a list names both seats, [0, 1]")
+        return {"winner": None, "winners": [], "ranks": [1, 1], "reason": "timeout", "timeout": late}
+    _seat(late, seats, "timeout")
+    return {"winner": 1 - late, "winners": [1 - late], "ranks": [1 if s != late else 2 for s in range(2)],
+            "reason": "timeout", "timeout": late}
+
+
+def _seat(value: int, seats: int, what: str) -> None:
+    if isinstance(value, bool) or not 0 <= value < seats:
+        raise Problem(RESULT, f"result.{what} {_short(value)} is not a seat (0-{seats - 1})")
+
+
+def _finish(rules: Any, state: Any, moves: Sequence[tuple[int, Mapping[str, Any]]], rec: Mapping[str, Any],
+            seats: int) -> str:
+    """Replay the moves and check the stored result: the played one, or the one an early end decides."""
+    reason = _ended_by(state, rec)
+    if reason == "play":
+        state = _replay(rules, state, moves)
+        replayed = rules.record(state)["result"]
+        _check_result(rec, replayed)
+        return f"{len(moves)} moves legal, result reproduced ({_claim_outcome(replayed)})"
+    _replay(rules, state, moves, to_end=False)
+    stored = rec.get("result")
+    if not isinstance(stored, Mapping):
+        raise Problem(RESULT, "the record has no result (a finished game's record carries one)")
+    _check_result(rec, decided_result(reason, seats, stored))
+    return f"{len(moves)} moves legal, ended {reason} ({_claim_outcome(stored)})"
 
 
 def _check_result(rec: Mapping[str, Any], replayed: Any) -> None:
@@ -245,10 +311,7 @@ def verify_claim(rec: Mapping[str, Any]) -> tuple[str, str]:
         state = rules.from_deal(options["factions"], hands, deck, first)
     except RulesError as exc:
         raise Problem(DEAL, str(exc)) from None
-    state = _replay(rules, state, moves)
-    replayed = rules.record(state)["result"]
-    _check_result(rec, replayed)
-    return label, f"{len(moves)} moves legal, result reproduced ({_claim_outcome(replayed)})"
+    return label, _finish(rules, state, moves, rec, seats)
 
 
 def _claim_outcome(res: Mapping[str, Any]) -> str:
@@ -314,10 +377,7 @@ def verify_inheritors(rec: Mapping[str, Any]) -> tuple[str, str]:
         if key in setup and setup[key] != state.setup[key]:
             raise Problem(DEAL, f"setup.{key} is {_short(setup[key])} but the deck gives "
                                 f"{_short(state.setup[key])} (I3.9)")
-    state = _replay(rules, state, moves)
-    replayed = rules.record(state)["result"]
-    _check_result(rec, replayed)
-    return label, f"{len(moves)} moves legal, result reproduced ({_claim_outcome(replayed)})"
+    return label, _finish(rules, state, moves, rec, seats)
 
 
 # --------------------------------------------------------------------------- driver
@@ -329,11 +389,22 @@ def verify_record(rec: Any) -> tuple[str, str]:
     """``(label, text)`` for a valid record of any supported format; raises :class:`Problem`."""
     if not isinstance(rec, Mapping):
         raise Problem(MALFORMED, f"a record must be a JSON object, not {type(rec).__name__}")
+    if "format" not in rec and isinstance(rec.get("record"), Mapping):
+        rec = _unwrap(rec)
     fmt = rec.get("format")
     check = VERIFIERS.get(fmt) if isinstance(fmt, str) else None
     if check is None:
         raise Problem(MALFORMED, f"unknown format {_short(fmt)} (known: {', '.join(VERIFIERS)})")
     return check(rec)
+
+
+def _unwrap(served: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record inside an answer of ``GET /games/{id}/record`` or a line of the export (``record``, beside
+    the game's id, seats and dates); the answer's own result must be the record's."""
+    inner: Mapping[str, Any] = served["record"]
+    if "result" in served and served["result"] != inner.get("result"):
+        raise Problem(RESULT, "the answer's result differs from its record's result")
+    return inner
 
 
 def verify_line(text: str) -> tuple[str, str]:
