@@ -50,14 +50,12 @@ def _seats(games: list[int]) -> QuerySet:
 def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int, str], dict[int, str]]:
     """(the seated humans as ``(index, user id, joined_at, to_act, outcome, rank)``, every seat's public
     name by index, each human's language by user id)."""
-    from games.ai import level_name
+    from games.service.payload import ai_seat_name
 
     humans, seat_names, languages = [], {}, {}
-    ai = [r for r in rows if r[6] is not None]
     for index, user_id, joined, to_act, outcome, rank, ai_level, username, display, language, _active in rows:
         if ai_level is not None:
-            number = f" {ai.index(next(r for r in ai if r[0] == index)) + 1}" if len(ai) > 1 else ""
-            seat_names[index] = f"AI ({level_name(ai_level)}){number}"
+            seat_names[index] = ai_seat_name(index)
         elif user_id is not None:
             seat_names[index] = display or username
             languages[user_id] = language
