@@ -67,7 +67,8 @@ def test_rows_made_before_show_their_stored_text(make_user, api_client):
     service.notify(alice, "game_over", None, "You won Claim #3", "Against \u201cbob\u201d.")  # nothing kept to render
     note = Notification.objects.get(user=alice)
     assert note.render == {}
-    assert [(i["title"], i["body"]) for i in inbox(api_client, alice)] == [("You won Claim #3", "Against \u201cbob\u201d.")]
+    listed = [(i["title"], i["body"]) for i in inbox(api_client, alice)]
+    assert listed == [("You won Claim #3", "Against \u201cbob\u201d.")]
     Notification.objects.filter(pk=note.pk).update(render={"title": "no.such.key", "kind": "claim", "game": 3})
     assert inbox(api_client, alice)[0]["title"] == "You won Claim #3"  # a broken render: the stored text, no 500
 
