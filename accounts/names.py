@@ -9,11 +9,15 @@ name as written, of its lower case and of its capitals. The price: a few names t
 alone ("Ali", "All") read alike too. Stored per user (``accounts.models.NameKey``), the keys make "is this
 name another player's?" one indexed lookup.
 
-The AI seats are shown as "AI (Squire)", "AI (Knight) 2"... (``games.service.payload``). A name *reads as an
-AI seat* (:func:`reads_as_ai_seat`) when one of its keys, with white space removed, starts with the key of
-"AI (" ("Al (Bob)", "A I (King)"), or when the word "AI" (by key: "Al", "ai", "[AI]", Greek capitals...) stands right
-before or after the name of an AI level ("[AI] King", "King (AI)", "AI-Knight"), or is written together with it
-("AIKing", "SquireAI"). Words are runs of letters, digits and combining marks.
+The AI seats are named by their seat, "Ada (AI)", "Boris (AI)"... (``games.service.payload.AI_SEAT_NAMES``; the
+web app shows "Ada (KI)" in German and "Ada" where space is tight); before issue 33 they were "AI (Squire)",
+"AI (Knight) 2". A name *reads as an AI seat* (:func:`reads_as_ai_seat`) when one of its keys, with white space
+removed, starts with the key of "AI (" ("Al (Bob)", "A I (King)"); when its first word (what the web app shows
+of a name where space is tight), its ends' punctuation aside, is an AI seat's name ("Ada", "ADA Lovelace",
+"Cle0", "(Boris)"); or when the word "AI" or "KI" (by key: "Al", "ai", "[AI]", Greek capitals...) stands right
+before or after an AI seat's name or the name of an AI level ("Ada (AI)", "[AI] King", "King (KI)",
+"AI-Knight"), or is written together with it ("AIKing", "SquireAI", "AdaKI"). Words are runs of letters, digits
+and combining marks.
 """
 
 from __future__ import annotations
@@ -25,7 +29,10 @@ import icu
 
 #: The AI levels' names, as ``games.ai.LEVELS`` has them (accounts does not import games; a test compares).
 AI_LEVEL_NAMES = ("Squire", "Knight", "King")
-AI_WORD = "AI"
+#: The AI seats' names, as ``games.service.payload.AI_SEAT_NAMES`` has them (a test compares).
+AI_SEAT_NAMES = ("Ada", "Boris", "Cleo", "Dario")
+#: The word for the AI in the languages of the site (en and cs "AI", de "KI").
+AI_WORDS = ("AI", "KI")
 #: Names the site itself shows for a player: a deleted account's (``accounts.services.DELETED_NAME``; a test
 #: compares). Nobody may take one, nor a name that reads like it.
 SYSTEM_NAMES = ("Deleted player",)
@@ -50,10 +57,11 @@ def _keys_of(words: Iterable[str]) -> frozenset[str]:
     return frozenset(key for word in words for key in name_keys(word))
 
 
-_AI_KEYS = name_keys(AI_WORD)
-_LEVEL_KEYS = _keys_of(AI_LEVEL_NAMES)
+_AI_KEYS = _keys_of(AI_WORDS)
+_SEAT_KEYS = _keys_of(AI_SEAT_NAMES)
+_LEVEL_KEYS = _keys_of(AI_LEVEL_NAMES) | _SEAT_KEYS  # the words "AI" may not stand next to
 _JOINED_KEYS = frozenset(a + b for ai in _AI_KEYS for level in _LEVEL_KEYS for a, b in ((ai, level), (level, ai)))
-_AI_PREFIXES = tuple(ai + skeleton("(") for ai in _AI_KEYS)
+_AI_PREFIXES = tuple(ai + skeleton("(") for ai in name_keys("AI"))
 
 
 _SYSTEM_KEYS = _keys_of(SYSTEM_NAMES)
@@ -77,8 +85,21 @@ def _words(key: str) -> list[str]:
     return words
 
 
+def _first_word(name: str) -> str:
+    """The first white-space separated word of ``name`` (after NFKC), without the punctuation at its ends."""
+    parts = unicodedata.normalize("NFKC", name).split()
+    if not parts:
+        return ""
+    word = parts[0]
+    keep = [i for i, ch in enumerate(word) if ch.isalnum() or unicodedata.category(ch).startswith("M")]
+    return word[keep[0]:keep[-1] + 1] if keep else ""
+
+
 def reads_as_ai_seat(name: str) -> bool:
     """Whether ``name`` could be read as an AI seat's name (the rule of the module's docstring)."""
+    first = _first_word(name)
+    if first and not _SEAT_KEYS.isdisjoint(name_keys(first)):
+        return True
     for key in name_keys(name):
         if "".join(key.split()).startswith(_AI_PREFIXES):
             return True

@@ -1,6 +1,7 @@
 // The game payload (GET /api/v1/games/{id}, list rows, socket "view") normalised for the UI.
 // The server shape is read defensively so small naming differences don't break the table.
 import type { Move } from "./cards";
+import { pickLang, translate, type Lang } from "./i18n";
 
 export interface SeatInfo {
   index: number;
@@ -163,25 +164,54 @@ export function hasTableView(g: Game | undefined): boolean {
   return g.view !== null || (!!v && typeof v === "object" && typeof v.game === "string");
 }
 
-export function seatName(g: Game, seat: number | null | undefined): string {
-  if (seat == null) return "?";
-  return g.seats.find((s) => s.index === seat)?.name ?? `#${seat + 1}`;
+/** The AI levels' names by level (the server's ``ai_name``; docs/ai.md). */
+export const AI_LEVEL_NAMES: Record<number, string> = { 1: "Squire", 2: "Knight", 3: "King" };
+
+/** The page's language (main.tsx and the store keep ``<html lang>`` on the player's choice); English without a page. */
+function pageLang(): Lang {
+  return pickLang(typeof document === "undefined" ? [] : [document.documentElement.lang]);
 }
 
-/** A seat's name for the tight spots of a 3-4 seat table (the trick's card labels, the score columns): an AI
- *  seat "AI (Squire) 2" is "Squire 2", a person their first name; when two seats would read the same, both
- *  keep the full name. The seat row shows every full name. */
-export function shortNames(g: Game): Record<number, string> {
-  const short = (name: string, ai: boolean): string => {
-    const m = ai ? name.match(/^AI \((.+)\)(?: (\d+))?$/) : null;
-    if (m) return m[2] ? `${m[1]} ${m[2]}` : m[1];
-    return name.trim().split(/\s+/)[0] || name;
+/** An AI seat's own name: "Ada" of the server's "Ada (AI)" (docs/api.md); null for a person, an open seat or an
+ *  AI seat named the old way ("AI (Knight) 2", a cached game). */
+export function aiOwnName(s: SeatInfo | undefined): string | null {
+  if (!s || s.ai == null) return null;
+  return s.name.match(/^(.+) \(AI\)$/)?.[1] ?? null;
+}
+
+/** A seat's name for sentences and rows: a person's own name, an AI seat's in the reader's language ("Ada (AI)",
+ *  "Ada (KI)"), never a level or a number (issue 33: "AI (Knight) 2" read as the Knights faction). */
+export function seatName(g: Game, seat: number | null | undefined, lang: Lang = pageLang()): string {
+  if (seat == null) return "?";
+  const s = g.seats.find((x) => x.index === seat);
+  const own = aiOwnName(s);
+  return own ? translate(lang, "ainame.full", { name: own }) : s?.name ?? `#${seat + 1}`;
+}
+
+/** A seat's name with its AI level apart, for a seat's header: "Ada · AI, Knight level"; a person's name as it is. */
+export function seatLabel(g: Game, seat: number, lang: Lang = pageLang()): string {
+  const s = g.seats.find((x) => x.index === seat);
+  const own = aiOwnName(s);
+  if (!own || s?.ai == null) return seatName(g, seat, lang);
+  return translate(lang, "ainame.label", { name: own, level: AI_LEVEL_NAMES[s.ai] ?? String(s.ai) });
+}
+
+/** A seat's name for the tight spots of a 3-4 seat table (the trick's card labels, the score columns, the votes
+ *  line): an AI seat its own name ("Ada"), a person their first name; when two seats would read the same, both
+ *  get their full name (seatName). The seat row shows every full name. */
+export function shortNames(g: Game, lang: Lang = pageLang()): Record<number, string> {
+  const short = (s: SeatInfo): string => {
+    const own = aiOwnName(s);
+    if (own) return own;
+    const old = s.ai != null ? s.name.match(/^AI \((.+)\)(?: (\d+))?$/) : null; // a cached game's old names
+    if (old) return old[2] ? `${old[1]} ${old[2]}` : old[1];
+    return s.name.trim().split(/\s+/)[0] || s.name;
   };
   const first: Record<number, string> = {};
-  for (const s of g.seats) first[s.index] = short(s.name, s.ai != null);
+  for (const s of g.seats) first[s.index] = short(s);
   const out: Record<number, string> = {};
   for (const s of g.seats) {
-    out[s.index] = g.seats.some((o) => o.index !== s.index && first[o.index] === first[s.index]) ? s.name : first[s.index];
+    out[s.index] = g.seats.some((o) => o.index !== s.index && first[o.index] === first[s.index]) ? seatName(g, s.index, lang) : first[s.index];
   }
   return out;
 }

@@ -48,7 +48,7 @@ class InboxView(APIView):
         if unread_only in ("true", "1"):
             qs = qs.filter(read_at__isnull=True)
         unread = Notification.objects.filter(user=request.user, inbox=True, read_at__isnull=True).count()
-        return Response({"unread": unread, "results": [note_payload(n) for n in qs[:100]]})
+        return Response({"unread": unread, "results": [note_payload(n, request.user.language) for n in qs[:100]]})
 
 
 class ReadSerializer(ClosedSerializer):

@@ -31,12 +31,18 @@ DEFAULTS = {
 
 
 class Notification(models.Model):
+    """One notification of one user. ``title`` and ``body`` are its text in the user's language when it was made
+    (push and e-mail, and the fallback); ``render`` keeps its keys and names so the inbox shows it in the reader's
+    language (``games.notify.service.note_text``)."""
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     event = models.CharField(max_length=24)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     title = models.CharField(max_length=120)
     body = models.CharField(max_length=400, blank=True)
     data = models.JSONField(default=dict, blank=True)
+    render = models.JSONField(default=dict, blank=True, help_text=(
+        "What it says, for any language (games.notify.texts.spec); empty: only the stored title and body."))
     inbox = models.BooleanField(default=True, help_text="Shown in the in-app inbox.")
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)

@@ -47,19 +47,17 @@ def _seats(games: list[int]) -> QuerySet:
         "user__display_name", "user__language", "user__is_active")
 
 
-def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int, str], dict[int, str]]:
-    """(the seated humans as ``(index, user id, joined_at, to_act, outcome, rank)``, every seat's public
-    name by index, each human's language by user id)."""
-    from games.ai import level_name
+def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]], dict[int, str]]:
+    """(the seated humans as ``(index, user id, joined_at, to_act, outcome, rank)``, who every seat is by index
+    (``texts.person`` or ``texts.ai_seat``), each human's language by user id)."""
+    from .texts import ai_seat, person
 
     humans, seat_names, languages = [], {}, {}
-    ai = [r for r in rows if r[6] is not None]
     for index, user_id, joined, to_act, outcome, rank, ai_level, username, display, language, _active in rows:
         if ai_level is not None:
-            number = f" {ai.index(next(r for r in ai if r[0] == index)) + 1}" if len(ai) > 1 else ""
-            seat_names[index] = f"AI ({level_name(ai_level)}){number}"
+            seat_names[index] = ai_seat(index)
         elif user_id is not None:
-            seat_names[index] = display or username
+            seat_names[index] = person(display or username)
             languages[user_id] = language
             humans.append((index, user_id, joined, to_act, outcome, rank))
     return humans, seat_names, languages
@@ -129,22 +127,19 @@ def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwar
 
 
 def _groups(game_id: int, status: str, type_: str, actor: int | None, kind: str, seats: list[tuple[Any, ...]],
-            seat_names: dict[int, str], languages: dict[int, str]) -> list[tuple[str, int, list[Any]]]:
+            seat_names: dict[int, dict[str, Any]], languages: dict[int, str]) -> list[tuple[str, int, list[Any]]]:
     """The ``(event, game id, items)`` to send for one change (``notify_groups``), in order: each item in
-    its recipient's language, naming the game and the other players, with the game's link."""
-    from .texts import game_name, game_url, names, quoted, text
+    its recipient's language, naming the game and the other players, with the game's link, and what it says
+    for any language (``texts.spec``: the inbox shows it in the reader's language of the moment)."""
+    from .texts import game_url, render, spec
 
     url = {"url": game_url(game_id)}
-    human = {s[0] for s in seats}  # their names are their own free text: quoted (AI names are ours)
 
     def say(uid: int, index: int, title: str, body: str, **values: Any) -> tuple[Any, ...]:
-        lang = languages.get(uid)
-        shown = {i: quoted(lang, n) if i in human else n for i, n in seat_names.items()}
-        others = names(lang, [n for i, n in sorted(shown.items()) if i != index])
-        who = shown.get(actor, text(lang, "someone")) if actor is not None else text(lang, "someone")
-        v = {"game": game_name(lang, kind, game_id), "opponents": others, "name": who}
+        others = [ref for i, ref in sorted(seat_names.items()) if i != index]
+        kept = spec(title, body, kind, game_id, others, seat_names.get(actor) if actor is not None else None)
         data = {**url, **values.pop("data", {})}
-        return (uid, text(lang, title, **v), text(lang, body, **v), data)
+        return (uid, *render(languages.get(uid), kept), data, kept)
 
     if type_ == "created" and status == "open":
         invited = [say(uid, index, "challenge.title", "challenge.body")

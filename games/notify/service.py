@@ -94,8 +94,9 @@ def channels_for(user_ids: Iterable[int], events: Iterable[str]) -> dict[tuple[i
     return out
 
 
-#: One notification to send: (user id, title, body, data).
-Item = tuple[int, str, str, "dict[str, Any] | None"]
+#: One notification to send: (user id, title, body, data), and optionally what it says for any language
+#: (``texts.spec``, kept in ``Notification.render``).
+Item = tuple[int, str, str, "dict[str, Any] | None"] | tuple[int, str, str, "dict[str, Any] | None", "dict[str, Any]"]
 
 
 def notify(user: Any, event: str, game_id: int | None, title: str, body: str = "",
@@ -137,12 +138,12 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
     notes: list[Notification] = []
     delivery: list[tuple[bool, bool]] = []
     for event, game_id, items in groups:
-        for user_id, title, body, data in items:
+        for user_id, title, body, data, *kept in items:
             inapp, push, email = wanted[(user_id, event)]
             if not (inapp or push or email):
                 continue
             notes.append(Notification(user_id=user_id, event=event, game_id=game_id, title=title, body=body,
-                                      data=data or {}, inbox=inapp))
+                                      data=data or {}, render=kept[0] if kept else {}, inbox=inapp))
             delivery.append((push, email))
     if not notes:
         return []
@@ -169,21 +170,21 @@ def notify_game(event: str, game_id: int, user_ids: list[int], title: str, body:
     from games.models import Game, Seat
     from games.service.payload import seats_payload
 
-    from .texts import game_name, game_url, names, quoted, text
+    from . import texts
 
     kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
     if kind is None:
         return []
     rows = list(Seat.objects.filter(game_id=game_id).select_related("user").order_by("index"))
-    shown = seats_payload(rows, None)
+    seen = seats_payload(rows, None)
     languages = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "language"))
     items: list[Item] = []
     for uid in user_ids:
-        lang = languages.get(uid)
-        others = names(lang, [quoted(lang, s["name"]) if s["type"] == "user" else s["name"]
-                              for row, s in zip(rows, shown, strict=True) if row.user_id != uid and s["name"]])
-        v = {"game": game_name(lang, kind, game_id), "opponents": others, **values}
-        items.append((uid, text(lang, title, **v), text(lang, body, **v), {"url": game_url(game_id), **(data or {})}))
+        others = [texts.person(s["name"]) if s["type"] == "user" else texts.ai_seat(s["index"])
+                  for row, s in zip(rows, seen, strict=True) if row.user_id != uid and s["name"]]
+        kept = texts.spec(title, body, kind, game_id, others, **values)
+        items.append((uid, *texts.render(languages.get(uid), kept), {"url": texts.game_url(game_id), **(data or {})},
+                      kept))
     return notify_many(event, game_id, items)
 
 
@@ -191,9 +192,24 @@ def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def note_payload(n: Notification) -> dict[str, Any]:
-    """An inbox item, as ``GET /api/v1/notifications`` lists it and the socket pushes it."""
-    return {"id": n.pk, "event": n.event, "game_id": n.game_id, "title": n.title, "body": n.body, "data": n.data,
+def note_text(n: Notification, language: str | None) -> tuple[str, str]:
+    """The ``(title, body)`` of ``n`` in ``language`` (:func:`texts.render` of ``n.render``); the text stored at
+    creation when it keeps nothing to render (made before issue 33) or what it keeps does not render."""
+    from . import texts
+
+    if n.render:
+        try:
+            return texts.render(language, n.render)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            log.warning("notification %s: stored text shown, its render does not render", n.pk)
+    return n.title, n.body
+
+
+def note_payload(n: Notification, language: str | None = None) -> dict[str, Any]:
+    """An inbox item, as ``GET /api/v1/notifications`` lists it (in the reader's language) and the socket pushes
+    it (``language`` None: the text made for its recipient a moment ago)."""
+    title, body = note_text(n, language) if language else (n.title, n.body)
+    return {"id": n.pk, "event": n.event, "game_id": n.game_id, "title": title, "body": body, "data": n.data,
             "created_at": _iso(n.created_at), "read": n.read_at is not None}
 
 
@@ -206,6 +222,11 @@ def deliver(notification_id: int, push: bool, email: bool) -> None:
             send_push(sub, note)
     if email and note.user.email:
         send_email(note.user, email_subject(note), _email_body(note), note)
+
+
+def _sent_text(note: Notification) -> tuple[str, str]:
+    """What a push or e-mail says: the note in its recipient's language at the time it is sent."""
+    return note_text(note, note.user.language)
 
 
 def email_subject(note: Notification) -> str:
@@ -226,7 +247,8 @@ def _url(note: Notification) -> str:
 
 def _email_body(note: Notification) -> str:
     """The note's title and text (players' names in quotes, :func:`texts.quoted`) and the link."""
-    text = f"{note.title}\n{note.body}" if note.body else note.title
+    title, body = _sent_text(note)
+    text = f"{title}\n{body}" if body else title
     return f"{text}\n\n{_url(note)}\n"
 
 
@@ -246,7 +268,8 @@ def send_push(sub: PushSubscription, note: Notification) -> bool:
                                 target=sub.endpoint[:200])
         sub.delete()
         return False
-    payload = json.dumps({"title": note.title, "body": note.body, "event": note.event, "game_id": note.game_id,
+    title, body = _sent_text(note)
+    payload = json.dumps({"title": title, "body": body, "event": note.event, "game_id": note.game_id,
                           "url": _url(note)})
     try:
         webpush(subscription_info={"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
@@ -338,7 +361,8 @@ def digest_text(user: Any, since: datetime) -> str | None:
     lines = [f"Hello {user.public_name}, here is what happened in your games:", ""]
     for n in items:
         where = f" (game {n.game_id})" if n.game_id else ""
-        lines.append(f"- {n.title}{where}: {n.body}" if n.body else f"- {n.title}{where}")
+        title, body = note_text(n, user.language)
+        lines.append(f"- {title}{where}: {body}" if body else f"- {title}{where}")
     lines += ["", settings.FRONTEND_URL.rstrip("/") + "/"]
     return "\n".join(lines)
 

@@ -7,6 +7,11 @@ A player's name is free text chosen by that player, so it is always shown in quo
 the language's own quotation marks), and an e-mail's subject is fixed product text naming the game only
 (``email.<event>``, :func:`email_subject`): no name a player chose ever reads as a message of the site
 (issue 22: an invitation's subject read "Reset password: evil.example/…").
+
+A notification is kept as what it says (``Notification.render``, :func:`spec`): its title and body keys, the
+game, and the people named in it (a person's own name, an AI seat by its seat), so that the in-app inbox shows
+it in the reader's language of the moment (:func:`render`), and a push or e-mail in the recipient's language
+when it is sent; the text rendered at creation stays stored beside it (older notifications have only that).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "someone": "Someone",
         "ai": "the AI",
         "quote": "\u201c{}\u201d",
+        "ai_seat": "{name} (AI)",
         "email.your_turn": "Your turn in {game}",
         "email.opponent_moved": "A move in {game}",
         "email.deadline_near": "Your deadline is near in {game}",
@@ -63,6 +69,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "someone": "Jemand",
         "ai": "die KI",
         "quote": "\u201e{}\u201c",
+        "ai_seat": "{name} (KI)",
         "email.your_turn": "Du bist am Zug in {game}",
         "email.opponent_moved": "Ein Zug in {game}",
         "email.deadline_near": "Deine Frist läuft bald ab in {game}",
@@ -101,6 +108,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "someone": "Někdo",
         "ai": "AI",
         "quote": "\u201e{}\u201c",
+        "ai_seat": "{name} (AI)",
         "email.your_turn": "Jsi na tahu ve hře {game}",
         "email.opponent_moved": "Tah ve hře {game}",
         "email.deadline_near": "Blíží se tvůj termín ve hře {game}",
@@ -176,3 +184,44 @@ def names(language: str | None, items: list[str]) -> str:
 def game_url(game_id: int | None) -> str:
     """The PWA's route to the game (relative: the in-app inbox and the service worker resolve it)."""
     return f"/#/game/{game_id}" if game_id else "/#/notes"
+
+
+#: Who a stored notification names: a person by their own name at the time (``{"name": "Bob"}``, shown quoted)
+#: or an AI seat by its index (``{"ai": 1}``, shown as the seat's name in the reader's language: "Boris (KI)").
+NameRef = dict[str, Any]
+
+
+def person(name: str) -> NameRef:
+    return {"name": name}
+
+
+def ai_seat(index: int) -> NameRef:
+    return {"ai": index}
+
+
+def shown(language: str | None, ref: NameRef) -> str:
+    """How ``ref`` reads in ``language``: a person's name quoted, an AI seat's own name with the language's "AI"."""
+    if "ai" in ref:
+        from games.service.payload import AI_SEAT_NAMES
+
+        index = int(ref["ai"])
+        return text(language, "ai_seat", name=AI_SEAT_NAMES[index % len(AI_SEAT_NAMES)])
+    return quoted(language, str(ref.get("name", "")))
+
+
+def spec(title: str, body: str, kind: str, game_id: int, opponents: list[NameRef], name: NameRef | None = None,
+         **values: Any) -> dict[str, Any]:
+    """What ``Notification.render`` keeps of a game's notification: enough for :func:`render` in any language."""
+    return {"title": title, "body": body, "kind": kind, "game": game_id, "opponents": opponents, "name": name,
+            "values": values}
+
+
+def render(language: str | None, kept: dict[str, Any]) -> tuple[str, str]:
+    """The ``(title, body)`` of a kept notification (:func:`spec`) in ``language``."""
+    lang = lang_of(language)
+    who = kept.get("name")
+    values = {"game": game_name(lang, kept["kind"], kept["game"]),
+              "opponents": names(lang, [shown(lang, ref) for ref in kept.get("opponents") or []]),
+              "name": shown(lang, who) if who else text(lang, "someone"), **(kept.get("values") or {})}
+    body = kept.get("body")
+    return text(lang, kept["title"], **values), text(lang, body, **values) if body else ""

@@ -42,18 +42,28 @@ def links(game: Game) -> dict[str, str]:
     return {name: f"{before}{gid}{after}" for name, before, after in _link_templates(get_script_prefix())}
 
 
+#: The AI seats' own names, by seat index (docs/api.md "Seats"): proper names that read as nobody's faction,
+#: clan, level or number, one per seat, so that several AI seats of a game differ and a seat keeps its name
+#: when the AI takes it over. ``accounts.names.AI_SEAT_NAMES`` reserves them (a test compares).
+AI_SEAT_NAMES = ("Ada", "Boris", "Cleo", "Dario")
+
+
+def ai_seat_name(index: int) -> str:
+    """The name the API gives the AI playing seat ``index``: "Ada (AI)", "Boris (AI)"... (the level is
+    ``ai_level``/``ai_name`` beside it, never in the name: "Knight" is a faction's name too)."""
+    return f"{AI_SEAT_NAMES[index % len(AI_SEAT_NAMES)]} (AI)"
+
+
 def seats_payload(seats: list[Seat], user: Any) -> list[dict[str, Any]]:
-    """The seats as every viewer may see them; several AI seats are told apart by number, in seat order
-    ("AI (Squire) 1", "AI (Squire) 2"): in a 3-4 seat game everyone must know who played what."""
-    ai_seats = [s.index for s in seats if s.is_ai]
-    number = {index: n for n, index in enumerate(ai_seats, 1)} if len(ai_seats) > 1 else {}
-    return [seat_payload(s, user, number.get(s.index)) for s in seats]
+    """The seats as every viewer may see them; each AI seat named by its seat (:func:`ai_seat_name`), so in a
+    3-4 seat game everyone knows who played what."""
+    return [seat_payload(s, user) for s in seats]
 
 
-def seat_payload(seat: Seat, user: Any, ai_number: int | None = None) -> dict[str, Any]:
-    """A seat as every viewer may see it (``ai_number``: which of the game's AI seats it is)."""
+def seat_payload(seat: Seat, user: Any) -> dict[str, Any]:
+    """A seat as every viewer may see it."""
     if seat.is_ai:
-        name = f"AI ({level_name(seat.ai_level)})" + (f" {ai_number}" if ai_number else "")
+        name = ai_seat_name(seat.index)
         kind, username, is_bot = "ai", None, True
     elif seat.user_id is not None:
         kind, username, name, is_bot = "user", seat.user.username, seat.user.public_name, seat.user.is_bot

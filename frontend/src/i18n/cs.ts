@@ -425,4 +425,7 @@ export const cs: Catalogue = {
   "replay.smash": "{name} rozdrtil(a) gnóma hráče {victim} (obr)",
   "rules.five_title": "Pět schopností, které se pro 3 a 4 hráče mění",
   "rules.five_intro": "Pravidla Claim 2 uvádějí, že verze pro 3 a 4 hráče mírně mění schopnosti rytířů, dvojníků, věštců, trpaslíků a obrů. Tištěné změny jsme neměli k dispozici, proto u každé platí naše rozhodnutí, i s důvodem.",
+  // issue 33: the AI seats' own names ("Ada (AI)"), the level apart
+  "ainame.full": "{name} (AI)",
+  "ainame.label": "{name} · AI, úroveň {level}",
 };

@@ -416,4 +416,7 @@ export const de: Catalogue = {
   "replay.smash": "{name} zerschmetterte einen Gnom von {victim} (Riese)",
   "rules.five_title": "Die fünf Fähigkeiten, die sich bei 3 und 4 Spielern ändern",
   "rules.five_intro": "Laut den Regeln von Claim 2 ändern die Fassungen für 3 und 4 Spieler die Fähigkeiten von Rittern, Doppelgängern, Sehern, Zwergen und Riesen leicht. Die gedruckten Änderungen lagen uns nicht vor; für jede gilt daher unsere Regelung, mit Begründung.",
+  // issue 33: the AI seats' own names ("Ada (AI)"), the level apart
+  "ainame.full": "{name} (KI)",
+  "ainame.label": "{name} · KI, Stufe {level}",
 };

@@ -415,6 +415,9 @@ export const en = {
   "replay.smash": "{name} smashed a Gnome of {victim} (Giant)",
   "rules.five_title": "The five powers changed for 3 and 4 players",
   "rules.five_intro": "The Claim 2 rules say that the 3 and 4 player versions slightly change the powers of Knights, Doppelgangers, Seers, Dwarves and Giants. The printed changes were not available to us, so for each of them this is our ruling, and why.",
+  // issue 33: the AI seats' own names ("Ada (AI)"), the level apart
+  "ainame.full": "{name} (AI)",
+  "ainame.label": "{name} · AI, {level} level",
 } as const;
 
 /** Every entry of the catalogue, plural variants ("new.days#one", "new.days#other") included. */
