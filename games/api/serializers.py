@@ -276,6 +276,10 @@ class GameSummarySerializer(serializers.Serializer):
     links = LinksSerializer()
 
 
+#: ``rematch_offer.kind`` (for the OpenAPI enum: claim/settings.py ENUM_NAME_OVERRIDES).
+REMATCH_OFFER_KINDS = ["challenge", "game"]
+
+
 class RematchOfferLinksSerializer(serializers.Serializer):
     accept = serializers.CharField(help_text="POST here to accept (the other players).")
     decline = serializers.CharField(help_text="POST here to decline (the other players).")
@@ -283,7 +287,7 @@ class RematchOfferLinksSerializer(serializers.Serializer):
 
 
 class RematchOfferSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["challenge", "game"], help_text='"challenge": two seats against a '
+    kind = serializers.ChoiceField(choices=REMATCH_OFFER_KINDS, help_text='"challenge": two seats against a '
                                    'human (answer it as a challenge); "game": a new game inviting the same '
                                    "players (three or four seats, or against the AI).")
     id = serializers.CharField(help_text="The challenge's id, or the new game's id.")

@@ -425,4 +425,18 @@ export const cs: Catalogue = {
   "replay.smash": "{name} rozdrtil(a) gnóma hráče {victim} (obr)",
   "rules.five_title": "Pět schopností, které se pro 3 a 4 hráče mění",
   "rules.five_intro": "Pravidla Claim 2 uvádějí, že verze pro 3 a 4 hráče mírně mění schopnosti rytířů, dvojníků, věštců, trpaslíků a obrů. Tištěné změny jsme neměli k dispozici, proto u každé platí naše rozhodnutí, i s důvodem.",
+  // Rematch offers (issue 33 item 3)
+  "rematch.offered": "{name} nabízí odvetu.",
+  "rematch.waiting": "Odveta nabídnuta: čeká se na {names}.",
+  "rematch.you_accepted": "Přijal(a) jsi odvetu: čeká se na {names}.",
+  "rematch.accepted": "Odveta přijata.",
+  "rematch.declined_by": "{name} odmítl(a) odvetu.",
+  "rematch.you_declined": "Odmítl(a) jsi odvetu.",
+  "rematch.cancelled": "{name} stáhl(a) nabídku odvety.",
+  "rematch.you_cancelled": "Stáhl(a) jsi svou nabídku odvety.",
+  "rematch.expired": "Nabídka odvety vypršela.",
+  "rematch.accept": "Přijmout odvetu",
+  "rematch.decline": "Odmítnout",
+  "rematch.cancel": "Stáhnout nabídku",
+  "rematch.label": "Odveta",
 };

@@ -416,4 +416,18 @@ export const de: Catalogue = {
   "replay.smash": "{name} zerschmetterte einen Gnom von {victim} (Riese)",
   "rules.five_title": "Die fünf Fähigkeiten, die sich bei 3 und 4 Spielern ändern",
   "rules.five_intro": "Laut den Regeln von Claim 2 ändern die Fassungen für 3 und 4 Spieler die Fähigkeiten von Rittern, Doppelgängern, Sehern, Zwergen und Riesen leicht. Die gedruckten Änderungen lagen uns nicht vor; für jede gilt daher unsere Regelung, mit Begründung.",
+  // Rematch offers (issue 33 item 3)
+  "rematch.offered": "{name} bietet eine Revanche an.",
+  "rematch.waiting": "Revanche angeboten: warte auf {names}.",
+  "rematch.you_accepted": "Du hast die Revanche angenommen: warte auf {names}.",
+  "rematch.accepted": "Revanche angenommen.",
+  "rematch.declined_by": "{name} hat die Revanche abgelehnt.",
+  "rematch.you_declined": "Du hast die Revanche abgelehnt.",
+  "rematch.cancelled": "{name} hat das Revanche-Angebot zurückgezogen.",
+  "rematch.you_cancelled": "Du hast dein Revanche-Angebot zurückgezogen.",
+  "rematch.expired": "Das Revanche-Angebot ist abgelaufen.",
+  "rematch.accept": "Revanche annehmen",
+  "rematch.decline": "Ablehnen",
+  "rematch.cancel": "Angebot zurückziehen",
+  "rematch.label": "Revanche",
 };

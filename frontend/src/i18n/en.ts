@@ -415,6 +415,20 @@ export const en = {
   "replay.smash": "{name} smashed a Gnome of {victim} (Giant)",
   "rules.five_title": "The five powers changed for 3 and 4 players",
   "rules.five_intro": "The Claim 2 rules say that the 3 and 4 player versions slightly change the powers of Knights, Doppelgangers, Seers, Dwarves and Giants. The printed changes were not available to us, so for each of them this is our ruling, and why.",
+  // Rematch offers (issue 33 item 3)
+  "rematch.offered": "{name} offers a rematch.",
+  "rematch.waiting": "Rematch offered: waiting for {names}.",
+  "rematch.you_accepted": "You accepted the rematch: waiting for {names}.",
+  "rematch.accepted": "Rematch accepted.",
+  "rematch.declined_by": "{name} declined the rematch.",
+  "rematch.you_declined": "You declined the rematch.",
+  "rematch.cancelled": "{name} withdrew the rematch offer.",
+  "rematch.you_cancelled": "You withdrew your rematch offer.",
+  "rematch.expired": "The rematch offer has expired.",
+  "rematch.accept": "Accept rematch",
+  "rematch.decline": "Decline",
+  "rematch.cancel": "Withdraw offer",
+  "rematch.label": "Rematch",
 } as const;
 
 /** Every entry of the catalogue, plural variants ("new.days#one", "new.days#other") included. */

@@ -49,6 +49,7 @@ function Row({ g }: { g: Game }) {
       <a class={`game-row ${g.myTurn ? "turn" : ""}`} href={`#/game/${g.id}`} data-game={g.id}>
         <span class="gr-main">
           <strong>{t(("game." + g.kind) as Key)}</strong> <span>{vs}</span>
+          {g.status === "open" && g.raw.rematch_of != null && <span class="badge" data-rematch-of={String(g.raw.rematch_of)}> {t("rematch.label")}</span>}
         </span>
         <span class="gr-sub">
           <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>
@@ -92,7 +93,8 @@ function Challenges({ tick }: { tick: number }) {
         {lists.incoming.map((c) => (
           <li data-challenge={c.id} data-dir="in" key={c.id}>
             <a class="game-row" href={`#/challenge/${c.id}`}>
-              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{t("challenge.from", { name: c.challenger.name })}</span></span>
+              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{t("challenge.from", { name: c.challenger.name })}</span>
+                {c.rematch_of != null && <span class="badge" data-rematch-of={String(c.rematch_of)}> {t("rematch.label")}</span>}</span>
               <span class="gr-sub small">{challengeTerms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
             </a>
             <ChallengeAnswer c={c} onAnswer={declined} />
@@ -101,7 +103,8 @@ function Challenges({ tick }: { tick: number }) {
         {lists.outgoing.map((c) => (
           <li data-challenge={c.id} data-dir="out" key={c.id}>
             <a class="game-row" href={`#/challenge/${c.id}`}>
-              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{c.to ? t("challenge.to", { name: c.to.name }) : t("challenge.open")}</span></span>
+              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{c.to ? t("challenge.to", { name: c.to.name }) : t("challenge.open")}</span>
+                {c.rematch_of != null && <span class="badge" data-rematch-of={String(c.rematch_of)}> {t("rematch.label")}</span>}</span>
               <span class="gr-sub small">{challengeTerms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
             </a>
             <button type="button" class="btn ghost" data-cancel-challenge={c.id} onClick={() => cancel(c)}>{t("common.cancel")}</button>
