@@ -50,6 +50,13 @@ COMPONENTS: dict[str, dict[str, Any]] = {
         "description": "A change of a challenge the caller made or received.",
         "properties": {"type": _const(*CHALLENGE_EVENTS), "challenge": _ref("Challenge")},
     },
+    "StreamRematchOffer": {
+        "type": "object", "required": ["type", "game_id", "rematch_offer"],
+        "description": "The rematch offer of a finished game of the caller changed (offered, accepted, declined, "
+        "cancelled, expired): the game view's `rematch_offer`.",
+        "properties": {"type": _const("rematch_offer"), "game_id": {"type": "integer"},
+                       "rematch_offer": _ref("RematchOffer")},
+    },
     "StreamNotification": {
         "type": "object", "required": ["type", "notification"],
         "description": "A new in-app notification (only with `?notifications=1`).",
@@ -63,7 +70,8 @@ COMPONENTS: dict[str, dict[str, Any]] = {
     },
     "StreamEventLine": {
         "description": "One line of `GET /stream/events` (an empty line is a keep-alive).",
-        "oneOf": [_ref("StreamChallengeEvent"), _ref("StreamLifecycleEvent"), _ref("StreamNotification"),
+        "oneOf": [_ref("StreamChallengeEvent"), _ref("StreamLifecycleEvent"), _ref("StreamRematchOffer"),
+                  _ref("StreamNotification"),
                   _ref("StreamError")],
     },
     "StreamGameLine": {
@@ -108,8 +116,8 @@ def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, publi
     paths = result.setdefault("paths", {})
     paths[streams.EVENTS_PATH] = {"get": _operation(
         "stream_events", "Your events as an NDJSON stream",
-        "Challenge changes, `game_started` and `game_finished` of your games as they happen (the socket's typed "
-        "events), and with `?notifications=1` your new in-app notifications.",
+        "Challenge changes, `game_started`, `game_finished` and `rematch_offer` of your games as they happen "
+        "(the socket's typed events), and with `?notifications=1` your new in-app notifications.",
         "StreamEventLine", (401, 403, 405, 429),
         [{"name": "notifications", "in": "query", "required": False, "description": "`1` or `true`: also the "
           "`notification` lines.", "schema": {"type": "string", "enum": ["0", "1", "true", "false"]}}])}

@@ -19,6 +19,8 @@ export interface Challenge {
   decline_reason: string | null;
   decline_message: string | null;
   game_id: number | null;
+  /** The finished game this challenge offers a rematch of (POST /games/{id}/rematch), else null. */
+  rematch_of?: number | null;
   created_at: string;
   expires_at: string;
   ended_at: string | null;

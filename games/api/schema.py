@@ -36,7 +36,7 @@ GAME_VIEW_EXAMPLE = {
     "last_events": {"version": 3, "type": "move", "seat": 1, "events": [{"type": "play", "seat": 1,
                                                                        "card": "knight-4"}]},
     "result": None, "ended_reason": None, "can_abort": False, "invite_code": None, "rematch_of": None,
-    "rematch": None, "created_at": "2026-11-29T10:00:00Z", "updated_at": "2026-11-29T10:05:00Z",
+    "rematch": None, "rematch_offer": None, "created_at": "2026-11-29T10:00:00Z", "updated_at": "2026-11-29T10:05:00Z",
     "links": LINKS_EXAMPLE,
 }
 GAME_VIEW_EXAMPLES = [OpenApiExample("Your view of a game", value=GAME_VIEW_EXAMPLE, response_only=True)]

@@ -276,6 +276,32 @@ class GameSummarySerializer(serializers.Serializer):
     links = LinksSerializer()
 
 
+#: ``rematch_offer.kind`` (for the OpenAPI enum: claim/settings.py ENUM_NAME_OVERRIDES).
+REMATCH_OFFER_KINDS = ["challenge", "game"]
+
+
+class RematchOfferLinksSerializer(serializers.Serializer):
+    accept = serializers.CharField(help_text="POST here to accept (the other players).")
+    decline = serializers.CharField(help_text="POST here to decline (the other players).")
+    cancel = serializers.CharField(help_text="POST here to withdraw the offer (its maker).")
+
+
+class RematchOfferSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=REMATCH_OFFER_KINDS, help_text='"challenge": two seats against a '
+                                   'human (answer it as a challenge); "game": a new game inviting the same '
+                                   "players (three or four seats, or against the AI).")
+    id = serializers.CharField(help_text="The challenge's id, or the new game's id.")
+    by = serializers.IntegerField(help_text="The seat (of this game) of the player who offered it.")
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"])
+    game_id = serializers.IntegerField(allow_null=True, help_text="The rematch game, once there is one.")
+    declined_by = serializers.IntegerField(allow_null=True, help_text="The seat that declined it.")
+    decline_reason = serializers.CharField(allow_null=True, help_text="A challenge's decline reason.")
+    joined = serializers.ListField(child=serializers.IntegerField(), help_text="The seats that accepted so far "
+                                   "(the offerer's included).")
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="When a pending challenge expires.")
+    links = RematchOfferLinksSerializer()
+
+
 class GameViewSerializer(GameSummarySerializer):
     options = serializers.DictField()
     clock = ClockSerializer(help_text="The live clock: instants, not countdowns (show them in the viewer's zone).")
@@ -288,7 +314,9 @@ class GameViewSerializer(GameSummarySerializer):
     can_abort = serializers.BooleanField()
     invite_code = serializers.CharField(allow_null=True, help_text="While open, shown to seated players.")
     rematch_of = serializers.IntegerField(allow_null=True)
-    rematch = serializers.IntegerField(allow_null=True)
+    rematch = serializers.IntegerField(allow_null=True, help_text="The rematch game's id, once there is one.")
+    rematch_offer = RematchOfferSerializer(allow_null=True, help_text="A finished game's rematch offer: "
+                                           "`POST /games/{id}/rematch`; also the `rematch_offer` event.")
 
 
 class HistoryEntrySerializer(serializers.Serializer):

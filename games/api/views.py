@@ -370,20 +370,26 @@ class GameAbortView(GameView):
 
 class GameRematchView(GameView):
     @extend_schema(
-        tags=TAGS, operation_id="games_rematch", summary="Rematch",
-        description="A new game with the same kind, options, seats and time control. The first request creates "
-                    "it (201; the other players are invited, AI seats filled); a later request of another player "
-                    "joins that rematch (200). Scope: `games:play`.",
+        tags=TAGS, operation_id="games_rematch", summary="Offer (or accept) a rematch",
+        description="The same players again, with the same kind, options, seats, time control and rated flag. "
+                    "Two seats against a human: an offer to the other player (a challenge, `rematch_offer` of "
+                    "this game; 202 with this game's view, again 202 while it waits); the other player's request "
+                    "accepts it (200, the new game). Three or four seats, or against the AI: a new game inviting "
+                    "the same users (201; AI seats filled); another player's request joins it (200). Every change "
+                    "of the offer is the `rematch_offer` event. Scope: `games:play`.",
         request=None, examples=schema.GAME_VIEW_EXAMPLES,
-        responses={201: GameViewSerializer, 200: GameViewSerializer,
-                   409: schema.error("The game has not finished.", "not_finished",
-                                     "A rematch can be asked for once the game has finished."),
+        responses={201: GameViewSerializer, 200: GameViewSerializer, 202: GameViewSerializer,
+                   409: schema.errors("Not finished, an opponent's account is closed, or your offer was declined.",
+                                      ("not_finished", "A rematch can be asked for once the game has finished."),
+                                      ("opponent_unavailable", "No rematch: the account of Bob is closed."),
+                                      ("rematch_declined", "Bob declined your rematch offer."),
+                                      ("too_many_challenges_to_user", "You have 3 pending challenges to bob, ...")),
                    **schema.STANDARD},
     )
     def post(self, request, game_id: int):
-        game, created = call(service.rematch, request.user, game_id)
-        return Response(service.game_view_payload(game, request.user),
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        game, outcome = call(service.rematch, request.user, game_id)
+        codes = {"created": status.HTTP_201_CREATED, "offered": status.HTTP_202_ACCEPTED}
+        return Response(service.game_view_payload(game, request.user), status=codes.get(outcome, status.HTTP_200_OK))
 
 
 class GameHistoryView(PublicReadView, GenericAPIView):

@@ -87,6 +87,8 @@ class ChallengeSerializer(serializers.Serializer):
     decline_reason = serializers.ChoiceField(choices=service.DECLINE_REASON_CHOICES, allow_null=True)
     decline_message = serializers.CharField(allow_null=True)
     game_id = serializers.IntegerField(allow_null=True, help_text="The game, once accepted.")
+    rematch_of = serializers.IntegerField(allow_null=True, help_text="The finished game this challenge offers a "
+                                          "rematch of (`POST /games/{id}/rematch`), else null.")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)

@@ -34,7 +34,18 @@ def challenge_frames(challenge: Any, change: str, payload: dict[str, Any]) -> li
     return [(uid, frame) for uid in (challenge.challenger_id, challenge.to_id) if uid is not None]
 
 
-def on_commit(challenge: Any, change: str, payload: dict[str, Any]) -> None:
-    """Send the frames of this change once the transaction commits (built now, from what it wrote)."""
+def rematch_frames(game_id: int, user_ids: list[int], offer: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """``rematch_offer`` of finished game ``game_id`` to each of its players: the offer as the game's view has it
+    (``{"type": "rematch_offer", "game_id", "rematch_offer"}``)."""
+    frame = {"type": "rematch_offer", "game_id": game_id, "rematch_offer": offer}
+    return [(uid, frame) for uid in dict.fromkeys(user_ids)]
+
+
+def on_commit(challenge: Any, change: str, payload: dict[str, Any], offer: dict[str, Any] | None = None) -> None:
+    """Send the frames of this change once the transaction commits (built now, from what it wrote); with
+    ``offer`` (a rematch challenge) also the ``rematch_offer`` frames of the finished game."""
     items = challenge_frames(challenge, change, payload)
+    if offer is not None:
+        users = [uid for uid in (challenge.challenger_id, challenge.to_id) if uid is not None]
+        items += rematch_frames(challenge.rematch_of_id, users, offer)
     transaction.on_commit(lambda: send_frames(items, f"challenge {challenge.pk} {change}"), robust=True)

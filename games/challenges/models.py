@@ -35,6 +35,9 @@ class Challenge(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     decline_reason = models.CharField(max_length=20, blank=True)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    rematch_of = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematch_challenges",
+                                   help_text="The finished game this challenge offers a rematch of (its players).")
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)

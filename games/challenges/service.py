@@ -18,6 +18,9 @@ Rulings:
   and the second gets 409 ``challenge_not_pending`` (one game at most per challenge).
 * Accepting creates the game through ``games.service.create_game`` and seats the acceptor
   (``join_game``): it starts at once.
+* A rematch of a finished two-seat game against a human is a challenge to the other player with
+  ``rematch_of`` set (games/challenges/rematch.py, through ``POST /games/{id}/rematch``); accepting it makes
+  the game a rematch of that one (``rematch_of``).
 * Every change is sent to the sockets (and event streams) of both users as a typed event:
   ``challenge_created`` (challenger) / ``challenge_received`` (the user challenged), ``challenge_accepted``,
   ``challenge_declined``, ``challenge_cancelled``, ``challenge_expired``; each carries the challenge.
@@ -36,6 +39,7 @@ from games.rules.base import RulesError
 from games.rules.registry import get_rules
 from games.service.clock import parse_time_control
 from games.service.errors import Conflict, InvalidRequest, ServiceError
+from games.service.payload import offer_links
 
 from . import events
 from .models import Challenge
@@ -97,6 +101,7 @@ def challenge_payload(c: Challenge) -> dict[str, Any]:
         "decline_reason": c.decline_reason or None,
         "decline_message": DECLINE_REASONS.get(c.decline_reason) if c.decline_reason else None,
         "game_id": c.game_id,
+        "rematch_of": c.rematch_of_id,
         "created_at": _iso(c.created_at),
         "expires_at": _iso(c.expires_at),
         "ended_at": _iso(c.ended_at),
@@ -104,6 +109,33 @@ def challenge_payload(c: Challenge) -> dict[str, Any]:
                   "decline": f"/api/v1/challenges/{c.id}/decline", "cancel": f"/api/v1/challenges/{c.id}/cancel",
                   "game": None if c.game_id is None else f"/api/v1/games/{c.game_id}"},
     }
+
+
+def effective_status(c: Challenge) -> str:
+    """The status, with a pending challenge past its time shown expired (the periodic run marks it soon)."""
+    if c.status == Challenge.Status.PENDING and c.expires_at <= timezone.now():
+        return Challenge.Status.EXPIRED
+    return c.status
+
+
+def challenge_offer_payload(c: Challenge) -> dict[str, Any]:
+    """The ``rematch_offer`` of the finished game a rematch challenge was made from (``GET /games/{id}`` and
+    the ``rematch_offer`` event): seats are those of that game (the challenger keeps theirs)."""
+    status = effective_status(c)
+    by = c.seat if c.seat is not None else 0
+    other = 1 - by
+    return {"kind": "challenge", "id": c.id, "by": by, "status": status, "game_id": c.game_id,
+            "declined_by": other if status == Challenge.Status.DECLINED else None,
+            "decline_reason": c.decline_reason or None,
+            "joined": [by, other] if status == Challenge.Status.ACCEPTED else [by],
+            "expires_at": _iso(c.expires_at), "links": offer_links("challenge", c.id)}
+
+
+def notify(c: Challenge, change: str) -> None:
+    """The typed events of this change once the transaction commits: the challenge's to both users, and for a
+    rematch challenge also ``rematch_offer`` of the finished game (games/challenges/events.py)."""
+    offer = challenge_offer_payload(c) if c.rematch_of_id is not None else None
+    events.on_commit(c, change, challenge_payload(c), offer=offer)
 
 
 def _terms(kind: str, options: Any, time_control: Any, days_per_move: int | None, rated: bool) -> tuple[dict, dict]:
@@ -146,7 +178,7 @@ def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_co
                                      options=normalized, time_control=control,
                                      rated=bool(rated), seat=seat, created_at=now,
                                      expires_at=now + timedelta(seconds=ttl))
-        events.on_commit(c, "created", challenge_payload(c))
+        notify(c, "created")
     return c
 
 
@@ -198,7 +230,7 @@ def get(user: Any, challenge_id: str) -> Challenge:
 def _end(c: Challenge, status: str, reason: str = "") -> None:
     c.status, c.decline_reason, c.ended_at = status, reason, timezone.now()
     c.save(update_fields=["status", "decline_reason", "ended_at", "game"])
-    events.on_commit(c, status, challenge_payload(c))
+    notify(c, status)
 
 
 def _answer(fn: Any, user: Any, challenge_id: str, *args: Any) -> Any:
@@ -223,7 +255,7 @@ def _accept(c: Challenge, user: Any) -> Challenge:
         raise Conflict("You cannot accept your own challenge; cancel it instead.", code="own_challenge")
     seat = c.seat if c.seat is not None else secrets.randbelow(2)
     game = create_game(c.challenger, c.kind, c.options, 2, opponents=[{"type": "user", "username": user.username}],
-                       rated=c.rated, seat=seat, time_control=c.time_control)
+                       rated=c.rated, seat=seat, time_control=c.time_control, rematch_of=c.rematch_of)
     join_game(user, game.pk)
     if c.to_id is None:
         c.to = user

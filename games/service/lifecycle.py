@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -28,7 +28,7 @@ from ._common import (
 from .access import lock_joined_seat, require_joined_seat, require_visible
 from .clock import TimeControl, clock_row, parse_time_control, time_control_of
 from .errors import Conflict, Forbidden, GameNotFound, InvalidRequest
-from .payload import committed_parts
+from .payload import REMATCH_CHALLENGES, committed_parts
 from .records import apply_result
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
@@ -327,26 +327,56 @@ def accept_abort(user: Any, game_id: int) -> Game:
         return _abort(game, seats, mine, accept=True)
 
 
-def rematch(user: Any, game_id: int) -> tuple[Game, bool]:
-    """The same players again. The first request creates the game (others are invited); a request by
-    another player of the original game joins that rematch. Returns (rematch, created)."""
+class RematchAnswer(NamedTuple):
+    """What ``POST /games/{id}/rematch`` did: ``outcome`` "created" (``game`` is the new game: 201),
+    "offered" (a two-seat offer waits for the other player; ``game`` is the finished game, whose
+    ``rematch_offer`` is pending: 202), "accepted" (this request accepted the other player's offer or joined
+    their rematch: the new game, 200) or "existing" (the rematch already there: 200)."""
+
+    game: Game
+    outcome: str
+
+
+def unavailable_opponents(seats: Sequence[Seat], mine: Seat) -> list[Seat]:
+    """The other human seats whose account is closed (deleted or deactivated): no rematch can seat them."""
+    return [s for s in seats if s.index != mine.index and s.user_id is not None and not s.user.is_active]
+
+
+def _refuse_unavailable(seats: Sequence[Seat], mine: Seat) -> None:
+    gone = unavailable_opponents(seats, mine)
+    if gone:
+        names = ", ".join(s.user.public_name for s in gone)
+        raise Conflict(f"No rematch: the account of {names} is closed.", code="opponent_unavailable")
+
+
+def rematch(user: Any, game_id: int) -> RematchAnswer:
+    """Offer the same players a rematch of a finished game, or accept the offer another player made.
+
+    Two seats against a human: the offer is a challenge to that player (games.challenges, registered in
+    :data:`~games.service.payload.REMATCH_CHALLENGES`), with the same kind, options, seats, time control and
+    rated flag; asking again while it waits changes nothing; the other player's request accepts it. Three or
+    four seats (and against the AI): a new game inviting the same users to the same seats, AI seats filled;
+    another player's request joins it (their invitation can be declined: ``POST /games/{new}/abort``). A
+    rated game's rematch is rated, with the same time control (an old rated game without one comes back
+    unrated). 409: not finished (``not_finished``), an opponent's account closed (``opponent_unavailable``),
+    or the offer of this player was declined (``rematch_declined``). All under the finished game's lock, so
+    two requests cannot make two offers."""
     with transaction.atomic():
         game, seats, mine = lock_joined_seat(user, game_id)
         if game.status != Game.Status.FINISHED:
             raise Conflict("A rematch can be asked for once the game has finished.", code="not_finished")
-        existing = game.rematches.order_by("pk").first()
+        humans = [s for s in seats if s.user_id is not None and s.index != mine.index]
+        offer = REMATCH_CHALLENGES.get("offer")
+        if game.seat_count == 2 and humans and offer is not None:
+            found = offer(user, game, seats, mine)
+            if found is not None:
+                return RematchAnswer(*found)
+        existing = game.rematches.order_by("-pk").first()
         if existing is not None:
-            existing = lock_game(existing.pk)
-            ex_seats = seats_of(existing)
-            ex_mine = seat_of_user(ex_seats, user)
-            if ex_mine is not None and not ex_mine.joined and existing.status == Game.Status.OPEN:
-                _take_seat(existing, ex_seats, user, ex_mine)
-                events: list[dict[str, Any]] = [{"type": "joined", "seat": ex_mine.index}]
-                _start_if_full(existing, ex_seats, events)
-                bump(existing, "joined", ex_mine.index, events)
-                existing.save()
-                after_commit(existing, ex_seats)
-            return existing, False
+            answer = _answer_existing(user, existing, mine)
+            if answer is not None:
+                return answer
+        _refuse_unavailable(seats, mine)
         opponents: list[dict[str, Any]] = []
         for s in seats:
             if s.index == mine.index:
@@ -362,4 +392,29 @@ def rematch(user: Any, game_id: int) -> tuple[Game, bool]:
         new = create_game(user, game.kind, game.options, game.seat_count, opponents, None,
                           game.rated and control.timed, seat=mine.index, rematch_of=game,
                           time_control=control.request())
-        return new, True
+        return RematchAnswer(new, "created")
+
+
+def _answer_existing(user: Any, existing: Game, mine: Seat) -> RematchAnswer | None:
+    """The newest rematch game already made: join it if invited, return it if in it; None: make a new one
+    (the last was called off by its creator). One called off by another seat refuses its creator a new one."""
+    existing = lock_game(existing.pk)
+    ex_seats = seats_of(existing)
+    ex_mine = seat_of_user(ex_seats, user)
+    if existing.status == Game.Status.ABORTED:
+        if existing.created_by_id == user.pk and _aborted_by(existing) not in (None, mine.index):
+            raise Conflict("Your rematch offer was declined.", code="rematch_declined")
+        return None
+    if ex_mine is not None and not ex_mine.joined and existing.status == Game.Status.OPEN:
+        _take_seat(existing, ex_seats, user, ex_mine)
+        events: list[dict[str, Any]] = [{"type": "joined", "seat": ex_mine.index}]
+        _start_if_full(existing, ex_seats, events)
+        entry = bump(existing, "joined", ex_mine.index, events)
+        existing.save()
+        after_commit(existing, ex_seats, parts=committed_parts(existing, ex_seats, entry))
+        return RematchAnswer(existing, "accepted")
+    return RematchAnswer(existing, "existing")
+
+
+def _aborted_by(game: Game) -> int | None:
+    return game.events.filter(type="aborted").order_by("-version").values_list("seat", flat=True).first()

@@ -8,6 +8,7 @@ real-time layer pushes to each seated user.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
@@ -180,6 +181,7 @@ class GameParts:
         self._human_moved = human_moved
         self._can_abort: bool | None = None
         self._rematch: Any = rematch
+        self._rematch_offer: Any = _UNSET
         self._seats: list[dict[str, Any]] | None = None
         self._links: dict[str, str] | None = None
         self._clock: dict[str, Any] | None = None
@@ -229,13 +231,25 @@ class GameParts:
 
     @property
     def rematch(self) -> int | None:
-        if self._rematch is _UNSET:
-            # A rematch can only be created from a finished game (games.service.rematch).
-            if self.game.status == Game.Status.FINISHED:
-                self._rematch = self.game.rematches.order_by("pk").values_list("pk", flat=True).first()
-            else:
-                self._rematch = None
+        """The id of the rematch game (null while a two-seat offer waits, or after it was declined)."""
+        self._load_rematch()
         return self._rematch
+
+    @property
+    def rematch_offer(self) -> dict[str, Any] | None:
+        """The rematch offer of a finished game (:func:`rematch_offer_of`), null when there is none."""
+        self._load_rematch()
+        return self._rematch_offer
+
+    def _load_rematch(self) -> None:
+        if self._rematch is not _UNSET and self._rematch_offer is not _UNSET:
+            return
+        if self._rematch is None or self.game.status != Game.Status.FINISHED:
+            # A game that has just ended (the service passes ``rematch=None``) or has not finished has neither:
+            # a rematch is offered from a finished game only (games.service.rematch).
+            self._rematch, self._rematch_offer = None, None
+            return
+        self._rematch, self._rematch_offer = rematch_of_game(self.game, self.seats)
 
     @property
     def links(self) -> dict[str, str]:
@@ -315,11 +329,75 @@ def game_view_payload(game: Game, user: Any, *, seats: list[Seat] | None = None,
         "invite_code": game.invite_code if (mine is not None and game.status == Game.Status.OPEN) else None,
         "rematch_of": game.rematch_of_id,
         "rematch": parts.rematch,
+        "rematch_offer": parts.rematch_offer,
         "created_at": _iso(game.created_at),
         "updated_at": _iso(game.updated_at),
         "links": parts.links,
     }
     return body
+
+
+# --- Rematch offers (issue 33) ----------------------------------------------------------------------------
+
+#: How two-seat rematch offers against a human (challenges) are read and made: ``"find"(game, seats)`` gives
+#: the offer of a finished game or None, ``"offer"(user, game, seats, mine)`` makes or answers one
+#: (games/challenges/rematch.py registers both in the app's ``ready()``: the service does not import its
+#: subscribers). Without them, every rematch is a new game, as for three or four seats.
+REMATCH_CHALLENGES: dict[str, Callable[..., Any]] = {}
+
+#: ``rematch_offer.status`` (for the OpenAPI enum).
+REMATCH_OFFER_STATUSES = ["pending", "accepted", "declined", "cancelled", "expired"]
+
+
+def rematch_of_game(game: Game, seats: list[Seat]) -> tuple[int | None, dict[str, Any] | None]:
+    """``(rematch, rematch_offer)`` of a finished game: the rematch game's id (null until accepted, and for one
+    called off) and the offer. The offer is the newest challenge made as its rematch if there is one (two
+    seats against a human), else the newest game made as its rematch. Indexed reads (the foreign keys'
+    indexes): one challenge, or one game and its seats (and its ``aborted`` entry once called off)."""
+    find = REMATCH_CHALLENGES.get("find")
+    offer = find(game, seats) if find is not None else None
+    if offer is not None:
+        return (offer["game_id"] if offer["status"] == "accepted" else None), offer
+    latest = Game.objects.filter(rematch_of=game).order_by("-pk").first()
+    if latest is None:
+        return None, None
+    return (None if latest.status == Game.Status.ABORTED else latest.pk), game_offer_payload(latest, seats_of(latest))
+
+
+def _aborting_seat(game: Game) -> int | None:
+    return (GameEvent.objects.filter(game=game, type="aborted").order_by("-version")
+            .values_list("seat", flat=True).first())
+
+
+def offer_links(kind: str, ident: str) -> dict[str, str]:
+    """Where to answer an offer: a challenge's accept/decline/cancel, or the rematch game's join/abort."""
+    if kind == "challenge":
+        base = f"/api/v1/challenges/{ident}"
+        return {"accept": f"{base}/accept", "decline": f"{base}/decline", "cancel": f"{base}/cancel"}
+    base = f"/api/v1/games/{ident}"
+    return {"accept": f"{base}/join", "decline": f"{base}/abort", "cancel": f"{base}/abort"}
+
+
+def game_offer_payload(rematch: Game, seats: list[Seat]) -> dict[str, Any]:
+    """The offer of a rematch made as a new game (three or four seats, or against the AI), from that game and
+    its seats (the same seat numbers as the finished game). Open: ``pending``; started: ``accepted``; called
+    off: ``cancelled`` by its creator, else ``declined`` by the seat that called it off (``declined_by``)."""
+    by = creator_seat(rematch, seats)
+    declined_by = None
+    if rematch.status == Game.Status.OPEN:
+        status = "pending"
+    elif rematch.status == Game.Status.ABORTED:
+        ended_by = _aborting_seat(rematch)
+        if ended_by is None or ended_by == by:
+            status = "cancelled"
+        else:
+            status, declined_by = "declined", ended_by
+    else:
+        status = "accepted"
+    return {"kind": "game", "id": str(rematch.pk), "by": by, "status": status, "game_id": rematch.pk,
+            "declined_by": declined_by, "decline_reason": None,
+            "joined": [s.index for s in seats if s.user_id is not None and s.joined],
+            "expires_at": None, "links": offer_links("game", str(rematch.pk))}
 
 
 def history_entry_payload(entry: GameEvent, game: Game, viewer_seat: int | None) -> dict[str, Any]:

@@ -117,18 +117,21 @@ def test_abort_window_closes_with_the_first_human_move(alice):
 
 
 def test_rematch(alice, bob):
+    """Two seats against a human: the first request offers it (202), the other player's accepts it (200)."""
     gid = alice.create(kind="claim", opponents=[{"type": "user", "username": "bob"}], days_per_move=7)["id"]
     bob.post(f"/api/v1/games/{gid}/join")
     assert alice.post(f"/api/v1/games/{gid}/rematch").status_code == 409
     play_human_vs_human(alice, bob, gid)
     r = bob.post(f"/api/v1/games/{gid}/rematch")
-    assert r.status_code == 201
+    assert r.status_code == 202, r.content
+    assert r.json()["id"] == gid and r.json()["rematch_offer"]["status"] == "pending"
+    assert alice.view(gid)["rematch"] is None and alice.view(gid)["rematch_offer"]["by"] == 1
+    r = alice.post(f"/api/v1/games/{gid}/rematch")
+    assert r.status_code == 200
     new = r.json()
-    assert new["status"] == "open" and new["rematch_of"] == gid and new["my_seat"] == 1
+    assert new["status"] == "active" and new["rematch_of"] == gid and new["my_seat"] == 0
     assert new["time_control"]["days_per_move"] == 7
     assert alice.view(gid)["rematch"] == new["id"]
-    r = alice.post(f"/api/v1/games/{gid}/rematch")
-    assert r.status_code == 200 and r.json()["id"] == new["id"] and r.json()["status"] == "active"
     assert bob.post(f"/api/v1/games/{gid}/rematch").json()["id"] == new["id"]
 
 
@@ -256,8 +259,8 @@ def test_payload_shape_for_a_seated_player(alice):
     expected = {"id", "kind", "title", "options", "status", "version", "move_count", "seats", "my_seat",
                 "creator_seat", "to_act", "my_turn", "legal_moves", "deadline", "time_control", "clock", "rated",
                 "view", "last_events", "result",
-                "ended_reason", "can_abort", "invite_code", "rematch_of", "rematch", "created_at", "updated_at",
-                "links"}
+                "ended_reason", "can_abort", "invite_code", "rematch_of", "rematch", "rematch_offer", "created_at",
+                "updated_at", "links"}
     assert set(body) == expected
     assert body["title"] == "Claim" and body["options"]["factions"] == ["goblin", "knight", "undead", "dwarf",
                                                                          "doppelganger"]

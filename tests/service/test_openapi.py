@@ -15,7 +15,7 @@ ENDPOINTS = {
     ("/api/v1/games/{game_id}/moves", "post"): {"200", "201", "400", "401", "403", "404", "409", "429"},
     ("/api/v1/games/{game_id}/resign", "post"): {"200", "403", "404", "409"},
     ("/api/v1/games/{game_id}/abort", "post"): {"200", "403", "404", "409"},
-    ("/api/v1/games/{game_id}/rematch", "post"): {"200", "201", "403", "404", "409"},
+    ("/api/v1/games/{game_id}/rematch", "post"): {"200", "201", "202", "403", "404", "409"},
     ("/api/v1/games/{game_id}/history", "get"): {"200", "400", "404"},
     ("/api/v1/games/{game_id}/record", "get"): {"200", "404", "409"},
     ("/api/v1/games/{game_id}/replay", "get"): {"200", "400", "404", "409"},
@@ -42,3 +42,16 @@ def test_endpoint_documented_with_errors(schema, path, method):
             assert ref.endswith("/GameError") and response["content"]["application/json"].get("examples")
     if method == "post" and path in ("/api/v1/games", "/api/v1/games/{game_id}/moves", "/api/v1/games/join"):
         assert op["requestBody"]["content"]["application/json"].get("examples")
+
+
+def test_the_rematch_offer_is_typed_in_the_view_the_challenge_and_the_event_stream(schema):
+    comps = schema["components"]["schemas"]
+    offer = comps["RematchOffer"]
+    assert {"kind", "id", "by", "status", "game_id", "declined_by", "joined", "links"} <= set(offer["required"])
+    assert comps["GameView"]["properties"]["rematch_offer"]["allOf"][0]["$ref"].endswith("/RematchOffer")
+    assert "rematch_of" in comps["Challenge"]["properties"]
+    line = comps["StreamEventLine"]["oneOf"]
+    assert {"$ref": "#/components/schemas/StreamRematchOffer"} in line
+    event = comps["StreamRematchOffer"]
+    assert event["properties"]["type"]["enum"] == ["rematch_offer"]
+    assert event["properties"]["rematch_offer"]["$ref"].endswith("/RematchOffer")

@@ -428,4 +428,18 @@ export const cs: Catalogue = {
   // issue 33: the AI seats' own names ("Ada (AI)"), the level apart
   "ainame.full": "{name} (AI)",
   "ainame.label": "{name} · AI, úroveň {level}",
+  // Rematch offers (issue 33 item 3)
+  "rematch.offered": "{name} nabízí odvetu.",
+  "rematch.waiting": "Odveta nabídnuta: čeká se na {names}.",
+  "rematch.you_accepted": "Přijal(a) jsi odvetu: čeká se na {names}.",
+  "rematch.accepted": "Odveta přijata.",
+  "rematch.declined_by": "{name} odmítl(a) odvetu.",
+  "rematch.you_declined": "Odmítl(a) jsi odvetu.",
+  "rematch.cancelled": "{name} stáhl(a) nabídku odvety.",
+  "rematch.you_cancelled": "Stáhl(a) jsi svou nabídku odvety.",
+  "rematch.expired": "Nabídka odvety vypršela.",
+  "rematch.accept": "Přijmout odvetu",
+  "rematch.decline": "Odmítnout",
+  "rematch.cancel": "Stáhnout nabídku",
+  "rematch.label": "Odveta",
 };

@@ -419,4 +419,18 @@ export const de: Catalogue = {
   // issue 33: the AI seats' own names ("Ada (AI)"), the level apart
   "ainame.full": "{name} (KI)",
   "ainame.label": "{name} · KI, Stufe {level}",
+  // Rematch offers (issue 33 item 3)
+  "rematch.offered": "{name} bietet eine Revanche an.",
+  "rematch.waiting": "Revanche angeboten: warte auf {names}.",
+  "rematch.you_accepted": "Du hast die Revanche angenommen: warte auf {names}.",
+  "rematch.accepted": "Revanche angenommen.",
+  "rematch.declined_by": "{name} hat die Revanche abgelehnt.",
+  "rematch.you_declined": "Du hast die Revanche abgelehnt.",
+  "rematch.cancelled": "{name} hat das Revanche-Angebot zurückgezogen.",
+  "rematch.you_cancelled": "Du hast dein Revanche-Angebot zurückgezogen.",
+  "rematch.expired": "Das Revanche-Angebot ist abgelaufen.",
+  "rematch.accept": "Revanche annehmen",
+  "rematch.decline": "Ablehnen",
+  "rematch.cancel": "Angebot zurückziehen",
+  "rematch.label": "Revanche",
 };

@@ -418,6 +418,20 @@ export const en = {
   // issue 33: the AI seats' own names ("Ada (AI)"), the level apart
   "ainame.full": "{name} (AI)",
   "ainame.label": "{name} · AI, {level} level",
+  // Rematch offers (issue 33 item 3)
+  "rematch.offered": "{name} offers a rematch.",
+  "rematch.waiting": "Rematch offered: waiting for {names}.",
+  "rematch.you_accepted": "You accepted the rematch: waiting for {names}.",
+  "rematch.accepted": "Rematch accepted.",
+  "rematch.declined_by": "{name} declined the rematch.",
+  "rematch.you_declined": "You declined the rematch.",
+  "rematch.cancelled": "{name} withdrew the rematch offer.",
+  "rematch.you_cancelled": "You withdrew your rematch offer.",
+  "rematch.expired": "The rematch offer has expired.",
+  "rematch.accept": "Accept rematch",
+  "rematch.decline": "Decline",
+  "rematch.cancel": "Withdraw offer",
+  "rematch.label": "Rematch",
 } as const;
 
 /** Every entry of the catalogue, plural variants ("new.days#one", "new.days#other") included. */

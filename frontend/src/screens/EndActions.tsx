@@ -1,8 +1,9 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
+import type { Challenge } from "../challenge";
 import { ratingChangeText, seatName, type Game } from "../game";
 import { navigate } from "../router";
-import { errorText, loadGame, putGame, t, toast } from "../store";
+import { errorText, loadGame, loadLists, putGame, t, toast, useStore } from "../store";
 
 /** Re-reads of a finished rated game until its rating change is there: the server rates it in the background
  *  right after the end (docs/api.md, "Ratings"), so the view that ended the game may come before it. */
@@ -28,24 +29,124 @@ export function RatingLine({ g }: { g: Game }) {
   );
 }
 
-/** Back, rematch (POST /games/{id}/rematch: 201 new game, 200 joined the one another player asked for), replay. */
-export function EndActions({ g }: { g: Game }) {
-  const [busy, setBusy] = useState(false);
-  const existing = typeof g.raw.rematch === "number" ? (g.raw.rematch as number) : null;
-  async function rematch() {
-    setBusy(true);
-    try {
-      const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/rematch`, {});
-      navigate(`/game/${putGame(res).id}`);
-    } catch (x) { toast(errorText(x), "error"); } finally { setBusy(false); }
+/** A finished game's rematch offer (``rematch_offer`` of its view; docs/api.md, "Rematch"). */
+export interface RematchOffer {
+  kind: "challenge" | "game";
+  id: string;
+  by: number;
+  status: "pending" | "accepted" | "declined" | "cancelled" | "expired";
+  game_id: number | null;
+  declined_by: number | null;
+  joined: number[];
+  expires_at: string | null;
+  links: { accept: string; decline: string; cancel: string };
+}
+
+export function offerOf(g: Game): RematchOffer | null {
+  const o = g.raw.rematch_offer as RematchOffer | null | undefined;
+  if (!o || typeof o !== "object") return null;
+  // A pending challenge past its time is expired at once (the server marks it within a minute).
+  if (o.status === "pending" && o.expires_at && Date.parse(o.expires_at) <= Date.now()) return { ...o, status: "expired" };
+  return o;
+}
+
+/** What the end screen says of the offer, for the one looking (``me``: my seat). */
+export function offerText(g: Game, o: RematchOffer, me: number | null): string {
+  const humans = g.seats.filter((s) => s.ai == null && !s.open).map((s) => s.index);
+  const waiting = humans.filter((i) => !o.joined.includes(i) && i !== me).map((i) => seatName(g, i)).join(", ");
+  switch (o.status) {
+    case "pending":
+      if (o.by === me) return t("rematch.waiting", { names: waiting });
+      if (me != null && o.joined.includes(me)) return t("rematch.you_accepted", { names: waiting });
+      return t("rematch.offered", { name: seatName(g, o.by) });
+    case "accepted": return t("rematch.accepted");
+    case "declined": return o.declined_by === me ? t("rematch.you_declined") : t("rematch.declined_by", { name: seatName(g, o.declined_by) });
+    case "cancelled": return o.by === me ? t("rematch.you_cancelled") : t("rematch.cancelled", { name: seatName(g, o.by) });
+    case "expired": return t("rematch.expired");
   }
+}
+
+/** Live: a challenge event naming this game (``rematch_of``), or a change of its rematch game held in the store
+ *  (pushed on the socket), re-reads this game's view, whose ``rematch_offer`` says what changed. */
+function useLiveOffer(g: Game): void {
+  const st = useStore();
+  const rematchGame = Object.values(st.games).filter((x) => x.raw.rematch_of === g.id).sort((a, b) => b.id - a.id)[0];
+  const sig = rematchGame ? `${rematchGame.id}:${rematchGame.status}:${rematchGame.version}` : "";
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) { first.current = false; return; }
+    void loadGame(g.id);
+  }, [sig]);
+  useEffect(() => {
+    const on = (e: Event) => {
+      const c = (e as CustomEvent<Challenge | null>).detail;
+      if (c && c.rematch_of === g.id) void loadGame(g.id);
+    };
+    window.addEventListener("claim:challenge", on);
+    return () => window.removeEventListener("claim:challenge", on);
+  }, [g.id]);
+}
+
+/** The rematch: offer it (POST /games/{id}/rematch: 202 an offer waits, 201 a new game inviting the same players,
+ *  200 the other player's offer accepted), and answer an offer live: Accept / Decline for the others, Withdraw for
+ *  its maker; once accepted, everyone on this screen goes to the new game. */
+export function RematchControls({ g }: { g: Game }) {
+  useLiveOffer(g);
+  const [busy, setBusy] = useState(false);
+  const o = offerOf(g);
+  const me = g.mySeat;
+  const status = o?.status ?? null;
+  const seen = useRef(status);
+  useEffect(() => {
+    // Accepted while this screen was open (by the other player, or the last invitee): to the table.
+    if (seen.current === "pending" && status === "accepted" && o?.game_id) navigate(`/game/${o.game_id}`);
+    seen.current = status;
+  }, [status]);
+  if (g.status === "aborted" || me == null) return null;
+  async function run(fn: () => Promise<void>) {
+    setBusy(true);
+    try { await fn(); } catch (x) { toast(errorText(x), "error"); } finally { setBusy(false); }
+  }
+  const ask = () => run(async () => {
+    const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/rematch`, {});
+    const got = putGame(res);
+    if (got.id !== g.id) navigate(`/game/${got.id}`);
+  });
+  const answer = (what: "decline" | "cancel") => run(async () => {
+    if (!o) return;
+    await api("POST", o.links[what].replace(/^\/api\/v1/, ""), o.kind === "challenge" && what === "decline" ? { reason: "generic" } : {});
+    await loadGame(g.id);
+    void loadLists();
+  });
+  const mine = o != null && o.by === me;
+  const joined = o != null && o.joined.includes(me);
+  const canOffer = !o || o.status === "expired" || o.status === "cancelled" || (o.status === "declined" && !mine);
+  return (
+    <div class="rematch" id="rematch-offer" data-status={status ?? "none"} data-kind={o?.kind ?? ""} aria-live="polite"
+      style={{ marginBottom: "0.75rem" }}>
+      {o && <p id="rematch-text" class={o.status === "expired" || o.status === "cancelled" ? "small muted" : ""}>{offerText(g, o, me)}</p>}
+      <div class="row">
+        {canOffer && <button type="button" class="btn" onClick={ask} disabled={busy} id="rematch">{t("end.rematch")}</button>}
+        {o?.status === "pending" && !mine && !joined && <>
+          <button type="button" class="btn primary" onClick={ask} disabled={busy} id="rematch-accept">{t("rematch.accept")}</button>
+          <button type="button" class="btn ghost" onClick={() => answer("decline")} disabled={busy} id="rematch-decline">{t("rematch.decline")}</button>
+        </>}
+        {o?.status === "pending" && mine && <button type="button" class="btn ghost" onClick={() => answer("cancel")} disabled={busy} id="rematch-cancel">{t("rematch.cancel")}</button>}
+        {o?.game_id && (o.status === "accepted" || (o.status === "pending" && joined)) &&
+          <a class="btn" href={`#/game/${o.game_id}`} id="rematch-open">{t("end.open_rematch")}</a>}
+      </div>
+    </div>
+  );
+}
+
+/** Back, the rematch (RematchControls), replay. */
+export function EndActions({ g }: { g: Game }) {
   return (
     <>
     <RatingLine g={g} />
+    <RematchControls g={g} />
     <div class="row">
       <a class="btn primary" href="#/">{t("end.back")}</a>
-      {existing && existing !== g.id ? <a class="btn" href={`#/game/${existing}`} id="rematch">{t("end.open_rematch")}</a>
-        : g.status !== "aborted" && <button type="button" class="btn" onClick={rematch} disabled={busy} id="rematch">{t("end.rematch")}</button>}
       {g.status !== "aborted" && <a class="btn ghost" href={`#/replay/${g.id}`} id="replay-link">{t("replay.open")}</a>}
     </div>
     </>

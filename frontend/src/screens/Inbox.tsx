@@ -3,6 +3,7 @@ import { api } from "../api";
 import type { Challenge } from "../challenge";
 import { parseInvite } from "../challenge";
 import { describeTimeControl, type TimeControlView } from "../corr";
+import { rowDetails } from "./inboxRow";
 import { countdownText, inboxOrder, myOutcome, normGame, opponentNames, secondsUntil, type Game } from "../game";
 import type { Key } from "../i18n";
 import { acceptInvite, answerChallenge, declineInvite, errorText, loadLists, putGame, state, t, toast, useStore } from "../store";
@@ -33,25 +34,26 @@ function Row({ g }: { g: Game }) {
   } else {
     status = g.myTurn ? t("inbox.my_turn") : t("inbox.waiting");
   }
-  const due = g.status === "active" ? (g.deadline ? t("inbox.due", { when: relTime(g.deadline) }) : t("inbox.no_deadline")) : "";
-  // a bank clock's terms (the row's deadline alone doesn't say how much time each move adds)
   // Every row says its time control and when it began, so that rows of several games against the same
-  // kind of opponent (paired seeks, AI games) tell apart (issue 33 item 7).
+  // kind of opponent (paired seeks, AI games) tell apart (issue 33 item 7); none of it twice (inboxRow.ts).
   const tc = g.raw.time_control as TimeControlView | null | undefined;
-  const terms = tc && (g.status === "active" || g.status === "open") ? describeTimeControl(tc, t, state.lang) : "";
-  const began = g.status === "active" && typeof g.raw.created_at === "string" ? t("inbox.started", { when: relTime(g.raw.created_at) }) : "";
+  const details = rowDetails({
+    status: g.status, deadline: g.deadline ?? null, timeControl: tc,
+    dueIn: g.deadline ? relTime(g.deadline) : null,
+    beganAgo: typeof g.raw.created_at === "string" ? relTime(g.raw.created_at) : null,
+  }, t, state.lang);
+  const cls = { due: "muted", terms: "muted gr-tc", began: "muted gr-began" } as const;
   void st;
   return (
     <li>
       <a class={`game-row ${g.myTurn ? "turn" : ""}`} href={`#/game/${g.id}`} data-game={g.id}>
         <span class="gr-main">
           <strong>{t(("game." + g.kind) as Key)}</strong> <span>{vs}</span>
+          {g.status === "open" && g.raw.rematch_of != null && <span class="badge" data-rematch-of={String(g.raw.rematch_of)}> {t("rematch.label")}</span>}
         </span>
         <span class="gr-sub">
           <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>
-          {due && <span class="muted"> · {due}</span>}
-          {terms && <span class="muted gr-tc" data-tc={tc!.type}> · {terms}</span>}
-          {began && <span class="muted gr-began"> · {began}</span>}
+          {details.map((d) => <span class={cls[d.kind]} data-tc={d.kind === "terms" ? tc?.type : undefined}> · {d.text}</span>)}
           {g.status === "open" && g.code && <span class="muted"> · {t("inbox.share_code", { code: g.code })}</span>}
         </span>
       </a>
@@ -91,7 +93,8 @@ function Challenges({ tick }: { tick: number }) {
         {lists.incoming.map((c) => (
           <li data-challenge={c.id} data-dir="in" key={c.id}>
             <a class="game-row" href={`#/challenge/${c.id}`}>
-              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{t("challenge.from", { name: c.challenger.name })}</span></span>
+              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{t("challenge.from", { name: c.challenger.name })}</span>
+                {c.rematch_of != null && <span class="badge" data-rematch-of={String(c.rematch_of)}> {t("rematch.label")}</span>}</span>
               <span class="gr-sub small">{challengeTerms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
             </a>
             <ChallengeAnswer c={c} onAnswer={declined} />
@@ -100,7 +103,8 @@ function Challenges({ tick }: { tick: number }) {
         {lists.outgoing.map((c) => (
           <li data-challenge={c.id} data-dir="out" key={c.id}>
             <a class="game-row" href={`#/challenge/${c.id}`}>
-              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{c.to ? t("challenge.to", { name: c.to.name }) : t("challenge.open")}</span></span>
+              <span class="gr-main"><strong>{t(("game." + c.kind) as Key)}</strong> <span>{c.to ? t("challenge.to", { name: c.to.name }) : t("challenge.open")}</span>
+                {c.rematch_of != null && <span class="badge" data-rematch-of={String(c.rematch_of)}> {t("rematch.label")}</span>}</span>
               <span class="gr-sub small">{challengeTerms(c)}<span class="muted"> · {t("challenge.expires", { when: relTime(c.expires_at) })}</span></span>
             </a>
             <button type="button" class="btn ghost" data-cancel-challenge={c.id} onClick={() => cancel(c)}>{t("common.cancel")}</button>
