@@ -370,6 +370,7 @@ SPECTACULAR_SETTINGS = {
         "TimeControlTypeEnum": "games.api.serializers.TIME_CONTROL_TYPES",
         "ChallengeStatusEnum": "games.challenges.models.CHALLENGE_STATUSES",
         "DeclineReasonEnum": "games.challenges.service.DECLINE_REASON_CHOICES",
+        "RematchOfferKindEnum": "games.api.serializers.REMATCH_OFFER_KINDS",
     },
     # The docs page loads Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

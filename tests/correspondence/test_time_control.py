@@ -177,8 +177,10 @@ def test_rematch_keeps_the_bank_clock(make_user, http, clock):
     alice, bob = make_user("alice"), make_user("bob")
     gid = _bank_game(http, alice, bob)["id"]
     assert http(alice, "post", f"/api/v1/games/{gid}/resign").status_code == 200
-    r = http(bob, "post", f"/api/v1/games/{gid}/rematch")
-    assert r.status_code == 201, r.content
+    offer = http(bob, "post", f"/api/v1/games/{gid}/rematch")  # an offer to alice (a challenge): 202
+    assert offer.status_code == 202, offer.content
+    r = http(alice, "post", f"/api/v1/games/{gid}/rematch")  # alice accepts it: the new game
+    assert r.status_code == 200, r.content
     new = r.json()
     assert new["rematch_of"] == gid and new["rated"] is True
     assert new["time_control"]["type"] == "bank" and new["time_control"]["cap_seconds"] == int(3.5 * DAY)

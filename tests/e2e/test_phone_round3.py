@@ -123,7 +123,7 @@ def test_trick_winner_and_phase_two_are_said_against_the_ai(server, new_page):
         assert act_once(page)
     page.wait_for_function("() => /won the trick/.test(document.querySelector('#trick-news').textContent)")
     text = news.inner_text()
-    assert re.fullmatch(r"(You|AI \(Squire\)) won the trick\.\s?", text), text
+    assert re.fullmatch(r"(You|\w+ \(AI\)) won the trick\.\s?", text), text
     phone_shot(page, "round3-trick-news")
     # play on from the page's session to phase 2: the table (held open, fed by the socket) says it began
     page.evaluate(PLAY_UNTIL, {"id": game["id"], "stop": "g.view && g.view.phase === 2"})
@@ -179,7 +179,7 @@ def test_play_now_counts_down_then_says_the_ai_game_started(server, new_page):
     notice = page.locator("#game-started")
     page.wait_for_function("() => /Your game has started/.test(document.querySelector('#game-started').textContent)",
                            timeout=30000)
-    assert "vs AI (" in notice.inner_text()
+    assert " (AI)" in notice.inner_text()
     row.wait_for(state="detached")
     phone_shot(page, "round3-play-now-started")
     game_row = page.locator("a.game-row[data-game]").first
@@ -249,6 +249,6 @@ def test_three_seat_invitation_shows_the_seats_and_the_creator_fills_with_the_ai
     ann.click("#fill-submit")
     ann.wait_for_selector("main.table[data-seats='3']")
     bob.wait_for_selector("main.table[data-seats='3']")  # live, no reload
-    assert "AI (Knight)" in ann.locator("#seats").inner_text()
+    assert "Cleo (AI)" in ann.locator("#seats").inner_text()  # seat 2 (ainame: the seat's own name)
     phone_shot(bob, "round3-invite-filled-friend")
     assert not ann.errors and not bob.errors
