@@ -13,7 +13,7 @@ from rest_framework import exceptions, serializers
 from claim.strict_fields import ClosedSerializer, StrictCharField
 
 from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, NameKey, User
-from .names import AI_LEVEL_NAMES, SYSTEM_NAMES, is_system_name, reads_as_ai_seat
+from .names import AI_LEVEL_NAMES, AI_SEAT_NAMES, SYSTEM_NAMES, is_system_name, reads_as_ai_seat
 
 _TIME_ZONE_SET = frozenset(TIME_ZONES)
 LANGUAGE_CODES = [code for code, _ in LANGUAGES]
@@ -34,12 +34,14 @@ def validate_time_zone(value: str) -> str:
 DISPLAY_NAME_RULES = ("at most 40 characters, without control, bidi or zero-width characters, and without "
                       "mixing Latin, Greek and Cyrillic letters; not reading like another player's username or "
                       "display name (letter case and letters that look alike, such as I and l or O and 0, count as "
-                      "the same), not reading as an AI seat's name (not starting with \"AI (\", no \"AI\" next "
-                      f"to {', '.join(AI_LEVEL_NAMES)}), and not {' or '.join(map(repr, SYSTEM_NAMES))}")
+                      "the same), not reading as an AI seat's name (not starting with \"AI (\" nor with "
+                      f"{', '.join(AI_SEAT_NAMES)}, no \"AI\" or \"KI\" next to those or to "
+                      f"{', '.join(AI_LEVEL_NAMES)}), and not {' or '.join(map(repr, SYSTEM_NAMES))}")
 #: Scripts whose letters look alike (Latin A, Greek Alpha, Cyrillic A): a name takes letters of one of them only.
 LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
-AI_SEAT_NAME = ('cannot read as an AI seat\'s name: it cannot start with "AI (" nor put "AI" next to '
-                f"{', '.join(AI_LEVEL_NAMES)}, in any letters that look alike")
+AI_SEAT_NAME = ('cannot read as an AI seat\'s name: it cannot start with "AI (" nor with '
+                f"{', '.join(AI_SEAT_NAMES)} (the AI seats' names), nor put \"AI\" or \"KI\" next to those or "
+                f"to {', '.join(AI_LEVEL_NAMES)}, in any letters that look alike")
 LOOKS_TAKEN = "looks like another player's username or display name (letter case and look-alike letters aside)"
 SYSTEM_NAME = f"cannot read like {' or '.join(map(repr, SYSTEM_NAMES))}: the site shows that name for deleted accounts"
 

@@ -10,7 +10,7 @@ SEATS_EXAMPLE = [
     {"index": 0, "type": "user", "username": "ada", "name": "Ada", "is_bot": False, "ai_level": None,
      "ai_name": None, "rating": None, "joined": True, "to_act": True, "abort_offered": False, "outcome": None,
      "rank": None, "you": True},
-    {"index": 1, "type": "ai", "username": None, "name": "AI (Knight)", "is_bot": True, "ai_level": 2,
+    {"index": 1, "type": "ai", "username": None, "name": "Boris (AI)", "is_bot": True, "ai_level": 2,
      "ai_name": "Knight", "rating": None, "joined": True, "to_act": False, "abort_offered": False,
      "outcome": None, "rank": None, "you": False},
 ]
