@@ -17,7 +17,7 @@ faults:
 lint:
 	.venv/bin/ruff check .
 	.venv/bin/lint-imports --no-cache
-	.venv/bin/python scripts/import_cycles.py games
+	.venv/bin/python scripts/import_cycles.py games accounts claim
 
 bench:
 	.venv/bin/python bench/engine.py

@@ -16,7 +16,7 @@ docs/api.md, "OAuth", says how an app uses it.
   same scopes.
 * Revoking (DOT's RFC 7009 endpoint, the user's "authorized apps" list, a password reset) deletes the access
   token; the ``post_delete`` signal asks the user's open sockets and streams to re-check their credential
-  (accounts.services.recheck_sockets), which closes this token's within seconds.
+  (accounts.signals.recheck_sockets), which closes this token's within seconds.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from oauth2_provider.scopes import BaseScopes
 from rest_framework import exceptions
 
 from .scopes import DEFAULT_SCOPES, SCOPES
+from .signals import recheck_sockets
 
 OAUTH_ACCESS_PREFIX = "clo_"
 OAUTH_REFRESH_PREFIX = "clr_"
@@ -117,8 +118,6 @@ def revoke_all_for_user(user: Any) -> None:
 
 def on_access_token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
     """``post_delete`` of DOT's AccessToken (revocation deletes it): the user's sockets and streams re-check."""
-    from .services import recheck_sockets
-
     if instance.user_id is not None:
         recheck_sockets(instance.user_id)
 

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import logging
 import secrets
 from typing import Any
-from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
-from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
-from django.utils import timezone, translation
-from django.utils.encoding import force_bytes, force_str
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
-from django.utils.translation import gettext as _
+from django.utils import timezone
+from django.utils.encoding import force_str
+from django.utils.http import urlsafe_base64_decode
 
 from .lookup import users_with_email
 from .models import ApiToken, User
-from .signals import account_deleting, credentials_changed
-
-log = logging.getLogger(__name__)
+from .signals import account_deleting, recheck_sockets
 
 MAX_ACTIVE_TOKENS = 20
 USERNAME_TAKEN = "This username is taken."
@@ -69,32 +62,6 @@ def request_password_reset(email: str) -> int:
     return len(users)
 
 
-def reset_link(user: User) -> str:
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    token = default_token_generator.make_token(user)
-    return f"{settings.FRONTEND_URL.rstrip('/')}/reset-password?{urlencode({'uid': uid, 'token': token})}"
-
-
-def send_password_reset_mail(user: User) -> None:
-    from .checks import LOGGING_EMAIL_BACKENDS
-
-    if not (settings.EMBEDDED or settings.DEBUG) and settings.EMAIL_BACKEND in LOGGING_EMAIL_BACKENDS:
-        # A working reset link must not land in a production log (check --deploy warns: claim.W001).
-        log.warning("password-reset e-mail for user %s not sent: EMAIL_BACKEND writes mail to the log", user.pk)
-        return
-    hours = settings.PASSWORD_RESET_TIMEOUT // 3600
-    with translation.override(user.language or settings.LANGUAGE_CODE):
-        subject = _("Reset your claim password")
-        body = _(
-            "Hello %(name)s,\n\n"
-            "someone (hopefully you) asked to reset the password of your claim account '%(username)s'.\n"
-            "Choose a new password here:\n\n%(link)s\n\n"
-            "The link works once and for %(hours)d hours. If you didn't ask for this, ignore this e-mail: "
-            "your password stays as it is.\n"
-        ) % {"name": user.public_name, "username": user.username, "link": reset_link(user), "hours": hours}
-    send_mail(subject, body, None, [user.email])
-
-
 def user_for_reset_link(uid: str, token: str) -> User | None:
     """The account a reset link belongs to, or None if the link is invalid, used or expired."""
     try:
@@ -114,13 +81,6 @@ def revoke_token(token: ApiToken) -> None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
         recheck_sockets(token.user_id)
-
-
-def recheck_sockets(user_id: int) -> None:
-    """After the commit, send :data:`accounts.signals.credentials_changed`: every open socket of the user
-    re-checks its credential and closes (4401) if its token was revoked or its session ended (the socket
-    consumer subscribes: games.realtime.publish.on_credentials_changed; docs/security.md)."""
-    transaction.on_commit(lambda: credentials_changed.send(sender=User, user_id=user_id))
 
 
 def set_new_password(user: User, password: str, *, reset: bool) -> None:

@@ -16,8 +16,15 @@ a list of :class:`accounts.privacy.Section` (``games.privacy.personal_data_secti
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.dispatch import Signal
 
 credentials_changed = Signal()
 account_deleting = Signal()
 personal_data_requested = Signal()
+
+
+def recheck_sockets(user_id: int) -> None:
+    """After the commit, send :data:`credentials_changed`: every open socket of the user re-checks its credential
+    and closes (4401) if its token was revoked or its session ended (docs/security.md)."""
+    transaction.on_commit(lambda: credentials_changed.send(sender=None, user_id=user_id))

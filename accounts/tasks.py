@@ -9,8 +9,8 @@ from celery import shared_task
 def send_password_reset_email(user_id: int) -> None:
     """Sent off the request path: a slow mail server must neither block the request nor reveal,
     by timing, that an account exists."""
+    from .mail import send_password_reset_mail
     from .models import User
-    from .services import send_password_reset_mail
 
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None or not user.email or not user.has_usable_password():

@@ -7,7 +7,7 @@ counts as an import of its ``__init__``; ``from pkg import name`` counts as an i
 when that is a module, else of ``pkg``. A cycle is a strongly connected component of more than one module
 (Tarjan's algorithm). Usage::
 
-    .venv/bin/python scripts/import_cycles.py [games] [--grimp]
+    .venv/bin/python scripts/import_cycles.py [games accounts claim] [--grimp]
 
 Exit status 1 if there is a cycle.
 """
@@ -143,13 +143,15 @@ def report(title: str, graph: dict[str, set[str]]) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("package", nargs="?", default="games")
+    parser.add_argument("packages", nargs="*", default=["games"])
     parser.add_argument("--grimp", action="store_true", help="also print the cycles of grimp's graph")
     args = parser.parse_args()
-    count = report(f"ast ({args.package})", ast_graph(args.package))
-    if args.grimp:
-        sys.path.insert(0, str(ROOT))
-        count += report(f"grimp ({args.package})", grimp_graph(args.package))
+    count = 0
+    for package in args.packages:
+        count += report(f"ast ({package})", ast_graph(package))
+        if args.grimp:
+            sys.path.insert(0, str(ROOT))
+            count += report(f"grimp ({package})", grimp_graph(package))
     return 1 if count else 0
 
 

@@ -33,7 +33,7 @@ echo "==> import contracts (import-linter: layers, no cycles; pyproject.toml [to
 .venv/bin/lint-imports --no-cache
 # import-linter's no-cycle contract compares sibling packages; this also sees a module importing its own
 # package's __init__ (function-level imports included).
-.venv/bin/python scripts/import_cycles.py games
+.venv/bin/python scripts/import_cycles.py games accounts claim
 echo "==> types (mypy; scripts/typecheck.sh)"
 ./scripts/typecheck.sh
 if [ -f frontend/package.json ]; then

@@ -196,7 +196,7 @@ def test_reset_is_throttled_per_email_across_addresses(settings):
 
 def test_issue22_a_logging_email_backend_in_production_never_writes_a_reset_link(api_client, user, settings, caplog):
     """check --deploy warns (claim.W001, tests/foundation/test_infrastructure.py); and the link is not written."""
-    from accounts.services import send_password_reset_mail
+    from accounts.mail import send_password_reset_mail
 
     settings.EMBEDDED, settings.DEBUG = False, False
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

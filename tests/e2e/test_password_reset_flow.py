@@ -79,7 +79,7 @@ def _reset_link(username: str):
         from django.contrib.auth import get_user_model
         from django.db import connection
 
-        from accounts.services import reset_link
+        from accounts.mail import reset_link
 
         try:
             return urlsplit(reset_link(get_user_model().objects.get(username=username)))
