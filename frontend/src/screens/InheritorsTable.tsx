@@ -303,12 +303,6 @@ export function InheritorsTable({ g }: { g: Game }) {
         <p class="muted small">{ti("inh.provisional_note")} <a class="tap-link" href="#/rules/inheritors">{ti("inh.provisional_link")}</a></p>
       </section>
 
-      {!over && g.status === "active" && me !== null && (
-        <div class="t-actions">
-          <a class="btn ghost" href="#/">{t("nav.back")}</a>
-          <button type="button" class="btn ghost" onClick={() => resignGame(g.id, g.version)} id="resign">{t("table.resign")}</button>
-        </div>
-      )}
 
       {/* The dock (issue 33): the hand, what the chosen card can do and one Confirm, pinned to the bottom edge. */}
       {me !== null && !over && (
@@ -316,7 +310,9 @@ export function InheritorsTable({ g }: { g: Game }) {
           <section id="ih-hand-wrap" aria-labelledby="ih-hand-h">
             <div class="ih-hand-top">
               <h2 id="ih-hand-h" class="small">{ti("inh.hand")} ({hand.length})</h2>
-              <span aria-hidden="true"><Tableau p={v.players[me]} v={v} label={ti("inh.tableau_of", { name: ti("inh.you") })} /></span>
+              {stacksInOrder(v.players[me], v.colours).length > 0 && (
+                <span aria-hidden="true"><Tableau p={v.players[me]} v={v} label={ti("inh.tableau_of", { name: ti("inh.you") })} /></span>
+              )}
             </div>
             <div class="ih-hand" id="ih-hand">
               {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
@@ -330,7 +326,7 @@ export function InheritorsTable({ g }: { g: Game }) {
             </div>
           </section>
           {g.myTurn && (
-            <section id="ih-moves" aria-labelledby="ih-moves-h" aria-busy={busy}>
+            <section id="ih-moves" aria-labelledby="ih-moves-h" aria-busy={busy} data-forced={forced ? "1" : "0"}>
               <h2 id="ih-moves-h" class="sr-only">{ti("inh.moves")}</h2>
               {pend && <p class="ih-pending small" id="ih-pending">{ti(pend)}</p>}
               {v.pending?.your_choices && v.pending.your_choices.length > 0 && (
@@ -387,6 +383,14 @@ export function InheritorsTable({ g }: { g: Game }) {
               </div>
             </section>
           )}
+        </div>
+      )}
+
+      {/* after the dock, so that the pinned dock never covers them */}
+      {!over && g.status === "active" && me !== null && (
+        <div class="t-actions">
+          <a class="btn ghost" href="#/">{t("nav.back")}</a>
+          <button type="button" class="btn ghost" onClick={() => resignGame(g.id, g.version)} id="resign">{t("table.resign")}</button>
         </div>
       )}
 
