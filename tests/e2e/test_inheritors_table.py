@@ -1,9 +1,9 @@
 """The Inheritors table in the PWA at 360x740: sign up, create a 3-seat Inheritors game against two AI seats
 on the New Game screen, and play it to the end through the table's controls only (a hand card chooses its
 likely move, chips change the kind of move and the pile, one Confirm sends it; claims and pending decisions are
-buttons; a market pile opens to show all its cards). The game has a bank clock: the table's clock strip and the inbox row show its terms. Then the
-scoring table, the replay of the finished game (step controls, every seat's tableau and hand, the market)
-and the rules page's provisional-data section. Screenshots go to test-artifacts/."""
+buttons; a market pile opens to show all its cards). The game has a bank clock: the table's clock strip and the
+inbox row show its terms. Then the scoring table, the replay of the finished game (step controls, every seat's
+tableau and hand, the market) and the rules page's provisional-data section. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from .conftest import ARTIFACTS
-from .test_table_layout import AXE, AXE_RUN, _browser, _log_in
 from .test_pwa import PASSWORD
+from .test_table_layout import AXE, AXE_RUN, _browser, _log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -126,7 +126,8 @@ def test_inheritors_turns_take_few_taps(server, eager, seats, w, h):
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         moves: list[str] = []
-        page.on("request", lambda r: moves.append(r.post_data or "") if r.method == "POST" and "/moves" in r.url else None)
+        page.on("request", lambda r: moves.append(r.post_data or "")
+                if r.method == "POST" and "/moves" in r.url else None)
         page.goto(f"{server}/#/game/{gid}")
         page.emulate_media(color_scheme="light", reduced_motion="reduce")
         assert _my_turn(page)
@@ -179,14 +180,16 @@ def test_inheritors_turns_take_few_taps(server, eager, seats, w, h):
 
         # a quest: a card that can start one, its Quest chip (the partners are preselected), Confirm
         quest_taps: int | None = None
-        for _ in range(12):
+        for _ in range(25):
             if page.get_attribute(TABLE, "data-over") == "1":
                 break
             quest_card = page.locator("#ih-hand button.ih-card[data-kinds~='quest']")
             taps = Taps(page)
             before = _turn(page)
-            if not quest_card.count():  # no three of a colour yet: discard and draw 2 (a plain turn)
-                taps.tap("#ih-hand button.ih-card.legal")
+            if not quest_card.count():  # no three of a colour yet: discard and draw 2, the hand grows
+                taps.tap("#ih-hand button.ih-card[data-kinds~='discard_draw']")
+                if page.locator("#ih-kinds button[data-kind='discard_draw'][aria-pressed='false']").count():
+                    taps.tap("#ih-kinds button[data-kind='discard_draw']")
                 taps.tap("#ih-commit")
                 extra = _finish_turn(page, taps, before)
                 if extra:
@@ -215,19 +218,73 @@ def test_inheritors_turns_take_few_taps(server, eager, seats, w, h):
             assert sent and sent[0]["action"] == "quest" and len(sent[0]["cards"]) == 3, sent
             assert page.locator("#ih-quests li").count() == quests_before + 1
             break
-        assert quest_taps is not None, f"{case}: no quest could be started in 12 turns"
+        assert quest_taps is not None, f"{case}: no quest could be started in 25 turns"
         assert quest_taps <= 4, f"{case}: the quest took {quest_taps} taps"
         assert all(x == 1 for x in claim_windows), claim_windows  # End turn is preselected after the action
         page.screenshot(path=str(ARTIFACTS / f"taps-{case}-after-quest.png"), full_page=True)
 
         line = (f"inheritors taps ({case}): plain turn {max(plain)} (turns {plain}), quest {quest_taps}"
-                f"{' with a pile changed' if seats < 4 else ''}; claim windows closed with {claim_windows or 'none'} tap(s); "
+                f"{' with a pile changed' if seats < 4 else ''}; "
+                f"claim windows closed with {claim_windows or 'none'} tap(s); "
                 f"first card top {m['card'][1]:.0f}, Confirm bottom {m['commit'][3]:.0f} of {h}")
         print(line)
         FIGURES[case] = line
         (ARTIFACTS / "taps-inheritors.txt").write_text("\n".join(FIGURES[k] for k in sorted(FIGURES)) + "\n")
         assert errors == [], errors
         page.wait_for_timeout(300)  # the AI seats answer before the database is flushed
+    finally:
+        browser.close()
+        pw.stop()
+
+
+def test_inheritors_turn_by_keyboard_with_announcements(server, eager):
+    """The same two steps by keyboard: Tab reaches the hand, Enter chooses a card (the live region says what
+    Confirm will do, no move is sent), Tab reaches Confirm, Enter sends; the turn line announces whose turn it is."""
+    username = f"key{uuid.uuid4().hex[:8]}"
+    gid = _setup(username, 4)
+    pw, browser = _browser()
+    try:
+        ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=1)
+        ctx.set_default_timeout(15000)
+        _log_in(ctx, server, username)
+        page = ctx.new_page()
+        moves: list[str] = []
+        page.on("request", lambda r: moves.append(r.url) if r.method == "POST" and "/moves" in r.url else None)
+        page.goto(f"{server}/#/game/{gid}")
+        assert _my_turn(page)
+        page.wait_for_selector("#ih-hand button.ih-card.legal")
+        assert page.get_attribute("#ih-choice", "role") == "status"
+        assert page.get_attribute("#turn", "aria-live") == "polite"
+        assert page.locator("#turn").inner_text().startswith("Your turn")
+        hint = page.locator("#ih-choice").inner_text()
+        for _ in range(80):  # Tab through the table until a hand card has the focus
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement?.closest('#ih-hand')"):
+                break
+        else:
+            raise AssertionError("Tab never reached the hand")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#ih-hand button.ih-card[aria-pressed='true']")
+        said = page.locator("#ih-choice").inner_text()
+        assert said != hint and not said.startswith("inh."), said
+        assert moves == []
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement?.id === 'ih-commit'"):
+                break
+        else:
+            raise AssertionError("Tab never reached Confirm")
+        before = _turn(page)
+        page.keyboard.press("Enter")
+        try:
+            assert _my_turn(page, before)
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / "taps-keyboard-fail.png"))
+            print("DEBUG", moves, page.evaluate("() => document.querySelector('main.table').outerHTML.slice(0, 300)"),
+                  page.locator("#ih-moves").inner_html()[:1500])
+            raise  # the action, the turn ended by itself, the AI seats, my turn again
+        assert len(moves) == 2, moves  # the action and the end of the turn
+        page.wait_for_timeout(300)
     finally:
         browser.close()
         pw.stop()
