@@ -182,7 +182,12 @@ export function moveLabel(m: Move, tr: Tr, n: Names, withCard = true): string {
     case "play": return typeof m.action === "string" ? pre(tr("inh.m.play")) : pre(tr("inh.m.wolf_play"));
     case "discard_draw": return pre(tr("inh.m.discard_draw", { pile: pile(m.pile) }));
     case "discard_take": return pre(tr("inh.m.discard_take", { pile: pile(m.pile), take: pile(m.take), cards: n.cards(n.pileSize(Number(m.take))) }));
-    case "quest": return pre(tr("inh.m.quest", { pile: pile(m.pile) }));
+    case "quest":
+      if (Array.isArray(m.cards) && Array.isArray(m.piles)) { // the whole quest at once: each card and its pile
+        const piles = m.piles as unknown[];
+        return tr("inh.m.quest3", { cards: (m.cards as string[]).map((c, i) => tr("inh.m.onto", { card: n.card(c), pile: pile(piles[i]) })).join(", ") });
+      }
+      return pre(tr("inh.m.quest", { pile: pile(m.pile) }));
     case "advocate": return pre(tr("inh.m.advocate"));
     case "discard": return pre(tr("inh.m.discard", { pile: pile(m.pile) }));
     case "skip_play": return pre(tr("inh.m.skip_play"));
@@ -206,6 +211,129 @@ const CARD_MOVE_ORDER = ["play", "advocate", "discard_take", "quest", "discard_d
 export function orderCardMoves(moves: readonly Move[]): Move[] {
   const rank = (m: Move) => { const i = CARD_MOVE_ORDER.indexOf(moveKind(m)); return i < 0 ? 99 : i; };
   return moves.map((m, i) => [m, i] as const).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([m]) => m);
+}
+
+// ------------------------------------------------------------------ choosing with few taps (issue 33)
+// A tap on a hand card chooses that card's most likely move; chips change the kind of move and the piles;
+// one Confirm sends it. These helpers pick the defaults and keep every choice inside the legal moves.
+
+/** The colours a card counts as for "same colour" (I2.2): its realm colour, white for advocates, every colour
+ *  (and white) for tomes and epics. */
+export function colourSet(id: string): string[] {
+  const c = parseInhCard(id);
+  if (c.kind === "tome" || c.kind === "epic") return [...COLOURS, "white"];
+  return c.colour ? [c.colour] : [];
+}
+
+/** May these cards be the discards of one quest (I5.4.1): some colour lies in the colour set of each (Fox: any)? */
+export function questCompatible(cards: readonly string[], fox: boolean): boolean {
+  if (new Set(cards).size !== cards.length) return false;
+  if (fox || cards.length === 0) return true;
+  let common = colourSet(cards[0]);
+  for (const c of cards.slice(1)) { const s = colourSet(c); common = common.filter((k) => s.includes(k)); }
+  return common.length > 0;
+}
+
+/** How readily a card goes as a quest discard (lower first): dead influence cards (value at or below my stack's top,
+ *  never playable again), then low influence cards, advocates, relics (they score in hand, S3), tomes/epics last. */
+function discardCost(id: string, tops: Readonly<Record<string, number>>): number {
+  const c = parseInhCard(id);
+  if (c.kind === "influence") return (c.value ?? 0) <= (tops[c.colour ?? ""] ?? 0) ? 0 : 1 + (c.value ?? 0) / 10;
+  if (c.kind === "advocate") return 3;
+  if (c.kind === "relic") return 4;
+  return 5;
+}
+
+/** The two cards that complete a quest started with ``first``: the cheapest discards of the colour with the most
+ *  cards in hand ([] when no colour has two more). ``tops``: my stacks' top values. */
+export function questPartners(first: string, hand: readonly string[], fox: boolean,
+  tops: Readonly<Record<string, number>> = {}): string[] {
+  const rest = hand.filter((c) => c !== first).sort((a, b) => discardCost(a, tops) - discardCost(b, tops) || a.localeCompare(b));
+  if (fox) return rest.slice(0, 2);
+  let best: string[] = [];
+  let bestPlain = -1;
+  for (const k of colourSet(first)) {
+    const fits = rest.filter((c) => colourSet(c).includes(k));
+    const plain = fits.filter((c) => colourSet(c).length === 1).length; // prefer a colour held without wilds
+    if (fits.length >= 2 && plain > bestPlain) { best = fits.slice(0, 2); bestPlain = plain; }
+  }
+  return best;
+}
+
+/** The quest discards after a tap on ``card``: it leaves if chosen; joins if the three still share a colour;
+ *  with three chosen it takes the place of the last one. null: it can't join. */
+export function toggleQuestCard(chosen: readonly string[], card: string, fox: boolean): string[] | null {
+  if (chosen.includes(card)) return chosen.filter((c) => c !== card);
+  if (chosen.length < 3) return questCompatible([...chosen, card], fox) ? [...chosen, card] : null;
+  for (let i = 2; i >= 0; i--) {
+    const next = chosen.map((c, j) => (j === i ? card : c));
+    if (questCompatible(next, fox)) return next;
+  }
+  return null;
+}
+
+/** The whole quest as one move (engine: A4 with all three discards at once, in this order). */
+export function questMove(cards: readonly string[], piles: readonly number[]): Move {
+  return { action: "quest", cards: [...cards], piles: [...piles] };
+}
+
+/** The pile with the fewest cards (a discard there gives the others the least), lowest number on ties. */
+export function smallestPile(market: readonly (readonly string[])[], among: readonly number[] = [0, 1, 2]): number {
+  return [...among].sort((a, b) => (market[a]?.length ?? 0) - (market[b]?.length ?? 0) || a - b)[0] ?? 0;
+}
+
+/** The kinds of move a card offers, in the order of CARD_MOVE_ORDER. */
+export function kindsOf(moves: readonly Move[]): string[] {
+  return [...new Set(orderCardMoves(moves).map(moveKind))];
+}
+
+/** The preselected move of one kind: a discard onto the smallest pile; taking the biggest pile it may take. */
+export function defaultOfKind(moves: readonly Move[], kind: string, market: readonly (readonly string[])[]): Move | null {
+  const of = moves.filter((m) => moveKind(m) === kind);
+  if (!of.length) return null;
+  if (kind === "discard_take") {
+    const takes = [...new Set(of.map((m) => Number(m.take)))];
+    const take = takes.sort((a, b) => (market[b]?.length ?? 0) - (market[a]?.length ?? 0) || a - b)[0];
+    const onto = of.filter((m) => Number(m.take) === take);
+    const pile = smallestPile(market, onto.map((m) => Number(m.pile)));
+    return onto.find((m) => Number(m.pile) === pile) ?? onto[0];
+  }
+  if (of.every((m) => typeof m.pile === "number")) {
+    const pile = smallestPile(market, of.map((m) => Number(m.pile)));
+    return of.find((m) => m.pile === pile) ?? of[0];
+  }
+  return of[0];
+}
+
+/** What a tap on a card chooses: play it if it can go to the tableau, else its advocate effect, else the first
+ *  kind (a skip-play, putting it back, ...) before the plain discard and draw 2 onto the smallest pile. Never a
+ *  quest or a pile taken: those are one more tap on their chip. */
+export function defaultCardMove(moves: readonly Move[], market: readonly (readonly string[])[]): Move | null {
+  const kinds = kindsOf(moves).filter((k) => k !== "quest" && k !== "discard_take");
+  return defaultOfKind(moves, kinds[0] ?? kindsOf(moves)[0] ?? "", market);
+}
+
+/** The same card's move of the same kind onto another ``pile`` (the take kept when it still may be taken). */
+export function withPile(moves: readonly Move[], current: Move, pile: number): Move | null {
+  const same = moves.filter((m) => moveKind(m) === moveKind(current) && Number(m.pile) === pile);
+  return same.find((m) => m.take === current.take) ?? same[0] ?? null;
+}
+
+/** The same card's A3 taking pile ``take`` (its discard pile kept when allowed, else the smallest other pile). */
+export function withTake(moves: readonly Move[], current: Move, take: number, market: readonly (readonly string[])[]): Move | null {
+  const same = moves.filter((m) => moveKind(m) === "discard_take" && Number(m.take) === take);
+  const keep = same.find((m) => m.pile === current.pile);
+  if (keep) return keep;
+  const pile = smallestPile(market, same.map((m) => Number(m.pile)));
+  return same.find((m) => Number(m.pile) === pile) ?? null;
+}
+
+/** A move there is no choice about, sent without asking: ending the turn when nothing can be claimed, passing
+ *  with an empty hand. */
+export function forcedMove(legal: readonly Move[]): Move | null {
+  if (legal.length !== 1) return null;
+  const m = legal[0];
+  return m.end_turn === true || m.pass === true ? m : null;
 }
 
 // ------------------------------------------------------------------ turn, seats, scores

@@ -158,6 +158,25 @@ export const INH_EN = {
   "inh.r.to_act": "To act: {names}",
   "inh.r.hand_of": "Hand of {name}",
   "inh.r.quests_of": "Quests of {name}",
+  // issue 33: choose a card, change the kind of move and the piles with chips, one Confirm
+  "inh.kk.play": "Play",
+  "inh.kk.advocate": "Use advocate",
+  "inh.kk.discard_draw": "Draw 2",
+  "inh.kk.discard_take": "Take a pile",
+  "inh.kk.quest": "Quest",
+  "inh.kk.discard": "Discard",
+  "inh.kk.skip_play": "Place",
+  "inh.kk.put_back": "Put back",
+  "inh.onto_pile": "Onto pile",
+  "inh.take_pile_of": "Take pile",
+  "inh.quest_pick": "Quest discards (tap one for another pile):",
+  "inh.quest_need#one": "Choose {n} more card of the same colour in your hand.",
+  "inh.quest_need#other": "Choose {n} more cards of the same colour in your hand.",
+  "inh.quest_bad": "{card} shares no colour with the other quest cards.",
+  "inh.m.quest3": "start a quest: {cards}, draw 1",
+  "inh.m.onto": "{card} on pile {pile}",
+  "inh.choose_hint": "Tap a card, then Confirm.",
+  "inh.auto_end": "Nothing to claim: your turn ends.",
 } as const;
 
 export type InhKey = keyof typeof INH_EN;
@@ -319,6 +338,25 @@ const INH_DE: InhCatalogue = {
   "inh.r.to_act": "Am Zug: {names}",
   "inh.r.hand_of": "Hand von {name}",
   "inh.r.quests_of": "Aufträge von {name}",
+  // issue 33
+  "inh.kk.play": "Ausspielen",
+  "inh.kk.advocate": "Fürsprecher nutzen",
+  "inh.kk.discard_draw": "2 ziehen",
+  "inh.kk.discard_take": "Stapel nehmen",
+  "inh.kk.quest": "Auftrag",
+  "inh.kk.discard": "Abwerfen",
+  "inh.kk.skip_play": "Anlegen",
+  "inh.kk.put_back": "Zurücklegen",
+  "inh.onto_pile": "Auf Stapel",
+  "inh.take_pile_of": "Stapel nehmen",
+  "inh.quest_pick": "Auftragskarten (tippen für einen anderen Stapel):",
+  "inh.quest_need#one": "Wähle noch {n} Karte derselben Farbe aus deiner Hand.",
+  "inh.quest_need#other": "Wähle noch {n} Karten derselben Farbe aus deiner Hand.",
+  "inh.quest_bad": "{card} hat keine gemeinsame Farbe mit den anderen Auftragskarten.",
+  "inh.m.quest3": "Auftrag beginnen: {cards}, 1 ziehen",
+  "inh.m.onto": "{card} auf Stapel {pile}",
+  "inh.choose_hint": "Tippe auf eine Karte, dann auf Bestätigen.",
+  "inh.auto_end": "Nichts zu beanspruchen: dein Zug endet.",
 };
 
 const INH_CS: InhCatalogue = {
@@ -477,6 +515,26 @@ const INH_CS: InhCatalogue = {
   "inh.r.to_act": "Na tahu: {names}",
   "inh.r.hand_of": "Ruka hráče {name}",
   "inh.r.quests_of": "Úkoly hráče {name}",
+  // issue 33
+  "inh.kk.play": "Vyložit",
+  "inh.kk.advocate": "Použít přímluvce",
+  "inh.kk.discard_draw": "Líznout 2",
+  "inh.kk.discard_take": "Vzít hromádku",
+  "inh.kk.quest": "Úkol",
+  "inh.kk.discard": "Odhodit",
+  "inh.kk.skip_play": "Přiložit",
+  "inh.kk.put_back": "Vrátit",
+  "inh.onto_pile": "Na hromádku",
+  "inh.take_pile_of": "Vzít hromádku",
+  "inh.quest_pick": "Karty úkolu (klepnutím zvolíte jinou hromádku):",
+  "inh.quest_need#one": "Vyberte v ruce ještě {n} kartu stejné barvy.",
+  "inh.quest_need#few": "Vyberte v ruce ještě {n} karty stejné barvy.",
+  "inh.quest_need#other": "Vyberte v ruce ještě {n} karet stejné barvy.",
+  "inh.quest_bad": "{card} nemá společnou barvu s ostatními kartami úkolu.",
+  "inh.m.quest3": "začít úkol: {cards}, líznout 1",
+  "inh.m.onto": "{card} na hromádku {pile}",
+  "inh.choose_hint": "Klepněte na kartu a pak na Potvrdit.",
+  "inh.auto_end": "Není co zabrat: váš tah končí.",
 };
 
 export const INH_TABLES: Record<Lang, InhCatalogue> = { en: INH_EN, de: INH_DE, cs: INH_CS };

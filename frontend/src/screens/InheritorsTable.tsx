@@ -1,10 +1,13 @@
 // The Inheritors table (2-4 seats): my tableau and hand, the other seats' tableaux, the three market piles,
 // the quest/honor/clan rows, removed advocates, who must act, my legal moves as buttons, and the final scoring.
-import { useEffect, useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { seatName, type Game } from "../game";
 import { inhCards, inhTranslate, type InhKey } from "../i18n/inheritors";
 import {
-  cardTint, CLAN_COLOURS, groupMoves, influenceOf, type InhPlayer, type InhResult, inhView, type InhView, type Move, moveId, moveKind, moveLabel, type Names, orderCardMoves, outcomeOf, parseInhCard, pendingKey, recentEvents, scoreTable, seatLabels, seatOrder, sortHand, stacksInOrder, turnState,
+  cardTint, CLAN_COLOURS, defaultCardMove, defaultOfKind, forcedMove, groupMoves, influenceOf, type InhPlayer, type InhResult, inhView, type InhView,
+  kindsOf, type Move, moveCard, moveId, moveKind, moveLabel, type Names, outcomeOf, parseInhCard, pendingKey, questMove, questPartners, recentEvents,
+  scoreTable, seatLabels, seatOrder, smallestPile, sortHand, stacksInOrder, toggleQuestCard, turnState, withPile, withTake,
 } from "../inheritors";
 import { resignGame, sendMove, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
@@ -31,11 +34,10 @@ function glyph(id: string): string {
   return ti(`inh.a.${c.advocate}`).slice(0, 3);
 }
 
-/** The kinds of move a card's sheet puts under a heading of their own. */
-const SHEET_KINDS = ["play", "advocate", "discard_take", "quest", "discard_draw"];
-
-export function ICard({ id, onClick, legal, playable, selected, size = "m", label }: {
-  id: string; onClick?: () => void; legal?: boolean; playable?: boolean; selected?: boolean; size?: "s" | "m"; label?: string;
+export function ICard({ id, onClick, legal, playable, selected, pressed, size = "m", label, kinds }: {
+  id: string; onClick?: () => void; legal?: boolean; playable?: boolean; selected?: boolean; pressed?: boolean; size?: "s" | "m"; label?: string;
+  /** the kinds of move this hand card offers (data-kinds, for bots and tests driving the page) */
+  kinds?: string;
 }) {
   const name = (label ?? inhCardName(id)) + (playable ? ` (${ti("inh.playable")})` : "");
   const cls = `ih-card ih-${size} tint-${cardTint(id)} ${legal ? "legal" : ""} ${playable ? "playable" : ""} ${selected ? "sel" : ""}`;
@@ -46,8 +48,8 @@ export function ICard({ id, onClick, legal, playable, selected, size = "m", labe
     {size === "m" && c.colour && c.colour !== "white" && <span class="ih-ci" aria-hidden="true">{ti(`inh.ca.${c.colour}`)}</span>}
   </>;
   if (onClick) {
-    return <button type="button" class={cls} title={name} data-card={id} data-name={name} onClick={onClick}
-      aria-haspopup="dialog">{body}<span class="sr-only">{name}</span></button>;
+    return <button type="button" class={cls} title={name} data-card={id} data-name={name} data-kinds={kinds} onClick={onClick}
+      aria-pressed={pressed ?? false}>{body}<span class="sr-only">{name}</span></button>;
   }
   return <span class={cls} role="img" aria-label={name} title={name} data-card={id}>{body}</span>;
 }
@@ -75,13 +77,33 @@ export function SeatBadges({ p }: { p: InhPlayer }) {
   );
 }
 
+/** A chip of the dock: a 44 px button that says whether it is chosen. */
+function Chip({ on, onClick, children, ...data }: {
+  on: boolean | null; onClick: () => void; children: ComponentChildren; [k: `data-${string}`]: string | number;
+}) {
+  return <button type="button" class={`btn ih-chip ${on ? "on" : ""}`} aria-pressed={on ?? undefined} onClick={onClick} {...data}>{children}</button>;
+}
+
+/** A market pile's number and size on a chip: "2 (3)", and "3 cards" for screen readers. */
+function PileChipText({ n, count }: { n: number; count: number }) {
+  return <><b>{n + 1}</b> <span class="small">({count})</span><span class="sr-only">, {inhCards(state.lang, count)}</span></>;
+}
+
+interface QuestPick { cards: string[]; piles: number[] }
+
+/** Wait this long before sending a forced move (end of turn with nothing to claim), so the player sees the result. */
+const AUTO_DELAY_MS = 700;
+
 export function InheritorsTable({ g }: { g: Game }) {
   const st = useStore();
   const [busy, setBusy] = useState(false);
-  const [card, setCard] = useState<string | null>(null);
-  const [pile, setPile] = useState<number | null>(null);
-  const [chosen, setChosen] = useState<Move | null>(null);
-  useEffect(() => { setCard(null); setChosen(null); }, [g.version]); // a new version may have changed what the card can do
+  const [card, setCard] = useState<string | null>(null); // the chosen hand card (its kinds of move are chips)
+  const [sel, setSel] = useState<Move | null>(null); // the move Confirm sends
+  const [quest, setQuest] = useState<QuestPick | null>(null); // the quest's three discards while one is built
+  const [pile, setPile] = useState<number | null>(null); // the market pile shown in a dialog
+  const auto = useRef("");
+  const clear = () => { setCard(null); setSel(null); setQuest(null); };
+  useEffect(clear, [g.version]); // a new version may have changed what the cards can do
   const v = inhView(g.raw)!;
   const me = g.mySeat;
   const order = seatOrder(me, v.seats);
@@ -99,6 +121,10 @@ export function InheritorsTable({ g }: { g: Game }) {
   const pend = pendingKey(v, me);
   const hand = sortHand(v.hand ?? []);
   const result = (v.result ?? (g.result as unknown as InhResult | null)) || null;
+  const mine = me === null ? null : v.players[me];
+  const fox = mine?.clan === "fox";
+  const tops = Object.fromEntries(Object.entries(mine?.stacks ?? {}).map(([c, s]) => [c, s.top]));
+  const forced = forcedMove(legal);
 
   async function send(move: Move) {
     setBusy(true);
@@ -106,28 +132,68 @@ export function InheritorsTable({ g }: { g: Game }) {
       await sendMove(g.id, g.version, move);
     } finally {  // sent or refused, the choice is cleared
       setBusy(false);
-      setCard(null);
       setPile(null);
-      setChosen(null);
+      clear();
     }
   }
 
-  /** Choose, then commit (issue 25): the first tap on a move chooses it and says what it does; a second tap
-   *  on it (or Confirm) sends it. One-tap play (Settings) sends at once. */
+  // Nothing to decide (only "end turn" left, or a pass with an empty hand): sent after a moment, once per version.
+  useEffect(() => {
+    if (!forced || busy) return;
+    const key = `${g.id}:${g.version}`;
+    if (auto.current === key) return;
+    const timer = setTimeout(() => { auto.current = key; void send(forced); }, AUTO_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [g.version, forced ? moveId(forced) : "", busy]);
+
+  // What Confirm sends: the quest being built (once it has three cards), the chosen move, or the only legal move.
+  const questReady = quest !== null && quest.cards.length === 3;
+  // After the action (claims are optional) Confirm ends the turn unless a claim is chosen.
+  const endTurn = v.phase === "post" && !v.pending ? legal.find((m) => m.end_turn === true) ?? null : null;
+  const chosen: Move | null = quest ? (questReady ? questMove(quest.cards, quest.piles) : null)
+    : sel ?? (legal.length === 1 ? legal[0] : endTurn);
+  const isChosen = (m: Move) => chosen !== null && moveId(chosen) === moveId(m);
+  const commit = () => { if (!busy && chosen) void send(chosen); };
+
+  /** Choose, then commit (issue 25): a tap chooses and says what it does; Confirm (or a second tap) sends it.
+   *  One-tap play (Settings) sends a move button's move at once. */
   function pick(m: Move) {
     if (busy) return;
-    if (st.oneTap || (chosen !== null && moveId(chosen) === moveId(m))) void send(m);
-    else setChosen(m);
+    if (st.oneTap || isChosen(m)) { void send(m); return; }
+    setCard(null); setQuest(null); setSel(m);
   }
-  const isChosen = (m: Move) => chosen !== null && moveId(chosen) === moveId(m);
-  const commitBar = (inDialog: boolean) => chosen && (
-    <div class="ih-commit-bar" id={inDialog ? "ih-commit-bar-dlg" : "ih-commit-bar"}>
-      <p class="small" role="status">{moveLabel(chosen, ti, names, !inDialog)}</p>
-      <button type="button" class="btn primary" id="ih-commit" aria-disabled={busy} onClick={() => { if (!busy && chosen) void send(chosen); }}>{t("table.commit")}</button>
-    </div>
-  );
 
-  const resign = () => resignGame(g.id, g.version);
+  const cardMoves = card ? groups.byCard.get(card) ?? [] : [];
+  const kinds = kindsOf(cardMoves);
+
+  function tapCard(c: string) {
+    if (busy) return;
+    if (quest) { // building a quest: the card joins or leaves the three discards
+      const next = toggleQuestCard(quest.cards, c, fox);
+      if (next === null) { toast(ti("inh.quest_bad", { card: inhCardName(c) })); return; }
+      const piles = next.map((x) => quest.piles[quest.cards.indexOf(x)] ?? quest.piles[0] ?? smallestPile(v.market));
+      setQuest({ cards: next, piles });
+      return;
+    }
+    const moves = groups.byCard.get(c);
+    if (!moves?.length) { toast(g.myTurn ? ti("inh.no_card_moves") : t("table.not_your_turn")); return; }
+    if (card === c && sel) { commit(); return; } // a second tap on the chosen card plays it
+    setCard(c);
+    setSel(defaultCardMove(moves, v.market));
+  }
+
+  function chooseKind(k: string) {
+    if (!card || busy) return;
+    if (k === "quest") { // the whole quest in one move: this card and the two cheapest partners, editable
+
+      const cards = [card, ...questPartners(card, hand, fox, tops)];
+      setQuest({ cards, piles: cards.map(() => smallestPile(v.market)) });
+      setSel(null);
+      return;
+    }
+    setQuest(null);
+    setSel(defaultOfKind(cardMoves, k, v.market));
+  }
 
   let turnText: string;
   if (ts.kind === "over" || over) turnText = ti("inh.end.title"); // over: also a resigned game the engine never ended
@@ -138,12 +204,19 @@ export function InheritorsTable({ g }: { g: Game }) {
     if (ts.others.length) turnText += ` (${ti("inh.also_acting", { names: ts.others.map(name).join(", ") })})`;
   } else turnText = ti("inh.waiting", { names: ts.seats.map(name).join(", ") || "…" });
 
-  const cardMoves = card ? orderCardMoves(groups.byCard.get(card) ?? []) : [];
   const takeFromPile = pile === null ? null : legal.find((m) => m.take_pile === pile) ?? null;
+  const questCard = quest?.cards[0] ?? card;
+  let choiceText: string;
+  if (forced) choiceText = ti("inh.auto_end");
+  else if (quest && !questReady) choiceText = ti("inh.quest_need", { n: 3 - quest.cards.length });
+  else if (chosen) choiceText = moveLabel(chosen, ti, names);
+  else choiceText = groups.byCard.size > 0 ? ti("inh.choose_hint") : ti("inh.moves");
+  const inQuest = (c: string) => quest?.cards.includes(c) ?? false;
+  const handLegal = (c: string) => (quest ? inQuest(c) || toggleQuestCard(quest.cards, c, fox) !== null : groups.byCard.has(c));
 
   return (
     <main class="table ih" id="main" data-kind="inheritors" data-version={g.version} data-over={over ? "1" : "0"}
-      data-myturn={g.myTurn ? "1" : "0"} data-phase={v.phase} data-pending={v.pending?.kind ?? ""}>
+      data-myturn={g.myTurn ? "1" : "0"} data-phase={v.phase} data-pending={v.pending?.kind ?? ""} data-seats={v.seats} data-turn={v.turn}>
       <h1 class="sr-only">{ti("inh.title")}</h1>
       <p class={`t-turn ${ts.kind === "mine" ? "mine" : ""}`} role="status" aria-live="polite" id="turn">{turnText}
         {!over && g.deadline && <span class="muted small"> · {t("table.deadline", { when: relTime(g.deadline) })}</span>}</p>
@@ -159,7 +232,7 @@ export function InheritorsTable({ g }: { g: Game }) {
       )}
       {over && result && <InhEnd g={g} v={v} r={result} order={order} name={name} />}
 
-      <section id="ih-opps" aria-label={t("table.opponents")}>
+      <section id="ih-opps" class={`n${others.length}`} aria-label={t("table.opponents")}>
         {others.map((s) => {
           const p = v.players[s];
           return (
@@ -176,55 +249,21 @@ export function InheritorsTable({ g }: { g: Game }) {
       </section>
 
       <section id="ih-market" aria-labelledby="ih-market-h">
-        <h2 id="ih-market-h" class="small">{ti("inh.market")}</h2>
+        <h2 id="ih-market-h" class="sr-only">{ti("inh.market")}</h2>
         <div class="ih-piles">
           {v.market.map((cards, i) => {
             const top = cards[cards.length - 1];
+            const label = top ? ti("inh.pile_label", { n: i + 1, count: inhCards(st.lang, cards.length), card: inhCardName(top) }) : ti("inh.pile_empty", { n: i + 1 });
             return (
-              <button type="button" class="ih-pile" data-pile={i} onClick={() => { setChosen(null); setPile(i); }} aria-haspopup="dialog"
-                data-name={top ? ti("inh.pile_label", { n: i + 1, count: inhCards(st.lang, cards.length), card: inhCardName(top) }) : ti("inh.pile_empty", { n: i + 1 })}>
-                <span class="small" aria-hidden="true">{ti("inh.pile", { n: i + 1 })}</span>
+              <button type="button" class="ih-pile" data-pile={i} onClick={() => setPile(i)} aria-haspopup="dialog" data-name={label}>
                 <span aria-hidden="true">{top ? <ICard id={top} /> : <span class="ih-card ih-m empty" />}</span>
-                <span class="muted small" aria-hidden="true">{inhCards(st.lang, cards.length)}</span>
-                <span class="sr-only">{top ? ti("inh.pile_label", { n: i + 1, count: inhCards(st.lang, cards.length), card: inhCardName(top) }) : ti("inh.pile_empty", { n: i + 1 })}</span>
+                <span class="small ih-pile-n" aria-hidden="true">{ti("inh.pile", { n: i + 1 })}<br />{inhCards(st.lang, cards.length)}</span>
+                <span class="sr-only">{label}</span>
               </button>
             );
           })}
         </div>
       </section>
-
-
-      {!over && g.myTurn && (
-        <section id="ih-moves" aria-labelledby="ih-moves-h" aria-busy={busy}>
-          <h2 id="ih-moves-h" class="small">{ti("inh.moves")}</h2>
-          {pend && <p class="ih-pending" id="ih-pending">{ti(pend)}</p>}
-          {v.pending?.your_choices && v.pending.your_choices.length > 0 && (
-            <p class="small">{ti("inh.your_choices_sab", { cards: v.pending.your_choices.map(([c]) => inhCardName(c)).join(", ") })}</p>
-          )}
-          <div class="ih-move-list">
-            {groups.other.map((m) => (
-              <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)}
-                aria-pressed={isChosen(m)} onClick={() => pick(m)}>{moveLabel(m, ti, names)}</button>
-            ))}
-          </div>
-          {!card && pile === null && commitBar(false)}
-          {groups.byCard.size > 0 && <p class="muted small" id="ih-hint">{ti("inh.tap_card")}</p>}
-        </section>
-      )}
-
-      {me !== null && (
-        <section id="ih-hand-wrap" aria-labelledby="ih-hand-h">
-          <h2 id="ih-hand-h" class="small">{ti("inh.hand")} ({hand.length})</h2>
-          <div class="ih-hand" id="ih-hand">
-            {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
-            {hand.map((c) => {
-              const ok = groups.byCard.has(c);
-              const playable = ok && (groups.byCard.get(c) ?? []).some((m) => m.action === "play" || (m.play === c && !m.action));
-              return <ICard id={c} legal={ok} playable={playable} selected={card === c} onClick={() => (ok ? (setChosen(null), setCard(c)) : toast(g.myTurn ? ti("inh.no_card_moves") : t("table.not_your_turn")))} />;
-            })}
-          </div>
-        </section>
-      )}
 
       {me !== null && (
         <section id="ih-me" class="ih-seat me" aria-labelledby="ih-me-h">
@@ -264,32 +303,99 @@ export function InheritorsTable({ g }: { g: Game }) {
         <p class="muted small">{ti("inh.provisional_note")} <a class="tap-link" href="#/rules/inheritors">{ti("inh.provisional_link")}</a></p>
       </section>
 
-      {!over && g.status === "active" && me !== null && (
-        <div class="t-actions">
-          <a class="btn ghost" href="#/">{t("nav.back")}</a>
-          <button type="button" class="btn ghost" onClick={resign} id="resign">{t("table.resign")}</button>
+
+      {/* The dock (issue 33): the hand, what the chosen card can do and one Confirm, pinned to the bottom edge. */}
+      {me !== null && !over && (
+        <div class="ih-dock" id="ih-dock">
+          <section id="ih-hand-wrap" aria-labelledby="ih-hand-h">
+            <div class="ih-hand-top">
+              <h2 id="ih-hand-h" class="small">{ti("inh.hand")} ({hand.length})</h2>
+              {stacksInOrder(v.players[me], v.colours).length > 0 && (
+                <span aria-hidden="true"><Tableau p={v.players[me]} v={v} label={ti("inh.tableau_of", { name: ti("inh.you") })} /></span>
+              )}
+            </div>
+            <div class="ih-hand" id="ih-hand">
+              {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
+              {hand.map((c) => {
+                const ok = handLegal(c);
+                const playable = !quest && ok && (groups.byCard.get(c) ?? []).some((m) => m.action === "play" || (m.play === c && !m.action));
+                const selected = quest ? inQuest(c) : (card === c || (chosen !== null && moveCard(chosen) === c));
+                return <ICard id={c} legal={ok} playable={playable} selected={selected} pressed={selected} onClick={() => tapCard(c)}
+                  kinds={kindsOf(groups.byCard.get(c) ?? []).join(" ")} />;
+              })}
+            </div>
+          </section>
+          {g.myTurn && (
+            <section id="ih-moves" aria-labelledby="ih-moves-h" aria-busy={busy} data-forced={forced ? "1" : "0"}>
+              <h2 id="ih-moves-h" class="sr-only">{ti("inh.moves")}</h2>
+              {pend && <p class="ih-pending small" id="ih-pending">{ti(pend)}</p>}
+              {v.pending?.your_choices && v.pending.your_choices.length > 0 && (
+                <p class="small">{ti("inh.your_choices_sab", { cards: v.pending.your_choices.map(([c]) => inhCardName(c)).join(", ") })}</p>
+              )}
+              {groups.other.length > 0 && !forced && (
+                <div class="ih-opts" id="ih-others">
+                  {groups.other.map((m) => (
+                    <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)}
+                      aria-pressed={isChosen(m)} onClick={() => pick(m)}>{moveLabel(m, ti, names)}</button>
+                  ))}
+                </div>
+              )}
+              {questCard && (card || quest) && kinds.length > 1 && (
+                <div class="ih-row" role="group" aria-label={ti("inh.card_moves", { card: inhCardName(questCard) })} id="ih-kinds">
+                  {kinds.map((k) => (
+                    <Chip on={k === "quest" ? quest !== null : !quest && sel !== null && moveKind(sel) === k && moveCard(sel) === card} data-kind={k}
+                      onClick={() => chooseKind(k)}>{ti(`inh.kk.${k}`)}</Chip>
+                  ))}
+                </div>
+              )}
+              {!quest && sel && card && moveKind(sel) === "discard_take" && (
+                <div class="ih-row" role="group" aria-label={ti("inh.take_pile_of")} id="ih-takes">
+                  <span class="small ih-row-l" aria-hidden="true">{ti("inh.take_pile_of")}</span>
+                  {[...new Set(cardMoves.filter((m) => moveKind(m) === "discard_take").map((m) => Number(m.take)))].sort().map((y) => (
+                    <Chip on={Number(sel.take) === y} data-take={y}
+                      onClick={() => setSel(withTake(cardMoves, sel, y, v.market) ?? sel)}><PileChipText n={y} count={v.market[y]?.length ?? 0} /></Chip>
+                  ))}
+                </div>
+              )}
+              {!quest && sel && card && typeof sel.pile === "number" && (
+                <div class="ih-row" role="group" aria-label={ti("inh.onto_pile")} id="ih-piles">
+                  <span class="small ih-row-l" aria-hidden="true">{ti("inh.onto_pile")}</span>
+                  {[0, 1, 2].filter((p) => withPile(cardMoves, sel, p) !== null && (moveKind(sel) !== "discard_take" || p !== sel.take)).map((p) => (
+                    <Chip on={sel.pile === p} data-onto={p}
+                      onClick={() => setSel(withPile(cardMoves, sel, p) ?? sel)}><PileChipText n={p} count={v.market[p]?.length ?? 0} /></Chip>
+                  ))}
+                </div>
+              )}
+              {quest && (
+                <div class="ih-row" role="group" aria-label={ti("inh.quest_pick")} id="ih-quest">
+                  <span class="small ih-row-l" aria-hidden="true">{ti("inh.kk.quest")}</span>
+                  {quest.cards.map((c, i) => (
+                    <Chip on={null} data-quest-card={c} data-pile={quest.piles[i]}
+                      onClick={() => setQuest({ cards: quest.cards, piles: quest.piles.map((p, j) => (j === i ? (p + 1) % 3 : p)) })}>
+                      <ICard id={c} size="s" /> → {quest.piles[i] + 1}</Chip>
+                  ))}
+                </div>
+              )}
+              <div class="ih-commit-bar" id="ih-commit-bar">
+                <p class="small" id="ih-choice" role="status" aria-live="polite">{choiceText}</p>
+                <button type="button" class="btn primary" id="ih-commit" aria-disabled={busy || !(chosen || forced)}
+                  onClick={() => (forced && !chosen ? void send(forced) : commit())}>{t("table.commit")}</button>
+              </div>
+            </section>
+          )}
         </div>
       )}
 
-      {card && cardMoves.length > 0 && (
-        <Dialog title={ti("inh.card_moves", { card: inhCardName(card) })} onClose={() => { setCard(null); setChosen(null); }} id="ih-sheet">
-          <div class="ih-move-list" id="ih-sheet" data-card={card}>
-            {cardMoves.map((m, i) => {
-              // a long sheet is split by kind of move (take a pile, quest, draw 2...), so the choices can be scanned
-              const kind = moveKind(m);
-              const head = cardMoves.length > 4 && SHEET_KINDS.includes(kind) && (i === 0 || moveKind(cardMoves[i - 1]) !== kind);
-              return (<>
-                {head && <p class="ih-kind small">{ti(`inh.k.${kind}`)}</p>}
-                <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)} aria-pressed={isChosen(m)}
-                  onClick={() => pick(m)}>{moveLabel(m, ti, names, false)}</button>
-              </>);
-            })}
-          </div>
-          {commitBar(true)}
-        </Dialog>
+      {/* after the dock, so that the pinned dock never covers them */}
+      {!over && g.status === "active" && me !== null && (
+        <div class="t-actions">
+          <a class="btn ghost" href="#/">{t("nav.back")}</a>
+          <button type="button" class="btn ghost" onClick={() => resignGame(g.id, g.version)} id="resign">{t("table.resign")}</button>
+        </div>
       )}
+
       {pile !== null && (
-        <Dialog title={ti("inh.pile_title", { n: pile + 1 })} onClose={() => { setPile(null); setChosen(null); }} id="ih-pile">
+        <Dialog title={ti("inh.pile_title", { n: pile + 1 })} onClose={() => setPile(null)} id="ih-pile">
           {v.market[pile].length === 0 ? <p class="muted" id="ih-pile-cards" data-pile={pile}>{ti("inh.pile_empty", { n: pile + 1 })}</p> : (
             <ol class="ih-pile-list" id="ih-pile-cards" data-pile={pile}>
               {v.market[pile].map((c) => <li><ICard id={c} size="s" /> {inhCardName(c)}</li>)}
@@ -297,7 +403,12 @@ export function InheritorsTable({ g }: { g: Game }) {
           )}
           {takeFromPile && <button type="button" class={`btn ${isChosen(takeFromPile) ? "primary" : ""}`} disabled={busy} data-move={moveId(takeFromPile)}
             aria-pressed={isChosen(takeFromPile)} onClick={() => pick(takeFromPile)}>{moveLabel(takeFromPile, ti, names)}</button>}
-          {takeFromPile && commitBar(true)}
+          {takeFromPile && isChosen(takeFromPile) && (
+            <div class="ih-commit-bar" id="ih-commit-bar-dlg">
+              <p class="small">{moveLabel(takeFromPile, ti, names)}</p>
+              <button type="button" class="btn primary" id="ih-commit-dlg" aria-disabled={busy} onClick={commit}>{t("table.commit")}</button>
+            </div>
+          )}
         </Dialog>
       )}
     </main>
