@@ -1,4 +1,4 @@
-"""CPU of the ``game_changed`` receivers per change, in-process (docs/performance.md, sixth round).
+"""CPU of the ``game_changed`` receivers per change, in-process.
 
 Sets up (once, in the database it is given) ``--games`` two-human games of Claim with ``--moves`` stored
 moves each, with the receivers switched off; then runs the Celery task's body

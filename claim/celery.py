@@ -17,8 +17,7 @@ app.autodiscover_tasks()
 @worker_init.connect
 def _lower_priority(**_: object) -> None:
     """The worker (and the pool processes it forks) runs ``WORKER_NICE`` nicer than the web server: its work
-    is background work, and under load the CPU goes first to the moves and pushes (docs/performance.md,
-    eighth round)."""
+    is background work, and under load the CPU goes first to the moves and pushes."""
     from django.conf import settings
 
     if settings.WORKER_NICE:

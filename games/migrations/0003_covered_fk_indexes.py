@@ -1,5 +1,5 @@
 """Drop four single-column foreign-key indexes that composite indexes already cover (their leading column):
-every move wrote them for nothing (docs/performance.md, seventh round). Only the indexes go: Django's own
+every move wrote them for nothing. Only the indexes go: Django's own
 AlterField would also drop and re-validate the foreign keys, a full scan under lock on a big table."""
 
 import django.db.models.deletion

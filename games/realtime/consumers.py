@@ -276,8 +276,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def dispatch(self, message: dict) -> None:
         """Channels closes stale database connections in a worker thread before every handler; the
-        pushes forwarded here use none, and that thread hop was a tenth of the server's CPU per move
-        (docs/performance.md, sixth round)."""
+        pushes forwarded here use none, and that thread hop was a tenth of the server's CPU per move."""
         if message.get("type") in self.NO_DATABASE:
             await getattr(self, message["type"].replace(".", "_"))(message)
             return

@@ -104,7 +104,7 @@ async def _send_all(layer, messages: list[tuple[str, dict]], pipelined: bool = T
 
 
 class _PubSubPublisher:
-    """``group_send`` for channels_redis' pub/sub layer, pipelined (docs/performance.md, sixth round).
+    """``group_send`` for channels_redis' pub/sub layer, pipelined.
 
     The layer publishes one message per round trip under a lock it shares with its subscriptions, so at
     load the pushes of a process queue behind each other, one round trip each. This sends the same

@@ -1,7 +1,7 @@
 """A Celery worker keeps its database connection across tasks, as Django keeps one across requests.
 
 Celery's Django fixup closes every connection before and after each task unless ``CELERY_DB_REUSE_MAX``
-is set: a new PostgreSQL backend per task (docs/performance.md, seventh round). With it set, the
+is set: a new PostgreSQL backend per task, a connection set-up per AI turn or deadline. With it set, the
 fixup leaves connections alone and ``claim.celery`` applies Django's own policy around each task
 (``close_old_connections``: ``CONN_MAX_AGE``, unusable connections).
 """
