@@ -143,9 +143,15 @@ def test_I6_4_matching(discard: str, top: str, ok: bool) -> None:
 
 
 def test_I6_4_fox_discard_is_wild() -> None:
+    move = {"action": "discard_take", "card": "red-2a", "pile": 0, "take": 1}
+    plain = build(hands=[["red-2a"], ["blue-1b"]], market=[[], ["green-3a"], []], deck=list(DECK))
+    assert move not in RULES.legal_moves(plain, 0)  # red on green matches nothing without the Fox
     s = build(hands=[["red-2a"], ["blue-1b"]], market=[[], ["green-3a"], []], clans=["fox", None],
               deck=list(DECK))
-    play(s, 0, {"action": "discard_take", "card": "red-2a", "pile": 0, "take": 1})
+    assert move in RULES.legal_moves(s, 0)
+    s2 = play(s, 0, move)
+    assert "green-3a" in s2.hands[0] and "red-2a" not in s2.hands[0]
+    assert s2.market[0][-1] == "red-2a"
 
 
 def test_I6_5_refill_sends_advocates_to_removed() -> None:
