@@ -61,6 +61,8 @@ def test_running_game_of_others_says_it_is_private(server, new_page):
     assert "log in" in anon.locator("#game-private").inner_text()
     assert anon.locator("#username").is_visible()
     shot(anon, "gate-private-anonymous")
+    anon.emulate_media(color_scheme="dark")
+    shot(anon, "gate-private-anonymous-dark")
     # the owner still opens the table
     alice.goto(f"{server}/#/game/{gid}")
     alice.wait_for_selector("main.table")
@@ -152,7 +154,8 @@ def test_a_player_replaced_by_the_ai_watches_without_controls(server, new_page):
             break
         eview = api(eve, server, "GET", f"/games/{gid}")
         if eview["my_turn"]:
-            api(eve, server, "POST", f"/games/{gid}/moves", {"version": eview["version"], "move": eview["legal_moves"][0]})
+            api(eve, server, "POST", f"/games/{gid}/moves",
+                {"version": eview["version"], "move": eview["legal_moves"][0]})
         else:
             time.sleep(0.1)
     else:
@@ -169,4 +172,6 @@ def test_a_player_replaced_by_the_ai_watches_without_controls(server, new_page):
     assert dan.locator("main button.card, #confirm-play").count() == 0
     assert re.search(r"Waiting for", dan.locator("main").inner_text())
     shot(dan, "gate-departed-spectator")
+    dan.emulate_media(color_scheme="dark")
+    shot(dan, "gate-departed-spectator-dark")
     assert dan.errors == []
