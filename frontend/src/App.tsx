@@ -9,7 +9,8 @@ import { Login, ResetPassword } from "./screens/Login";
 import { NewGame } from "./screens/NewGame";
 import { Rules } from "./screens/Rules";
 import { Settings } from "./screens/Settings";
-import { Table } from "./screens/Table";
+import { GameGate } from "./screens/GameGate";
+import { InviteLanding } from "./screens/InviteLanding";
 import { Leaderboard, Profile } from "./screens/Profile";
 import { Bell, Notifications } from "./screens/Notes";
 import { ReplayScreen } from "./screens/Replay";
@@ -53,17 +54,21 @@ export function App() {
   if (location.pathname === "/reset-password") {
     body = <ResetPassword onDone={() => setTimeout(() => location.replace("/#/"), 1500)} />;
   } else if (route.name === "rules") body = <Rules kind={route.arg} />;
+  // A game (the table, a spectator's view or "private") and a finished game's replay: also when logged out.
+  else if (route.name === "game" && route.arg) body = <GameGate id={Number(route.arg)} key={route.arg} />;
+  else if (route.name === "replay" && route.arg) body = <ReplayScreen id={Number(route.arg)} key={route.arg} />;
+  // A logged-out friend's invitation link: who invites to what, then sign up / log in (the effect above joins).
+  else if (route.name === "join" && route.arg && !st.me) body = <InviteLanding code={route.arg} key={route.arg} />;
   // #/join/CODE, #/challenge/ID and #/authorize?… (the OAuth consent screen) come back to themselves after the login.
   else if (!st.me) body = <Login onDone={() => { if (!["join", "challenge", "authorize"].includes(route.name)) navigate("/"); }} />;
+  else if (route.name === "join" && route.arg) body = <main class="page" id="main"><p aria-busy="true">{t("gate.joining")}</p></main>;
   else if (route.name === "authorize") body = <Authorize />;
   else if (route.name === "new") body = <NewGame />;
   else if (route.name === "challenge" && route.arg) body = <ChallengeScreen id={route.arg} key={route.arg} />;
-  else if (route.name === "game" && route.arg) body = <Table id={Number(route.arg)} key={route.arg} />;
   else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;
   else if (route.name === "profile" && route.arg) body = <Profile username={route.arg} key={route.arg} />;
   else if (route.name === "leaders") body = <Leaderboard pool={route.arg || "claim"} />;
   else if (route.name === "notes") body = <Notifications />;
-  else if (route.name === "replay" && route.arg) body = <ReplayScreen id={Number(route.arg)} key={route.arg} />;
   else body = <Inbox />;
 
   return (

@@ -86,6 +86,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "games_record": row(401, 404, 409, 409, 403, 409),
     "games_replay": row(401, 404, 409, 409, 403, 409),
     "users_games_export": row(200, 200, 200, 200, 403, 200),  # finished games are public (issue 26)
+    "invitations_retrieve": row(200, 200, 200, 200, 403, 200),  # an open invitation's preview is public (issue 33)
     # --- clock and vacation -------------------------------------------------------------------------------
     "games_clock_retrieve": row(401, 404, 200, 200, 403, 200),
     "games_clock_give_time_create": row(401, 404, 409, 409, 403, 200),  # alice is to act: only botty gives time
@@ -181,6 +182,7 @@ def _path(op: Operation, world: World) -> str:
             .replace("{app_id}", "999999")
             .replace("{seek_id}", str(world.seek.pk))
             .replace("{username}", "alice")
+            .replace("{code}", world.open_game.invite_code)
             .replace("{pool}", "claim")
             .replace("{section}", "games")
             .replace("{challenge_id}", str(world.challenge.pk if world.challenge else "")))

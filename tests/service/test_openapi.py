@@ -19,6 +19,7 @@ ENDPOINTS = {
     ("/api/v1/games/{game_id}/history", "get"): {"200", "400", "404"},
     ("/api/v1/games/{game_id}/record", "get"): {"200", "404", "409"},
     ("/api/v1/games/{game_id}/replay", "get"): {"200", "400", "404", "409"},
+    ("/api/v1/invitations/{code}", "get"): {"200", "403", "404", "429"},
 }
 
 

@@ -5,7 +5,8 @@ import { seatHand, seatLabels, stepEvents, influenceOf, type InhReplayStep, type
 import { state, t } from "../store";
 import { ICard, inhCardName, questText, SeatBadges, Tableau, ti } from "./InheritorsTable";
 
-export function InheritorsReplay({ step, seatNames }: { step: InhReplayStep; seatNames: string[] }) {
+/** ``live``: the running game's spectator view (screens/GameGate.tsx), not a step of a record: no move line. */
+export function InheritorsReplay({ step, seatNames, live = false }: { step: InhReplayStep; seatNames: string[]; live?: boolean }) {
   const v = step.spectator_view;
   const labels = seatLabels(Array.from({ length: v.seats }, (_, s) => seatNames[s] ?? `#${s + 1}`));
   const name = (s: number) => labels[s] ?? `#${s + 1}`;
@@ -14,13 +15,13 @@ export function InheritorsReplay({ step, seatNames }: { step: InhReplayStep; sea
     honor: (h) => ti(`inh.h.${h}`), advocate: (a) => ti(`inh.a.${a}`), pileSize: (p) => v.market[p]?.length ?? 0,
     cards: (n) => inhCards(state.lang, n),
   };
-  const lines = step.move ? stepEvents(step, ti, names) : [t("replay.deal")];
+  const lines = step.move ? stepEvents(step, ti, names) : live ? [] : [t("replay.deal")];
   const acting = step.to_act ?? v.to_act;
   const r = v.result;
 
   return (
     <div class="ih" id="ih-replay" data-turn={v.turn}>
-      <ul class="ih-list" id="replay-events" aria-live="polite">{lines.map((x) => <li><strong>{x}</strong></li>)}</ul>
+      {lines.length > 0 && <ul class="ih-list" id="replay-events" aria-live="polite">{lines.map((x) => <li><strong>{x}</strong></li>)}</ul>}
       <p class="ih-info small">
         <span>{ti("inh.turn_n", { n: v.turn })}</span> · <span>{ti("inh.deck", { n: v.deck_count })}</span>
         {!v.over && acting.length > 0 && <> · <span id="replay-to-act">{ti("inh.r.to_act", { names: acting.map(name).join(", ") })}</span></>}

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api, ApiError, ensureCsrf } from "../api";
 import { LANG_NAMES, LANGS, type Lang } from "../i18n";
@@ -79,9 +80,10 @@ export function ResetPassword({ onDone }: { onDone: () => void }) {
 /**
  * Log in / Sign up. A returning device (a username logged in here before) and the way back from a password reset
  * open the Log in tab with that username; after a reset a line says the password changed and the account's other
- * sessions and tokens were ended (the server's reset does both).
+ * sessions and tokens were ended (the server's reset does both). ``intro`` replaces the landing text above the
+ * form: what the visitor came for (an invitation, a private game's notice).
  */
-export function Login({ onDone }: { onDone: () => void }) {
+export function Login({ onDone, intro }: { onDone: () => void; intro?: ComponentChildren }) {
   const [afterReset] = useState(() => {
     const done = stored(sessionStorage, RESET_DONE) === "1";
     if (done) try { sessionStorage.removeItem(RESET_DONE); } catch { /* ignore */ }
@@ -125,11 +127,13 @@ export function Login({ onDone }: { onDone: () => void }) {
 
   return (
     <main class="page narrow" id="main">
-      <div class="brand-hero">
-        <h1>{t("app.name")}</h1>
-        <p>{t("app.tagline")}</p>
-        <p class="small" id="landing">{t("app.landing")}</p>
-      </div>
+      {intro ?? (
+        <div class="brand-hero">
+          <h1>{t("app.name")}</h1>
+          <p>{t("app.tagline")}</p>
+          <p class="small" id="landing">{t("app.landing")}</p>
+        </div>
+      )}
       <div class="tabs" role="tablist">
         <button role="tab" type="button" aria-selected={mode === "signup"} class={mode === "signup" ? "on" : ""} onClick={() => setMode("signup")}>{t("auth.signup")}</button>
         <button role="tab" type="button" aria-selected={mode === "login"} class={mode === "login" ? "on" : ""} onClick={() => setMode("login")}>{t("auth.login")}</button>

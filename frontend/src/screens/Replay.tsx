@@ -1,4 +1,5 @@
 // Replay of a finished game: step through the record (GET /games/{id}/replay?step=N, /record).
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, BASE } from "../api";
 import { cardName, factionTitle, type Faction } from "../cards";
@@ -17,19 +18,24 @@ interface Step {
   seat_views: EngineView[];
 }
 
-export function ReplayScreen({ id }: { id: number }) {
+/** The replay of game ``id``, from the deal; ``atEnd`` opens it at the last move (a finished game one did not play,
+ *  screens/GameGate.tsx), ``intro`` goes under the title (who played, who won) and ``back`` replaces the link back
+ *  to the table (a spectator has no table to go back to). */
+export function ReplayScreen({ id, atEnd = false, intro, back }: {
+  id: number; atEnd?: boolean; intro?: ComponentChildren; back?: { href: string; label: string };
+}) {
   useStore();
   const [rec, setRec] = useState<Game | null>(null);
   const [cur, setCur] = useState<Step | null>(null);
-  const [step, setStep] = useState<number | null>(null);
+  const [step, setStep] = useState<number | null>(atEnd ? null : 0); // null: the last step (the API's default)
   const [err, setErr] = useState<string | null>(null);
 
   useEffect(() => {
     api<Record<string, unknown>>("GET", `/games/${id}/record`).then((r) => setRec(normGame(r))).catch((e) => setErr(errorText(e)));
   }, [id]);
   useEffect(() => {
-    api<Step>("GET", `/games/${id}/replay` + (step == null ? "?step=0" : `?step=${step}`))
-      .then((s) => { setCur(s); if (step == null) setStep(0); }).catch((e) => setErr(errorText(e)));
+    api<Step>("GET", `/games/${id}/replay` + (step == null ? "" : `?step=${step}`))
+      .then(setCur).catch((e) => setErr(errorText(e)));
   }, [id, step]);
 
   const total = cur?.steps ?? 0;
@@ -42,6 +48,7 @@ export function ReplayScreen({ id }: { id: number }) {
   return (
     <main class="page" id="main" data-step={at} data-steps={total}>
       <h1>{t("replay.title")}{rec ? ` – ${t(("game." + rec.kind) as Key)}` : ""}</h1>
+      {intro}
       {err && <p class="form-err" role="alert">{err}</p>}
       {cur && (v || inh) && (
         <>
@@ -57,7 +64,8 @@ export function ReplayScreen({ id }: { id: number }) {
           {v && <ClaimStep cur={cur} v={v} name={name} />}
           <p class="row">
             <a class="btn ghost" href={`${BASE}/games/${id}/record`} target="_blank" rel="noopener">{t("replay.record")}</a>
-            <a class="btn ghost" href={`#/game/${id}`}>{t("replay.back")}</a>
+            {back ? <a class="btn ghost" href={back.href} id="replay-back">{back.label}</a>
+              : <a class="btn ghost" href={`#/game/${id}`} id="replay-back">{t("replay.back")}</a>}
           </p>
         </>
       )}
