@@ -334,6 +334,7 @@ REST_FRAMEWORK = {
         "anon": env_str("THROTTLE_ANON", "120/min"),
         "user": env_str("THROTTLE_USER", "1200/min"),
         "login": env_str("THROTTLE_LOGIN", "10/min"),
+        "invite_preview": env_str("THROTTLE_INVITE_PREVIEW", "30/min"),
         # failed logins per account from all addresses; a browser that logged in to it before is exempt
         # (accounts/throttles.py LoginAccountThrottle; "N/<k>min" windows allowed)
         "login_account": env_str("THROTTLE_LOGIN_ACCOUNT", "30/15min"),

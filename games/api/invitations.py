@@ -62,7 +62,7 @@ class InvitePreviewThrottle(AnonRateThrottle):
     scope = "invite_preview"
 
     def get_rate(self) -> str:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope) or "30/min"
+        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
 
 
 def invitation_preview(code: str) -> dict[str, Any]:

@@ -69,15 +69,11 @@ export function GameGate({ id }: { id: number }) {
   return <main class="page" id="main"><p aria-busy="true">{t("common.loading")}</p></main>;
 }
 
-/** The heading colour of the notices above the log-in form: style.css gives `.brand-hero h1` the felt colour,
- *  which has next to no contrast on the dark theme's background; the accent has it on both. */
-export const HERO_H = { color: "var(--accent)" };
-
 /** "This game is private while it is played…", and the way back (a logged-out visitor gets the log-in form below). */
 function PrivateNotice({ anonymous }: { anonymous: boolean }) {
   return (
     <div class="brand-hero" id="game-private">
-      <h1 style={HERO_H}>{t("gate.private_title")}</h1>
+      <h1>{t("gate.private_title")}</h1>
       <p>{t("gate.private")}</p>
       {anonymous ? <p class="small">{t("gate.private_login")}</p>
         : <p><a class="btn primary" href="#/" id="gate-back">{t("gate.back")}</a></p>}

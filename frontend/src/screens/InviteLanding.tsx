@@ -6,7 +6,6 @@ import { api, ApiError } from "../api";
 import { describeTimeControl, type TimeControlView } from "../corr";
 import type { Key } from "../i18n";
 import { errorText, state, t, useStore } from "../store";
-import { HERO_H } from "./GameGate";
 import { Login } from "./Login";
 
 /** GET /invitations/{code} (games/api/invitations.py). */
@@ -47,16 +46,16 @@ export function InviteLanding({ code }: { code: string }) {
     <div class="brand-hero" id="invite-landing" data-state={found.state}>
       {found.state === "found" ? (
         <>
-          <h1 id="invite-landing-h" style={HERO_H}>{t("gate.invite_title", { name: found.p.inviter.name, game: t(("game." + found.p.kind) as Key) })}</h1>
+          <h1 id="invite-landing-h">{t("gate.invite_title", { name: found.p.inviter.name, game: t(("game." + found.p.kind) as Key) })}</h1>
           <p id="invite-facts">{invitationFacts(found.p)}</p>
           <p class="small">{t("gate.invite_next")}</p>
         </>
       ) : found.state === "gone" ? (
-        <><h1 style={HERO_H}>{t("app.name")}</h1><p id="invite-gone" role="status">{t("gate.invite_gone")}</p></>
+        <><h1>{t("app.name")}</h1><p id="invite-gone" role="status">{t("gate.invite_gone")}</p></>
       ) : found.state === "error" ? (
-        <><h1 style={HERO_H}>{t("app.name")}</h1><p class="form-err" role="alert">{found.message}</p></>
+        <><h1>{t("app.name")}</h1><p class="form-err" role="alert">{found.message}</p></>
       ) : (
-        <><h1 style={HERO_H}>{t("app.name")}</h1><p aria-busy="true">{t("gate.invite_loading")}</p></>
+        <><h1>{t("app.name")}</h1><p aria-busy="true">{t("gate.invite_loading")}</p></>
       )}
     </div>
   );
