@@ -415,6 +415,22 @@ export const en = {
   "replay.smash": "{name} smashed a Gnome of {victim} (Giant)",
   "rules.five_title": "The five powers changed for 3 and 4 players",
   "rules.five_intro": "The Claim 2 rules say that the 3 and 4 player versions slightly change the powers of Knights, Doppelgangers, Seers, Dwarves and Giants. The printed changes were not available to us, so for each of them this is our ruling, and why.",
+  // Vacation on the clocks, cancelling and shortening periods (issue 33)
+  "vac.badge": "Vacation",
+  "vac.seat_on": "{name}: on vacation until {when}",
+  "vac.seat_next": "{name}: vacation from {from} to {to}",
+  "vac.booked": "Booked vacation",
+  "vac.under_way": "under way",
+  "vac.cancel": "Cancel",
+  "vac.shorten": "Shorten",
+  "vac.end_today": "End after today",
+  "vac.new_length": "New length",
+  "vac.ends#one": "{n} day, until {when}",
+  "vac.ends#other": "{n} days, until {when}",
+  "vac.save": "Save",
+  "vac.keep": "Keep as it is",
+  "vac.given_back#one": "{n} day given back.",
+  "vac.given_back#other": "{n} days given back.",
 } as const;
 
 /** Every entry of the catalogue, plural variants ("new.days#one", "new.days#other") included. */
