@@ -67,7 +67,7 @@ export function Clock({ g }: { g: Game }) {
         </p>
       )}
       {active && timed && c.seats.map((s) => {
-        const kind = vacationState(s.vacation, now);
+        const kind = vacationState(s.vacation, Date.now()); // not the 30 s tick: a push may bring a period just begun
         if (!kind || !s.vacation) return null;
         const name = s.index === me ? t("table.you") : seatName(g, s.index);
         const end = formatInZone(s.vacation.end, zone, state.lang);

@@ -69,19 +69,19 @@ function Vacation() {
       <p>{t("vac.balance", { n: v.balance_days })} <span class="muted small">{t("vac.help")}</span></p>
       <label class="radio"><input type="checkbox" id="vac-auto" checked={v.auto_use} onChange={(e) => setAuto((e.target as HTMLInputElement).checked)} />{t("vac.auto")}</label>
       {v.periods.length > 0 && (
-        <ul class="tokens" id="vac-periods" aria-label={t("vac.booked")}>
+        <ul class="hist" id="vac-periods" aria-label={t("vac.booked")}>
           {v.periods.map((p) => {
             const choices = shortenChoices(p);
             return (
               <li data-period={p.id}>
-                <span>{when(p.start)} – {when(p.end)} ({t("new.days", { n: p.days })}){p.started && <strong class="badge"> {t("vac.under_way")}</strong>}</span>
-                <span class="row">
-                  {!p.started && <button type="button" class="btn ghost" onClick={() => change(p, "cancel")} data-act="cancel">{t("vac.cancel")}</button>}
+                <p>{when(p.start)} – {when(p.end)} ({t("new.days", { n: p.days })}){p.started && <strong class="badge"> {t("vac.under_way")}</strong>}</p>
+                <div class="row">
+                  {!p.started && <button type="button" class="btn" onClick={() => change(p, "cancel")} data-act="cancel">{t("vac.cancel")}</button>}
                   {p.started && choices.length > 0 && choices[0] === p.days_begun &&
-                    <button type="button" class="btn ghost" onClick={() => change(p, p.days_begun)} data-act="end-today">{t("vac.end_today")}</button>}
+                    <button type="button" class="btn" onClick={() => change(p, p.days_begun)} data-act="end-today">{t("vac.end_today")}</button>}
                   {choices.length > 0 && editing !== p.id &&
-                    <button type="button" class="btn ghost" onClick={() => { setEditing(p.id); setNewDays(String(choices[choices.length - 1])); }} data-act="shorten">{t("vac.shorten")}</button>}
-                </span>
+                    <button type="button" class="btn" onClick={() => { setEditing(p.id); setNewDays(String(choices[choices.length - 1])); }} data-act="shorten">{t("vac.shorten")}</button>}
+                </div>
                 {editing === p.id && (
                   <form class="row" onSubmit={(e) => { e.preventDefault(); void change(p, Number(newDays)); }}>
                     <div class="field"><label for={`vac-new-${p.id}`}>{t("vac.new_length")}</label>
