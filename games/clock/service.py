@@ -155,12 +155,15 @@ def _span(pair: list[str] | None) -> Span | None:
 def announce_vacation(user_id: int, old: list[str] | None = None, new: list[str] | None = None) -> int:
     """After the periods of ``user_id`` changed (``old`` → ``new``: the period booked, cancelled or shortened,
     ISO instants): a ``vacation`` version for each of the user's active games whose clock shows it
-    differently. Returns how many games got one. The games come from one indexed query (the user's seats,
-    active games only), at most :data:`ANNOUNCE_MAX_GAMES`; each is its own short locked transaction."""
+    differently. Returns how many games got one. The games come from one query on the user's seats of
+    unfinished games (index ``seat_user``), active ones only, at most :data:`ANNOUNCE_MAX_GAMES`; each is its
+    own short locked transaction."""
     from .vacation import periods_of
 
     before, after = _span(old), _span(new)
-    game_ids = list(Game.objects.filter(status=Game.Status.ACTIVE, seats__user_id=user_id)
+    # The user's seats of unfinished games (``finished_at`` is set when a game finishes), active ones only.
+    game_ids = list(Game.objects.filter(seats__user_id=user_id, seats__finished_at__isnull=True,
+                                        status=Game.Status.ACTIVE)
                     .order_by("pk").values_list("pk", flat=True)[:ANNOUNCE_MAX_GAMES])
     periods = list(periods_of([user_id]).get(user_id, []))
     earlier = sorted([p for p in periods if p != after] + ([before] if before else []))
