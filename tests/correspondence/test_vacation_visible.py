@@ -230,7 +230,7 @@ def test_api_refuses_bad_shortening_with_a_clear_400(booked, api_client, body, f
     r = api_client.patch(f"/api/v1/vacation/periods/{p['id']}", body, format="json")
     assert r.status_code == 400, r.content
     err = r.json()["error"]
-    text = " ".join(m for said in err.get("fields", {}).values() for m in said) + " " + err["message"]
+    text = " ".join(m for msgs in err.get("fields", {}).values() for m in msgs) + " " + err["message"]
     assert said in text
     if field:
         assert field in err.get("fields", {}) or err.get("field") == field or field in err["message"], err
