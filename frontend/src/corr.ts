@@ -89,8 +89,12 @@ export function poolOf(kind: string, seats: number): string {
 
 // ---------------------------------------------------------------------------- time controls and the clock
 
-/** ``clock`` of a game payload: instants (``deadline`` of a running seat) or frozen ``left_seconds``. */
-export interface ClockSeat { index: number; running: boolean; deadline: string | null; left_seconds: number | null }
+/** A booked vacation period as the clock shows it (UTC instants). */
+export interface VacationSpan { start: string; end: string }
+/** ``clock`` of a game payload: instants (``deadline`` of a running seat, already moved by a booked vacation
+ *  covering it) or frozen ``left_seconds``; ``vacation``: the seat's period covering its deadline, else its
+ *  current or next one. */
+export interface ClockSeat { index: number; running: boolean; deadline: string | null; left_seconds: number | null; vacation?: VacationSpan | null }
 export interface GameClockView { deadline: string | null; paused: boolean; paused_at: string | null; pause_requests: number[]; seats: ClockSeat[] }
 /** ``time_control`` of a game payload ("correspondence" = days per move). */
 export interface TimeControlView {
@@ -102,6 +106,24 @@ export interface TimeControlView {
 export function seatLeft(seat: ClockSeat, now: number): number | null {
   if (seat.running && seat.deadline) return Math.max(0, (Date.parse(seat.deadline) - now) / 1000);
   return seat.left_seconds;
+}
+
+/** How a seat's vacation reads at ``now`` (ms): "on" (under way, until ``end``), "next" (ahead), or null (none, or over). */
+export function vacationState(v: VacationSpan | null | undefined, now: number): "on" | "next" | null {
+  if (!v) return null;
+  const start = Date.parse(v.start), end = Date.parse(v.end);
+  if (isNaN(start) || isNaN(end) || end <= now) return null;
+  return start <= now ? "on" : "next";
+}
+
+/** A booked period of ``GET /vacation``; ``days_begun``: whole days begun (today's included). */
+export interface VacationPeriod { id: number; start: string; end: string; days: number; started: boolean; days_begun: number }
+
+/** The lengths a period can be shortened to: from the days begun (at least 1) to one less than booked. */
+export function shortenChoices(p: VacationPeriod): number[] {
+  const out: number[] = [];
+  for (let d = Math.max(1, p.days_begun); d < p.days; d++) out.push(d);
+  return out;
 }
 
 /** A time control choice of the New Game screen and the ``time_control`` body it sends. */

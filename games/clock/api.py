@@ -1,4 +1,5 @@
-"""Clock endpoints: ``/api/v1/games/{id}/clock`` (+time, pause, resume) and ``/api/v1/vacation``."""
+"""Clock endpoints: ``/api/v1/games/{id}/clock`` (+time, pause, resume) and ``/api/v1/vacation`` (balance,
+booking, cancelling and shortening periods)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ from games.service.queries import get_game
 
 from . import schema
 from . import service as clock_service
+from .bookings import cancel_period, days_started, shorten_period, take_period
 from .models import VacationPeriod
-from .vacation import account_for, take_period
+from .vacation import account_for
 
 TAGS = ["clock"]
 
@@ -143,11 +145,14 @@ class VacationPeriodSerializer(ClosedSerializer):
 
 
 def vacation_payload(user: Any) -> dict[str, Any]:
+    """The balance and the periods not yet over (a user has at most a few dozen: 30 days at most a year)."""
     acc = account_for(user)
-    periods = VacationPeriod.objects.filter(user=user, end__gt=timezone.now())
+    now = timezone.now()
+    periods = VacationPeriod.objects.filter(user=user, end__gt=now)
     return {"balance_days": acc.balance, "auto_use": acc.auto_use,
             "next_accrual": _iso(acc.accrued_until + timedelta(days=7)),
-            "periods": [{"id": p.pk, "start": _iso(p.start), "end": _iso(p.end), "days": p.days} for p in periods]}
+            "periods": [{"id": p.pk, "start": _iso(p.start), "end": _iso(p.end), "days": p.days,
+                         "started": p.start <= now, "days_begun": days_started(p, now)} for p in periods]}
 
 
 class VacationView(APIView):
@@ -170,9 +175,15 @@ class VacationView(APIView):
 
 
 class VacationPeriodsView(APIView):
+    throttle_classes = [UserRateThrottle, ClockThrottle]
+    throttle_scope = "clock"
+
     @extend_schema(tags=TAGS, request=VacationPeriodSerializer,
                    responses={201: schema.VacationPayloadSerializer, 400: E400, **schema.VACATION},
-                   summary="Book a vacation period ahead (days come from the balance)")
+                   summary="Book a vacation period ahead (days come from the balance)",
+                   description="The period shows on the clocks of your active games (a `vacation` version of "
+                               "each). Rate limit: `clock` scope (with +time, pause, resume and the other "
+                               "vacation changes).")
     def post(self, request):
         ser = VacationPeriodSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -182,4 +193,52 @@ class VacationPeriodsView(APIView):
             raise ValidationError({"days": [str(exc)]}) from None
         return Response(vacation_payload(request.user), status=status.HTTP_201_CREATED)
 
+
+class VacationShortenSerializer(ClosedSerializer):
+    days = StrictIntegerField(min_value=1, max_value=30, required=False,
+                              help_text="The period's new length in whole days from its start (fewer than booked).")
+    end = serializers.DateTimeField(required=False, help_text="Or the new end: the period keeps the whole days "
+                                                              "from its start that reach it (a day begun counts).")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("days" in attrs) == ("end" in attrs):
+            raise ValidationError({"days": ["Give either days (the new length) or end (the new end), not both."]})
+        return attrs
+
+
+def _changed(user: Any, given: float) -> Response:
+    return Response({**vacation_payload(user), "given_back_days": given})
+
+
+class VacationPeriodView(APIView):
+    """One booked period: shorten it (PATCH) or cancel it before it starts (DELETE)."""
+
+    throttle_classes = [UserRateThrottle, ClockThrottle]
+    throttle_scope = "clock"
+
+    @extend_schema(tags=TAGS, request=VacationShortenSerializer,
+                   responses={200: schema.VacationChangeSerializer, 400: E400, 404: schema.PERIOD_404,
+                              409: schema.PERIOD_409, **schema.VACATION},
+                   summary="Shorten a vacation period (the days cut off go back to the balance)",
+                   description="A period is whole days from its start; it keeps at least the days already begun "
+                               "(today's included) and can never be made longer (book another period). The whole "
+                               "days cut off go back to the balance (at most 30). Deadlines of your games it had "
+                               "moved now end with it (at least an hour from now); your active games show the "
+                               "change live. Rate limit: `clock` scope.")
+    def patch(self, request, period_id: int):
+        ser = VacationShortenSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        _, given = call(shorten_period, request.user, period_id, days=d.get("days"), end=d.get("end"))
+        return _changed(request.user, given)
+
+    @extend_schema(tags=TAGS, request=None,
+                   responses={200: schema.VacationChangeSerializer, 404: schema.PERIOD_404, 409: schema.PERIOD_409,
+                              **schema.VACATION},
+                   summary="Cancel a vacation period that has not started (all its days go back)",
+                   description="Only before its start; a period under way can be shortened (PATCH). Your "
+                               "active games show the change live. Rate limit: `clock` scope.")
+    def delete(self, request, period_id: int):
+        given = call(cancel_period, request.user, period_id)
+        return _changed(request.user, given)
 

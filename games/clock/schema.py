@@ -32,6 +32,8 @@ class VacationPeriodOutSerializer(serializers.Serializer):
     start = serializers.DateTimeField()
     end = serializers.DateTimeField()
     days = serializers.IntegerField()
+    started = serializers.BooleanField(help_text="Under way: it can be shortened, no longer cancelled.")
+    days_begun = serializers.IntegerField(help_text="Whole days begun (today's included): the least it can keep.")
 
 
 class VacationPayloadSerializer(serializers.Serializer):
@@ -39,6 +41,10 @@ class VacationPayloadSerializer(serializers.Serializer):
     auto_use = serializers.BooleanField(help_text="Days are used automatically when a deadline would pass.")
     next_accrual = serializers.DateTimeField(allow_null=True)
     periods = VacationPeriodOutSerializer(many=True, help_text="Booked periods not yet over.")
+
+
+class VacationChangeSerializer(VacationPayloadSerializer):
+    given_back_days = serializers.FloatField(help_text="Days the change gave back to the balance.")
 
 
 CLOCK_409 = schema.errors("The clock cannot do this now.",
@@ -52,3 +58,11 @@ CLOCK_409 = schema.errors("The clock cannot do this now.",
 CLOCK_READ = {200: ClockPayloadSerializer, **schema.STANDARD}
 CLOCK_ACTION = {200: ClockPayloadSerializer, 409: CLOCK_409, **schema.STANDARD}
 VACATION = {401: schema.E401, 403: schema.E403, 429: schema.E429}
+PERIOD_404 = schema.errors("No such period of yours.",
+                           ("not_found", "No such vacation period of yours (it may have been cancelled)."))
+PERIOD_409 = schema.errors("The period cannot be changed this way now.",
+                           ("period_started", "This vacation period has started, so it cannot be cancelled: "
+                                              "shorten it instead (the days already begun are used)."),
+                           ("period_last_day", "This vacation period is in its last day (until "
+                                               "2026-12-12T00:00:00Z); there is no whole day left to give back."),
+                           ("period_over", "This vacation period is over; it cannot be changed."))

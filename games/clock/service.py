@@ -16,6 +16,10 @@ Rulings:
   (no new version; the user gets a notice).
 * Idempotent: :func:`expire_deadline` acts only at the given version, on an active game whose deadline
   is still in the past.
+* A vacation booked, cancelled or shortened is a ``vacation`` version (a clock entry, like +time) of each
+  active game of the user whose clock shows it differently (:func:`announce_vacation`), so every table
+  and bot sees it live; a deadline the deadline task had moved to the end of a period cut short comes back
+  to the new end (at least an hour from now).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from games.service import (
     move_time,
     seats_of,
 )
-from games.service.clock import bonus_of, clock_row, end_pause, seats_to_act, write_bank
+from games.service.clock import bonus_of, clock_row, covered_until, end_pause, seat_vacation, seats_to_act, write_bank
 
 from .notices import seat_replaced, vacation_used
 from .vacation import extension_for
@@ -134,6 +138,76 @@ def expire_deadline(game_id: int, version: int, now: datetime | None = None) -> 
         for user_id, gid, until in notices:
             transaction.on_commit(lambda u=user_id, g=gid, t=until: vacation_used(u, g, t), robust=True)
     return outcome
+
+
+#: At most this many active games of one user are told of a vacation change (a player has about 100).
+ANNOUNCE_MAX_GAMES = 500
+#: The least time a deadline moved by a period cut short gets from now (as the deadline task gives).
+VACATION_GRACE = timedelta(hours=1)
+
+Span = tuple[datetime, datetime]
+
+
+def _span(pair: list[str] | None) -> Span | None:
+    return None if not pair else (datetime.fromisoformat(pair[0]), datetime.fromisoformat(pair[1]))
+
+
+def announce_vacation(user_id: int, old: list[str] | None = None, new: list[str] | None = None) -> int:
+    """After the periods of ``user_id`` changed (``old`` → ``new``: the period booked, cancelled or shortened,
+    ISO instants): a ``vacation`` version for each of the user's active games whose clock shows it
+    differently. Returns how many games got one. The games come from one query on the user's seats of
+    unfinished games (index ``seat_user``), active ones only, at most :data:`ANNOUNCE_MAX_GAMES`; each is its
+    own short locked transaction."""
+    from .vacation import periods_of
+
+    before, after = _span(old), _span(new)
+    # The user's seats of unfinished games (``finished_at`` is set when a game finishes), active ones only.
+    game_ids = list(Game.objects.filter(seats__user_id=user_id, seats__finished_at__isnull=True,
+                                        status=Game.Status.ACTIVE)
+                    .order_by("pk").values_list("pk", flat=True)[:ANNOUNCE_MAX_GAMES])
+    periods = list(periods_of([user_id]).get(user_id, []))
+    earlier = sorted([p for p in periods if p != after] + ([before] if before else []))
+    done = 0
+    for game_id in game_ids:
+        try:
+            done += _announce_in(game_id, user_id, earlier, periods, before, after)
+        except Exception:
+            log.exception("telling game %s of the vacation of user %s failed", game_id, user_id)
+    return done
+
+
+def _announce_in(game_id: int, user_id: int, earlier: list[Span], periods: list[Span], before: Span | None,
+                 after: Span | None) -> int:
+    now = timezone.now()
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return 0
+        seats = seats_of(game)
+        mine = next((s for s in seats if s.user_id == user_id and not s.is_ai), None)
+        if mine is None:
+            return 0
+        deadline = game.deadline
+        running = deadline if (mine.to_act and deadline is not None) else None
+        if before is not None and running is not None and running == before[1]:
+            # the deadline task had moved this deadline to the end of the period now cut short
+            deadline = max(after[1] if after else now, now + VACATION_GRACE)
+            running = deadline
+        shown = seat_vacation(periods, running, now)
+        same = (deadline == game.deadline and shown == seat_vacation(earlier, running, now)
+                and (running is None or covered_until(running, periods)[0] == covered_until(running, earlier)[0]))
+        if same:
+            return 0
+        vacation = None if shown is None else {"start": _iso(shown[0]), "end": _iso(shown[1])}
+        bump(game, "vacation", mine.index, [{"type": "vacation", "seat": mine.index, "vacation": vacation}])
+        game.deadline = deadline  # a clock entry: the deadline stays (bump set a fresh one)
+        game.save()
+        after_commit(game, seats)
+    return 1
+
+
+def _iso(dt: datetime) -> str:
+    return dt.isoformat().replace("+00:00", "Z")
 
 
 def _bank_after(game: Game, seats: list[Seat]) -> None:

@@ -22,3 +22,11 @@ def expire_deadlines_task() -> int:
         if expire_deadline(gid, version) in ("timeout", "replaced"):
             done += 1
     return done
+
+
+@shared_task(acks_late=True, name="clock.announce_vacation")
+def announce_vacation_task(user_id: int, old: list[str] | None = None, new: list[str] | None = None) -> int:
+    """A user's vacation periods changed: their active games show it (:func:`service.announce_vacation`)."""
+    from .service import announce_vacation
+
+    return announce_vacation(user_id, old, new)

@@ -11,4 +11,5 @@ urlpatterns = [
     path("games/<id:game_id>/clock/resume", api.ResumeView.as_view(), name="game-clock-resume"),
     path("vacation", api.VacationView.as_view(), name="vacation"),
     path("vacation/periods", api.VacationPeriodsView.as_view(), name="vacation-periods"),
+    path("vacation/periods/<id:period_id>", api.VacationPeriodView.as_view(), name="vacation-period"),
 ]

@@ -1,17 +1,22 @@
-"""Vacation days: accrual, explicit periods, and the automatic use when a deadline would pass."""
+"""Vacation days: accrual, the periods the clocks show (cached), and the use of vacation when a deadline
+would pass. Booking, cancelling and shortening periods: :mod:`games.clock.bookings`."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from .models import VacationAccount, VacationPeriod, VacationUse
 
 DAY = timedelta(days=1)
+#: How long the periods of a user stay cached for the clocks (every change of them also clears the entry).
+PERIODS_CACHE_SECONDS = 600
 
 
 def accrual_every_days() -> int:
@@ -47,18 +52,38 @@ def period_covering(user: Any, when: datetime) -> VacationPeriod | None:
     return VacationPeriod.objects.filter(user=user, start__lte=when, end__gt=when).order_by("-end").first()
 
 
-def take_period(user: Any, start: datetime, days: int) -> VacationPeriod:
-    """Book ``days`` of vacation from ``start``; the days are taken from the balance now."""
-    from django.db import transaction
+# ----------------------------------------------------------------------------------------- what the clocks show
 
-    with transaction.atomic():
-        acc = account_for(user, lock=True)
-        if days < 1 or days > acc.balance:
-            raise ValueError(f"You have {math.floor(acc.balance)} vacation day(s) left and asked for {days}: book "
-                             f"fewer days, or wait: one more day comes every {accrual_every_days()} days.")
-        acc.balance -= days
-        acc.save(update_fields=["balance"])
-        return VacationPeriod.objects.create(user=user, start=start, end=start + days * DAY, days=days)
+def _key(user_id: int) -> str:
+    return f"vacation:periods:{user_id}"
+
+
+def periods_of(user_ids: Sequence[int]) -> dict[int, list[tuple[datetime, datetime]]]:
+    """The booked periods not yet over of each user, ordered by start (``set_vacation_reader`` of the game
+    clocks): one cache read for all; the users missing from the cache in one query (``user`` index)."""
+    found = cache.get_many([_key(u) for u in user_ids])
+    out: dict[int, list[tuple[datetime, datetime]]] = {}
+    missing = []
+    for uid in user_ids:
+        cached = found.get(_key(uid))
+        if cached is None:
+            missing.append(uid)
+        else:
+            out[uid] = [(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in cached]
+    if missing:
+        now = timezone.now()
+        for uid in missing:
+            out[uid] = []
+        for uid, start, end in (VacationPeriod.objects.filter(user_id__in=missing, end__gt=now)
+                                .order_by("start").values_list("user_id", "start", "end")):
+            out[uid].append((start, end))
+        for uid in missing:
+            cache.add(_key(uid), [(s.isoformat(), e.isoformat()) for s, e in out[uid]], PERIODS_CACHE_SECONDS)
+    return {uid: periods for uid, periods in out.items() if periods}
+
+
+def forget(user_id: int) -> None:
+    cache.delete(_key(user_id))
 
 
 def extension_for(user: Any, game: Any, deadline: datetime, now: datetime) -> datetime | None:

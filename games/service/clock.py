@@ -9,7 +9,7 @@ imports nothing of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,7 +22,7 @@ from ._common import bump, load_state, rules_of
 from .errors import InvalidRequest
 
 # History entries of the clock itself: they do not start anyone's turn (a bank keeps running).
-CLOCK_EVENT_TYPES = frozenset({"clock", "time_given", "paused", "resumed", "pause_asked"})
+CLOCK_EVENT_TYPES = frozenset({"clock", "time_given", "paused", "resumed", "pause_asked", "vacation"})
 
 
 # ----------------------------------------------------------------------------------------- time controls
@@ -282,6 +282,56 @@ def banks_now(game: Game, clock: Any, seats: list[Seat]) -> list[float]:
     return [b + bonus[i] for i, b in enumerate(banks)]
 
 
+# ----------------------------------------------------------------------------------------- vacation on the clock
+
+#: A user's booked vacation periods not yet over, ``(start, end)`` ordered by start.
+Periods = Sequence[tuple[datetime, datetime]]
+#: Reads the periods of the given users: ``{user id: periods}`` (users without any may be left out).
+VacationReader = Callable[[Sequence[int]], Mapping[int, Periods]]
+_vacation_reader: VacationReader | None = None
+
+
+def set_vacation_reader(reader: VacationReader | None) -> None:
+    """The clock app (``games.clock.apps``) names how booked vacation is read; without it no seat shows any."""
+    global _vacation_reader
+    _vacation_reader = reader
+
+
+def vacations_of(user_ids: Iterable[int]) -> Mapping[int, Periods]:
+    ids = sorted(set(user_ids))
+    if not ids or _vacation_reader is None:
+        return {}
+    return _vacation_reader(ids)
+
+
+def covered_until(deadline: datetime, periods: Periods) -> tuple[datetime, tuple[datetime, datetime] | None]:
+    """The deadline that really applies given booked ``periods`` (the rule of the deadline task,
+    :func:`games.clock.vacation.extension_for`): a period covering the deadline moves it to the period's end,
+    and again while a next period covers that end. Returns it with the first period that covered it (or None)."""
+    first = None
+    for _ in range(len(periods)):
+        period = next(((s, e) for s, e in periods if s <= deadline < e), None)
+        if period is None:
+            break
+        first = first or period
+        deadline = period[1]
+    return deadline, first
+
+
+def seat_vacation(periods: Periods, deadline: datetime | None, now: datetime) -> tuple[datetime, datetime] | None:
+    """The period a seat's clock shows: the one covering its running deadline, else the current or next one."""
+    periods = [p for p in periods if p[1] > now]
+    if deadline is not None:
+        _, covering = covered_until(deadline, periods)
+        if covering is not None:
+            return covering
+    return periods[0] if periods else None
+
+
+def _vacation_json(period: tuple[datetime, datetime] | None) -> dict[str, str | None] | None:
+    return None if period is None else {"start": _iso(period[0]), "end": _iso(period[1])}
+
+
 # ----------------------------------------------------------------------------------------- the clock as shown
 
 def _iso(dt: datetime | None) -> str | None:
@@ -289,20 +339,27 @@ def _iso(dt: datetime | None) -> str | None:
 
 
 def clock_view(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int] | list[int], clock: Any,
-               last_event: Any = None) -> dict[str, Any]:
+               last_event: Any = None, vacations: Mapping[int, Periods] | None = None) -> dict[str, Any]:
     """The live clock of a game as every viewer may see it (``clock`` in the game payloads).
 
-    Instants, not countdowns, so the same version always gives the same JSON: a running seat has a
+    Instants, not countdowns, so the same version gives the same JSON (a booking, cancelling or shortening
+    of vacation makes a new ``vacation`` version of the games it shows in: :mod:`games.clock.service`;
+    only a period that has ended drops out): a running seat has a
     ``deadline`` (clients count down to it); a seat whose clock stands still (a bank waiting for its
     turn, a paused clock) has ``left_seconds``. Only human seats have a clock. ``last_event``: the game's
     history entry at its current version if the caller has it (saves the history query of a bank clock
-    whose snapshot is one version behind)."""
+    whose snapshot is one version behind).
+
+    Vacation: each seat has ``vacation`` (``{start, end}`` or null: the period of its user that covers its
+    running deadline, else the current or next one), and a running ``deadline`` is the one that really applies
+    (a booked period covering it moves it to the period's end: :func:`covered_until`). ``vacations``: the
+    periods per user if the caller has them (read otherwise, active games only: :func:`vacations_of`)."""
     tc = time_control_of(game, clock)
     to_act = set(to_act)
     active = game.status == Game.Status.ACTIVE
     paused = clock is not None and clock.paused_at is not None
-    rows: list[dict[str, Any]] = [{"index": s.index, "running": False, "deadline": None, "left_seconds": None}
-                                  for s in seats]
+    rows: list[dict[str, Any]] = [{"index": s.index, "running": False, "deadline": None, "left_seconds": None,
+                                   "vacation": None} for s in seats]
     humans = {s.index for s in seats if not s.is_ai and s.user_id is not None}
     acting = humans & to_act if active else set()
     deadline = game.deadline if active else None
@@ -324,11 +381,9 @@ def clock_view(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int] 
                     end = start + timedelta(seconds=have)
                     if floor is not None and floor > end:
                         end = floor
-                    row["running"], row["deadline"] = True, _iso(end)
-                    ends.append(end)
+                    row["running"], row["deadline"] = True, end
             else:
                 row["left_seconds"] = max(int(have), 0)
-        deadline = min(ends) if ends else None
     elif active and tc.control == "days":
         for row in rows:
             if row["index"] not in acting:
@@ -337,7 +392,13 @@ def clock_view(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int] 
                 left = clock.paused_remaining
                 row["left_seconds"] = None if left is None else max(int(left), 0)
             elif game.deadline is not None:
-                row["running"], row["deadline"] = True, _iso(game.deadline)
+                row["running"], row["deadline"] = True, game.deadline
+    if active and tc.timed:
+        _apply_vacations(rows, seats, vacations)
+        ends = [row["deadline"] for row in rows if row["running"]]
+        deadline = min(ends) if ends else (None if tc.control == "bank" else deadline)
+    for row in rows:
+        row["deadline"] = _iso(row["deadline"])
     return {
         "deadline": _iso(deadline),
         "paused": paused,
@@ -345,6 +406,24 @@ def clock_view(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int] 
         "pause_requests": list(clock.pause_requests or []) if clock is not None else [],
         "seats": rows,
     }
+
+
+def _apply_vacations(rows: list[dict[str, Any]], seats: list[Seat], vacations: Mapping[int, Periods] | None) -> None:
+    """Each human seat's ``vacation``, and a running deadline moved by a booked period (in place)."""
+    users = {s.index: s.user_id for s in seats if not s.is_ai and s.user_id is not None}
+    if vacations is None:
+        vacations = vacations_of(users.values())
+    if not vacations:
+        return
+    now = timezone.now()
+    for row in rows:
+        periods = [p for p in vacations.get(users.get(row["index"], -1), ()) if p[1] > now]
+        if not periods:
+            continue
+        running = row["deadline"] if row["running"] else None
+        row["vacation"] = _vacation_json(seat_vacation(periods, running, now))
+        if running is not None:
+            row["deadline"] = covered_until(running, periods)[0]
 
 
 def is_paused(game: Game) -> bool:

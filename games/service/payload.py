@@ -202,7 +202,8 @@ class GameParts:
     @property
     def clock(self) -> dict[str, Any]:
         """The live clock (:func:`games.service.clock.clock_view`): no query when the game was loaded with
-        its clock; a bank clock one version behind is extended by the last entry, read only then."""
+        its clock; a bank clock one version behind is extended by the last entry, read only then. The seats'
+        booked vacation comes from the clock app's reader (a cache read; the database on a miss)."""
         if self._clock is None:
             from .clock import clock_row, clock_view
 

@@ -87,8 +87,9 @@ def test_bank_clock_created_shown_and_kept_after_a_move(make_user, http, clock):
     other = 1 - first
     seats = body["clock"]["seats"]
     assert seats[first] == {"index": first, "running": True, "deadline": _iso(T0 + timedelta(days=3)),
-                            "left_seconds": None}
-    assert seats[other] == {"index": other, "running": False, "deadline": None, "left_seconds": 3 * DAY}
+                            "left_seconds": None, "vacation": None}
+    assert seats[other] == {"index": other, "running": False, "deadline": None, "left_seconds": 3 * DAY,
+                            "vacation": None}
     assert body["deadline"] == _iso(T0 + timedelta(days=3))
     assert Game.objects.get(pk=gid).deadline == T0 + timedelta(days=3)  # the receiver stored it
 
@@ -101,11 +102,12 @@ def test_bank_clock_created_shown_and_kept_after_a_move(make_user, http, clock):
     moved = answer.json()
     now = T0 + timedelta(hours=6)
     # The mover: 3 d - 6 h + 1 d = 3.75 d, capped at 3.5 d. The next seat (if it is the other's turn) runs.
-    expected_mover = {"index": first, "running": False, "deadline": None, "left_seconds": int(3.5 * DAY)}
+    expected_mover = {"index": first, "running": False, "deadline": None, "left_seconds": int(3.5 * DAY),
+                      "vacation": None}
     assert moved["to_act"] == [other]  # Claim: the other seat answers the lead
     assert moved["clock"]["seats"][first] == expected_mover
     assert moved["clock"]["seats"][other] == {"index": other, "running": True, "left_seconds": None,
-                                              "deadline": _iso(now + timedelta(days=3))}
+                                              "deadline": _iso(now + timedelta(days=3)), "vacation": None}
     assert moved["deadline"] == _iso(now + timedelta(days=3))
     # The answer (built before the receiver ran, from the snapshot + the move) equals a fresh read after it.
     again = http(mover, "get", f"/api/v1/games/{gid}").json()
@@ -130,7 +132,7 @@ def test_paused_bank_clock_shows_frozen_time(make_user, http, clock):
     view = http(alice, "get", f"/api/v1/games/{gid}").json()
     assert view["clock"]["paused"] is True and view["deadline"] is None
     assert view["clock"]["seats"][first] == {"index": first, "running": False, "deadline": None,
-                                             "left_seconds": 3 * DAY - 10 * 3600}
+                                             "left_seconds": 3 * DAY - 10 * 3600, "vacation": None}
 
 
 @pytest.mark.parametrize(("body", "field", "words"), [

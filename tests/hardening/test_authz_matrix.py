@@ -95,6 +95,8 @@ MATRIX: dict[str, dict[str, int]] = {
     "vacation_retrieve": row(401, 200, 200, 200, 403, 200),
     "vacation_partial_update": row(401, 200, 200, 200, 403, 200),
     "vacation_periods_create": row(401, 201, 201, 201, 403, 201),  # new accounts start with 7 days (issue 21)
+    "vacation_periods_partial_update": row(401, 404, 200, 200, 403, 404),  # alice's period: 404 to anyone else
+    "vacation_periods_destroy": row(401, 404, 200, 200, 403, 404),
     # --- seeks --------------------------------------------------------------------------------------------
     "seeks_retrieve": row(401, 200, 200, 200, 403, 200),
     "seeks_create": row(401, 201, 201, 201, 403, 201),
@@ -137,6 +139,7 @@ class World:
     token: Any
     clients: dict[str, APIClient] = field(default_factory=dict)
     challenge: Any = None
+    period: Any = None
 
 
 def _legal_move_for_alice(world: World) -> dict:
@@ -165,6 +168,7 @@ BODIES: dict[str, Callable[[World], Any]] = {
     "games_move": _legal_move_for_alice,
     "vacation_partial_update": lambda w: {"auto_use": False},
     "vacation_periods_create": lambda w: {"start": "2027-03-01T00:00:00Z", "days": 1},
+    "vacation_periods_partial_update": lambda w: {"days": 1},
     "seeks_create": lambda w: {"kind": "claim2", "days_per_move": 3, "rated": False},
     "seeks_quick_create": lambda w: {"kind": "claim2"},
     "challenges_create": lambda w: {"kind": "claim"},
@@ -185,7 +189,8 @@ def _path(op: Operation, world: World) -> str:
             .replace("{code}", world.open_game.invite_code)
             .replace("{pool}", "claim")
             .replace("{section}", "games")
-            .replace("{challenge_id}", str(world.challenge.pk if world.challenge else "")))
+            .replace("{challenge_id}", str(world.challenge.pk if world.challenge else ""))
+            .replace("{period_id}", str(world.period.pk if world.period else "")))
 
 
 @pytest.fixture
@@ -221,10 +226,16 @@ def world(make_user) -> World:
         clients[role].credentials(HTTP_AUTHORIZATION=f"Bearer {plain}")
     clients["session"].force_login(alice)
     game.refresh_from_db()
-    from games.challenges.service import create as challenge
+    from datetime import timedelta
 
+    from django.utils import timezone
+
+    from games.challenges.service import create as challenge
+    from games.clock.bookings import take_period
+
+    period = take_period(alice, timezone.now() + timedelta(days=30), 2)  # alice's: shortened, cancelled
     return World(alice, botty, mallory, game, open_game, seek, token, clients,
-                 challenge=challenge(alice, to="botty", kind="claim"))
+                 challenge=challenge(alice, to="botty", kind="claim"), period=period)
 
 
 OPERATIONS = schema_operations()

@@ -457,6 +457,22 @@ export const en = {
   "gate.invite_gone": "This invitation is no longer open: the game may have started, been cancelled or be full.",
   "gate.invite_loading": "Looking up the invitation…",
   "gate.joining": "Joining the game…",
+  // Vacation on the clocks, cancelling and shortening periods (issue 33)
+  "vac.badge": "Vacation",
+  "vac.seat_on": "{name}: on vacation until {when}",
+  "vac.seat_next": "{name}: vacation from {from} to {to}",
+  "vac.booked": "Booked vacation",
+  "vac.under_way": "under way",
+  "vac.cancel": "Cancel",
+  "vac.shorten": "Shorten",
+  "vac.end_today": "End after today",
+  "vac.new_length": "New length",
+  "vac.ends#one": "{n} day, until {when}",
+  "vac.ends#other": "{n} days, until {when}",
+  "vac.save": "Save",
+  "vac.keep": "Keep as it is",
+  "vac.given_back#one": "{n} day given back.",
+  "vac.given_back#other": "{n} days given back.",
 } as const;
 
 /** Every entry of the catalogue, plural variants ("new.days#one", "new.days#other") included. */

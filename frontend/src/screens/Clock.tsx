@@ -1,10 +1,12 @@
 // The table's clock strip: the time control, every seat's remaining time (a running seat counts down
 // to its deadline, shown in the viewer's time zone; a bank waiting for its turn shows what it holds),
-// "+1 day" for the opponent, pause (every human seat asks) and resume. The clock comes with the game
-// payload (``clock``, ``time_control``), so a new version needs no extra request.
+// "+1 day" for the opponent, pause (every human seat asks) and resume, and each seat's booked vacation
+// ("on vacation until …": its deadline already moved to the end; or the next period ahead). The clock
+// comes with the game payload (``clock``, ``time_control``), so a new version needs no extra request; a
+// booking, cancelling or shortening is a new version of the games it shows in, pushed like a move.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { describeTimeControl, formatInZone, formatRemaining, seatLeft, type GameClockView, type TimeControlView } from "../corr";
+import { describeTimeControl, formatInZone, formatRemaining, seatLeft, vacationState, type GameClockView, type TimeControlView } from "../corr";
 import { seatName, type Game } from "../game";
 import { errorText, state, t, toast, useStore } from "../store";
 
@@ -64,6 +66,19 @@ export function Clock({ g }: { g: Game }) {
           })}
         </p>
       )}
+      {active && timed && c.seats.map((s) => {
+        const kind = vacationState(s.vacation, Date.now()); // not the 30 s tick: a push may bring a period just begun
+        if (!kind || !s.vacation) return null;
+        const name = s.index === me ? t("table.you") : seatName(g, s.index);
+        const end = formatInZone(s.vacation.end, zone, state.lang);
+        return (
+          <p class="row vacation" data-vacation-seat={s.index}>
+            <strong class="badge">{t("vac.badge")}</strong>
+            <span>{kind === "on" ? t("vac.seat_on", { name, when: end })
+              : t("vac.seat_next", { name, from: formatInZone(s.vacation.start, zone, state.lang), to: end })}</span>
+          </p>
+        );
+      })}
       {active && timed && me != null && (
         <div class="row">
           {othersToAct && !c.paused && <button type="button" class="btn ghost" disabled={busy} onClick={() => act("give-time")} id="give-time">{t("clock.give_time")}</button>}

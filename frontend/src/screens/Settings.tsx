@@ -1,16 +1,110 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, rows } from "../api";
 import { LANG_NAMES, LANGS, type Lang } from "../i18n";
-import { acceptMe, errorText, logout, setOneTap, setLang, t, toast, useStore, type Me } from "../store";
+import { acceptMe, errorText, logout, setOneTap, setLang, state, t, toast, useStore, type Me } from "../store";
 import { Field, FormError, relTime } from "../ui";
 import { MyRatings } from "./Profile";
-import { Vacation } from "./Notes";
+import { formatInZone, shortenChoices, type VacationPeriod } from "../corr";
 
 interface Token { id: number; name: string; prefix?: string; scopes: string[]; created_at?: string; last_used_at?: string | null; token?: string }
 
 interface AuthorizedApp { id: number; name: string; scopes: string[]; authorized_at: string }
 
 const SCOPES = ["games:read", "games:play", "bot:play", "account:read"];
+
+interface VacationData { balance_days: number; auto_use: boolean; next_accrual: string | null; periods: VacationPeriod[] }
+interface VacationChange extends VacationData { given_back_days: number }
+
+/** The local date ``ahead`` days from today, as a date input writes it (the server takes yesterday to a year on). */
+function localDay(ahead: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + ahead);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** Vacation: the balance, automatic use, the booked periods (Cancel before the start, Shorten: the whole days cut
+ *  off come back) and booking a new one. Every change shows at once on the clocks of the player's games. */
+function Vacation() {
+  const st = useStore();
+  const [v, setV] = useState<VacationData | null>(null);
+  const [start, setStart] = useState("");
+  const [days, setDays] = useState("3");
+  const [editing, setEditing] = useState<number | null>(null);
+  const [newDays, setNewDays] = useState("1");
+  useEffect(() => { api<VacationData>("GET", "/vacation").then(setV).catch(() => setV(null)); }, []);
+
+  async function setAuto(on: boolean) {
+    try { setV(await api<VacationData>("PATCH", "/vacation", { auto_use: on })); toast(t("common.saved")); } catch (e) { toast(errorText(e), "error"); }
+  }
+  async function book(e: Event) {
+    e.preventDefault();
+    if (!start || !v) return;
+    const have = Math.floor(v.balance_days);
+    if (Number(days) > have) { toast(t("vac.not_enough", { have, asked: Number(days) }), "error"); return; }
+    try {
+      setV(await api<VacationData>("POST", "/vacation/periods", { start: new Date(start + "T00:00:00").toISOString(), days: Number(days) }));
+      toast(t("common.saved"));
+    } catch (x) {
+      const said = x instanceof ApiError ? (x.fields.start ?? x.fields.days) : undefined;
+      toast(said ? said.join(" ") : errorText(x), "error");
+    }
+  }
+  async function change(p: VacationPeriod, how: "cancel" | number) {
+    try {
+      const r = how === "cancel" ? await api<VacationChange>("DELETE", `/vacation/periods/${p.id}`)
+        : await api<VacationChange>("PATCH", `/vacation/periods/${p.id}`, { days: how });
+      setV(r); setEditing(null);
+      toast(t("vac.given_back", { n: r.given_back_days }));
+    } catch (x) {
+      const said = x instanceof ApiError ? x.fields.days : undefined;
+      toast(said ? said.join(" ") : errorText(x), "error");
+    }
+  }
+  if (!v) return null;
+  const zone = st.me?.time_zone;
+  const when = (iso: string) => formatInZone(iso, zone, state.lang);
+  return (
+    <section aria-labelledby="h-vac" id="vacation">
+      <h2 id="h-vac">{t("vac.title")}</h2>
+      <p>{t("vac.balance", { n: v.balance_days })} <span class="muted small">{t("vac.help")}</span></p>
+      <label class="radio"><input type="checkbox" id="vac-auto" checked={v.auto_use} onChange={(e) => setAuto((e.target as HTMLInputElement).checked)} />{t("vac.auto")}</label>
+      {v.periods.length > 0 && (
+        <ul class="hist" id="vac-periods" aria-label={t("vac.booked")}>
+          {v.periods.map((p) => {
+            const choices = shortenChoices(p);
+            return (
+              <li data-period={p.id}>
+                <p>{when(p.start)} – {when(p.end)} ({t("new.days", { n: p.days })}){p.started && <strong class="badge"> {t("vac.under_way")}</strong>}</p>
+                <div class="row">
+                  {!p.started && <button type="button" class="btn" onClick={() => change(p, "cancel")} data-act="cancel">{t("vac.cancel")}</button>}
+                  {p.started && choices.length > 0 && choices[0] === p.days_begun &&
+                    <button type="button" class="btn" onClick={() => change(p, p.days_begun)} data-act="end-today">{t("vac.end_today")}</button>}
+                  {choices.length > 0 && editing !== p.id &&
+                    <button type="button" class="btn" onClick={() => { setEditing(p.id); setNewDays(String(choices[choices.length - 1])); }} data-act="shorten">{t("vac.shorten")}</button>}
+                </div>
+                {editing === p.id && (
+                  <form class="row" onSubmit={(e) => { e.preventDefault(); void change(p, Number(newDays)); }}>
+                    <div class="field"><label for={`vac-new-${p.id}`}>{t("vac.new_length")}</label>
+                      <select id={`vac-new-${p.id}`} value={newDays} onChange={(e) => setNewDays((e.target as HTMLSelectElement).value)}>
+                        {choices.map((d) => <option value={String(d)}>{t("vac.ends", { n: d, when: when(new Date(Date.parse(p.start) + d * 86400000).toISOString()) })}</option>)}
+                      </select></div>
+                    <button class="btn" type="submit" data-act="save">{t("vac.save")}</button>
+                    <button class="btn ghost" type="button" onClick={() => setEditing(null)}>{t("vac.keep")}</button>
+                  </form>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <form class="row" onSubmit={book}>
+        <div class="field"><label for="vac-start">{t("vac.start")}</label><input id="vac-start" type="date" min={localDay(0)} max={localDay(365)} value={start} onInput={(e) => setStart((e.target as HTMLInputElement).value)} /></div>
+        <div class="field"><label for="vac-days">{t("vac.days")}</label><input id="vac-days" type="number" min="1" max="30" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} /></div>
+        <button class="btn" type="submit">{t("vac.book")}</button>
+      </form>
+    </section>
+  );
+}
 
 /** OAuth apps the user has allowed (GET /accounts/oauth/apps), each with Revoke (its tokens end at once). */
 function AuthorizedApps() {
