@@ -26,7 +26,7 @@ GAME_STATUSES = ["open", "active", "finished", "aborted"]
 ENDED_REASONS = ["normal", "resigned", "aborted", "timeout"]
 #: Every ``GameEvent.type`` the service writes (games/service, games/clock).
 HISTORY_TYPES = ["created", "joined", "ai_filled", "move", "resigned", "abort_offer", "aborted", "time_given",
-                 "pause_asked", "paused", "resumed", "timeout"]
+                 "pause_asked", "paused", "resumed", "timeout", "vacation"]
 
 
 class OpponentSerializer(ClosedSerializer):
@@ -221,6 +221,11 @@ class TimeControlSerializer(serializers.Serializer):
     description = serializers.CharField(help_text='For people, e.g. "3 days + 1 day per move (at most 7 days)".')
 
 
+class VacationSpanSerializer(serializers.Serializer):
+    start = serializers.DateTimeField()
+    end = serializers.DateTimeField()
+
+
 class ClockSeatSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     running = serializers.BooleanField(help_text="This seat's time is running now (count down to deadline).")
@@ -228,6 +233,10 @@ class ClockSeatSerializer(serializers.Serializer):
     left_seconds = serializers.IntegerField(allow_null=True,
                                             help_text="Time left while the clock stands still (a bank waiting "
                                                       "for its turn, a paused clock); null while running.")
+    vacation = VacationSpanSerializer(allow_null=True,
+                                      help_text="The seat's player's vacation that covers its running deadline (the "
+                                                "deadline shown is then its end), else their current or next "
+                                                "booked period; null: none.")
 
 
 class ClockSerializer(serializers.Serializer):

@@ -1,16 +1,15 @@
-// Notifications: the in-app inbox, preferences per event and channel, Web Push, and vacation settings.
+// Notifications: the in-app inbox, preferences per event and channel, and Web Push.
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError } from "../api";
-import { formatInZone, needsHomeScreen, vapidKeyBytes } from "../corr";
+import { api } from "../api";
+import { needsHomeScreen, vapidKeyBytes } from "../corr";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
-import { errorText, loadUnread, set, state, t, toast, useStore } from "../store";
+import { errorText, loadUnread, set, t, toast, useStore } from "../store";
 import { relTime } from "../ui";
 
 interface Note { id: number; event: string; game_id: number | null; title: string; body: string; created_at: string; read: boolean }
 type Channels = { inapp: boolean; push: boolean; email: boolean };
 interface Prefs { email_digest: boolean; events: Record<string, Channels>; vapid_public_key: string | null }
-interface VacationData { balance_days: number; auto_use: boolean; next_accrual: string | null; periods: { id: number; start: string; end: string; days: number }[] }
 
 const EVENTS = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used", "seat_replaced"];
 const CHANNELS = ["inapp", "push", "email"] as const;
@@ -159,55 +158,6 @@ function Push({ vapid }: { vapid: string | null }) {
       <h3 id="h-push">{t("push.title")}</h3>
       {body}
     </div>
-  );
-}
-
-/** Vacation: balance, booked periods, book a period, automatic use. */
-export function Vacation() {
-  const st = useStore();
-  const [v, setV] = useState<VacationData | null>(null);
-  const [start, setStart] = useState("");
-  const [days, setDays] = useState("3");
-  useEffect(() => { api<VacationData>("GET", "/vacation").then(setV).catch(() => setV(null)); }, []);
-
-  async function setAuto(on: boolean) {
-    try { setV(await api<VacationData>("PATCH", "/vacation", { auto_use: on })); toast(t("common.saved")); } catch (e) { toast(errorText(e), "error"); }
-  }
-  async function book(e: Event) {
-    e.preventDefault();
-    if (!start || !v) return;
-    const have = Math.floor(v.balance_days);
-    if (Number(days) > have) { toast(t("vac.not_enough", { have, asked: Number(days) }), "error"); return; }
-    try {
-      setV(await api<VacationData>("POST", "/vacation/periods", { start: new Date(start + "T00:00:00").toISOString(), days: Number(days) }));
-      toast(t("common.saved"));
-    } catch (x) {
-      const said = x instanceof ApiError ? (x.fields.start ?? x.fields.days) : undefined;
-      toast(said ? said.join(" ") : errorText(x), "error");
-    }
-  }
-  if (!v) return null;
-  const zone = st.me?.time_zone;
-  /** The local date ``ahead`` days from today, as a date input writes it (the server takes yesterday to a year on). */
-  const localDay = (ahead: number) => {
-    const d = new Date();
-    d.setDate(d.getDate() + ahead);
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  };
-  return (
-    <section aria-labelledby="h-vac" id="vacation">
-      <h2 id="h-vac">{t("vac.title")}</h2>
-      <p>{t("vac.balance", { n: v.balance_days })} <span class="muted small">{t("vac.help")}</span></p>
-      <label class="radio"><input type="checkbox" id="vac-auto" checked={v.auto_use} onChange={(e) => setAuto((e.target as HTMLInputElement).checked)} />{t("vac.auto")}</label>
-      {v.periods.length > 0 && (
-        <ul class="hist small">{v.periods.map((p) => <li>{formatInZone(p.start, zone, state.lang)} – {formatInZone(p.end, zone, state.lang)} ({t("new.days", { n: p.days })})</li>)}</ul>
-      )}
-      <form class="row" onSubmit={book}>
-        <div class="field"><label for="vac-start">{t("vac.start")}</label><input id="vac-start" type="date" min={localDay(0)} max={localDay(365)} value={start} onInput={(e) => setStart((e.target as HTMLInputElement).value)} /></div>
-        <div class="field"><label for="vac-days">{t("vac.days")}</label><input id="vac-days" type="number" min="1" max="30" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} /></div>
-        <button class="btn" type="submit">{t("vac.book")}</button>
-      </form>
-    </section>
   );
 }
 
