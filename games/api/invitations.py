@@ -62,7 +62,7 @@ class InvitePreviewThrottle(AnonRateThrottle):
     scope = "invite_preview"
 
     def get_rate(self) -> str:
-        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+        return str(api_settings.DEFAULT_THROTTLE_RATES[self.scope])
 
 
 def invitation_preview(code: str) -> dict[str, Any]:
@@ -102,7 +102,7 @@ class InvitationPreviewView(APIView):
 
     @extend_schema(
         tags=["games"], operation_id="invitations_retrieve", summary="What an invitation link invites to",
-        auth=[{"tokenAuth": []}, {"cookieAuth": []}, {}],  # public: credentials are optional
+        auth=[{"tokenAuth": []}, {"cookieAuth": []}, {}],  # type: ignore[list-item]  # public: credentials optional
         description="The preview of an open invitation by its code, for the landing page of the link (also "
                     "without credentials): the game's kind, seats, empty seats, time control, rated, and who "
                     "invites. Only an open game with an empty seat answers; any other code is 404 `not_found`. "

@@ -59,6 +59,7 @@ def offer(user: Any, game: Game, seats: list[Seat], mine: Seat) -> tuple[Game, s
             if c.challenger_id == user.pk:
                 return game, "offered"
             accepted = service._accept(c, user)
+            assert accepted.game_id is not None  # an accepted challenge has its game
             return lock_game(accepted.game_id), "accepted"  # as the join left it (started)
         elif c.status == Challenge.Status.ACCEPTED and c.game is not None:
             return c.game, "existing"
@@ -67,7 +68,8 @@ def offer(user: Any, game: Game, seats: list[Seat], mine: Seat) -> tuple[Game, s
                            code="rematch_declined")
     gone = unavailable_opponents(seats, mine)
     if gone:
-        raise Conflict(f"No rematch: the account of {gone[0].user.public_name} is closed.",
+        closed = gone[0].user
+        raise Conflict(f"No rematch: the account of {closed.public_name if closed else 'your opponent'} is closed.",
                        code="opponent_unavailable")
     other = next(s for s in seats if s.index != mine.index)
     service._check_pending(user, other.user)

@@ -89,7 +89,7 @@ class ClockThrottle(ScopedRateThrottle):
 
 
 class _ClockAction(APIView):
-    action_fn = None
+    action_fn: Any = None  # the service function (user, game_id) -> Game, a staticmethod of each view
     throttle_classes = [UserRateThrottle, ClockThrottle]
     throttle_scope = "clock"
 
