@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import export, views
+from . import export, profile_games, views
 
 urlpatterns = [
     path("games", views.GamesView.as_view(), name="games"),
@@ -17,5 +17,6 @@ urlpatterns = [
     path("games/<id:game_id>/history", views.GameHistoryView.as_view(), name="game-history"),
     path("games/<id:game_id>/record", views.GameRecordView.as_view(), name="game-record"),
     path("games/<id:game_id>/replay", views.GameReplayView.as_view(), name="game-replay"),
+    path("users/<str:username>/games", profile_games.UserGamesView.as_view(), name="user-games"),
     path("users/<str:username>/games/export", export.UserGamesExportView.as_view(), name="user-games-export"),
 ]
