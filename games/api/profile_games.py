@@ -5,10 +5,11 @@ credentials. Each entry is the inbox's summary of the game (seats, result, time 
 record and replay) with the player's seat and when the game ended.
 
 Cost (issue 33): a page is one range of the partial index ``seat_user_finished`` (seat user, finished_at DESC,
-game DESC; seats of finished games only), read from the index alone, stopping after ``limit`` + 1 entries; the
-cursor is the last entry's ``(finished_at, game)``, so the next page starts inside the index where this one
-stopped (no ``OFFSET``). Then the page's games by primary key and their seats with their users: three
-statements for any page of any player, whatever the length of their history.
+game DESC; seats of finished games only), read from the index alone, stopping after ``limit`` + 1 entries. The
+cursor is the last entry's game id; its ``finished_at`` is read by the unique index on (game, user), and the
+next page starts inside the index where this one stopped (no ``OFFSET``). Then the page's games by primary key
+and their seats with their users: the same few statements for any page of any player, whatever the length
+of their history.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -34,17 +34,28 @@ from .views import PublicFinishedRead, PublicReadView
 PAGE, MOST = 20, 50
 
 
-def finished_page(user: Any, after: tuple[datetime, int] | None, limit: int) -> tuple[list[int], str | None]:
-    """The ids of ``user``'s finished games after the cursor ``after`` (newest first), at most ``limit``, and
-    the cursor of the next page (None: no more): one index-only range scan of ``seat_user_finished`` of
-    ``limit`` + 1 entries."""
+def finished_page(user: Any, after: datetime | None, after_id: int | None, limit: int) -> tuple[list[int], int | None]:
+    """The ids of ``user``'s finished games after ``(after, after_id)`` (newest first), at most ``limit``, and
+    the cursor of the next page (the last id; None: no more): one index-only range scan of
+    ``seat_user_finished`` of ``limit`` + 1 entries."""
     qs = Seat.objects.filter(user=user, finished_at__isnull=False)
-    if after is not None:
-        moment, game_id = after
-        qs = qs.filter(finished_at__lte=moment).filter(Q(finished_at__lt=moment) | Q(game_id__lt=game_id))
-    rows = list(qs.order_by("-finished_at", "-game_id").values_list("game_id", "finished_at")[:limit + 1])
+    if after is not None and after_id is not None:
+        qs = qs.filter(finished_at__lte=after).filter(Q(finished_at__lt=after) | Q(game_id__lt=after_id))
+    rows = list(qs.order_by("-finished_at", "-game_id").values_list("game_id", flat=True)[:limit + 1])
     page = rows[:limit]
-    return [gid for gid, _ in page], keyset.encode(page[-1][1], page[-1][0]) if len(rows) > limit else None
+    return page, page[-1] if len(rows) > limit else None
+
+
+def cursor_row(user: Any, game_id: int | None) -> datetime | None:
+    """When the cursor's game ended (its seat of ``user``: the unique index on (game, user)); 404 when
+    ``user`` has no finished game of that id."""
+    if game_id is None:
+        return None
+    found = Seat.objects.filter(game_id=game_id, user=user, finished_at__isnull=False).values_list(
+        "finished_at", flat=True).first()
+    if found is None:
+        raise NotFound(f"Game {game_id} is not a finished game of this player: send back the `next` of a page.")
+    return found
 
 
 def page_payload(user: Any, viewer: Any, game_ids: list[int]) -> list[dict[str, Any]]:
@@ -72,7 +83,8 @@ class ProfileGameSerializer(GameSummarySerializer):
 
 class ProfileGamesPageSerializer(serializers.Serializer):
     results = ProfileGameSerializer(many=True)
-    next = serializers.CharField(allow_null=True, help_text="The cursor of the next (older) page; null: the last.")
+    next = serializers.IntegerField(allow_null=True, help_text="The cursor of the next (older) page (the last "
+                                                               "game's id); null: the last page.")
 
 
 class UserGamesView(PublicReadView):
@@ -87,21 +99,22 @@ class UserGamesView(PublicReadView):
                     "`cursor` for the next (older) page; `next` is null on the last. Public (finished games "
                     "are); scope for tokens: `games:read`.",
         parameters=[
-            OpenApiParameter("cursor", OpenApiTypes.STR, description="`next` of the previous page."),
+            OpenApiParameter("cursor", keyset.CURSOR_SCHEMA, description="`next` of the previous page."),
             OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MOST},
                              description=f"Games per page ({PAGE}; ≤ {MOST})."),
         ],
         responses={200: ProfileGamesPageSerializer, 400: schema.E400, 403: schema.E403,
-                   404: schema.error("No such player.", "not_found", "No player is called 'nobody'."),
+                   404: schema.error("No such player, or the cursor is not one of their finished games.",
+                                     "not_found", "No player is called 'nobody'."),
                    429: schema.E429},
     )
     def get(self, request, username: str):
         from accounts.models import User
 
-        after = keyset.decode(request.query_params.get("cursor"))
+        after_id = keyset.cursor_param(request.query_params.get("cursor"))
         limit = keyset.limit_param(request.query_params.get("limit"), PAGE, MOST)
         user = User.objects.filter(username__iexact=username).first()
         if user is None:
             raise NotFound(f"No player is called {username!r}.")
-        game_ids, cursor = finished_page(user, after, limit)
+        game_ids, cursor = finished_page(user, cursor_row(user, after_id), after_id, limit)
         return Response({"results": page_payload(user, request.user, game_ids), "next": cursor})

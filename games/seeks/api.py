@@ -209,8 +209,11 @@ def lobby_entry(seek: Seek, rating: int) -> dict[str, Any]:
 
 class SeekLobbyView(APIView):
     @extend_schema(
-        tags=TAGS, operation_id="seeks_lobby", responses={200: schema.LobbyPageSerializer, 400: schema_errors.E400,
-                                                          **schema.STD},
+        tags=TAGS, operation_id="seeks_lobby",
+        responses={200: schema.LobbyPageSerializer, 400: schema_errors.E400,
+                   404: schema_errors.error("The cursor is not a seek.", "not_found",
+                                            "The cursor is not a seek: send back the `next` of a page."),
+                   **schema.STD},
         summary="The lobby: other players' open seeks you may join, oldest first (paged)",
         description="Open seeks of other players that would pair with you now (your rating inside their window, "
                     "your reliability at least their minimum; for a bot account only seeks that welcome bots), "
@@ -218,20 +221,23 @@ class SeekLobbyView(APIView):
                     "send `next` back as `cursor`; a page may hold fewer than `limit` seeks while `next` is not "
                     "null (at most 200 open seeks are read per page). Join one with `POST /seeks/{id}/accept`. "
                     "Scope: `games:read`.",
-        parameters=[OpenApiParameter("cursor", str, description="`next` of the previous page."),
+        parameters=[OpenApiParameter("cursor", keyset.CURSOR_SCHEMA, description="`next` of the previous page."),
                     OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": LOBBY_MOST},
                                      description=f"Seeks per page ({LOBBY_PAGE}; ≤ {LOBBY_MOST})."),
                     OpenApiParameter("kind", str, enum=sorted(GAMES), description="Only seeks of this kind.")],
     )
     def get(self, request):
-        after = keyset.decode(request.query_params.get("cursor"))
+        after_id = keyset.cursor_param(request.query_params.get("cursor"))
         limit = keyset.limit_param(request.query_params.get("limit"), LOBBY_PAGE, LOBBY_MOST)
         kind = request.query_params.get("kind") or None
         if kind is not None and kind not in GAMES:
             raise serializers.ValidationError({"kind": [f"kind must be one of {', '.join(sorted(GAMES))}."]})
+        try:
+            after = lobby.cursor_row(after_id)
+        except LookupError:
+            raise NotFound("The cursor is not a seek: send back the `next` of a page.") from None
         found, cursor = lobby.lobby_page(request.user, after, limit, kind)
-        return Response({"results": [lobby_entry(s, r) for s, r in found],
-                         "next": keyset.encode(*cursor) if cursor else None})
+        return Response({"results": [lobby_entry(s, r) for s, r in found], "next": cursor})
 
 
 class SeekAcceptView(_PostThrottled):

@@ -7,7 +7,7 @@ Rulings:
   least its minimum; a bot account sees only seeks that welcome bots, a human also sees bots' seeks
   (``is_bot``): choosing one is the human's opt-in. Caps are not checked in the list (joining answers 409).
 * Pages: keyset on the partial index ``seek_lobby`` (created_at, id; open seeks only); a page reads at most
-  ``SCAN`` open seeks and returns those that fit, with the cursor of the last one read: cost per page is
+  ``SCAN`` open seeks and returns those that fit, with the cursor (the id) of the last one read: cost per page is
   bounded whatever the number of seeks ever posted (matched and cancelled ones are not in the index).
 * Joining: a seek of mine with the chosen seek's terms (kind, options, seats, time control, rated; any
   rating; welcoming bots only when the chosen seek is a bot's), paired by ``service._pair_once`` with the
@@ -72,6 +72,15 @@ def refusal(user: Any, seek: Seek, mine: int, theirs: int, now: datetime, reliab
     return None
 
 
+def _attach_users(seeks: list[Seek]) -> None:
+    """Their users by primary key, one query (a join could hash the whole user table for a page of seeks)."""
+    from accounts.models import User
+
+    users = User.objects.in_bulk({s.user_id for s in seeks})
+    for s in seeks:
+        s.user = users[s.user_id]
+
+
 def _reliability_of(user: Any) -> Callable[[], int]:
     cache: list[int] = []
 
@@ -86,18 +95,20 @@ def _reliability_of(user: Any) -> Callable[[], int]:
 
 
 def lobby_page(user: Any, after: tuple[datetime, int] | None, limit: int, kind: str | None = None,
-               ) -> tuple[list[tuple[Seek, int]], tuple[datetime, int] | None]:
-    """Up to ``limit`` open seeks of others that ``user`` may join, oldest first, after the cursor ``after``,
-    each with its player's rating; and the cursor of the next page (None: no more)."""
+               ) -> tuple[list[tuple[Seek, int]], int | None]:
+    """Up to ``limit`` open seeks of others that ``user`` may join, oldest first, after ``after`` (the
+    ``(created_at, id)`` of the cursor's seek), each with its player's rating; and the cursor of the next page
+    (the id of the last seek read; None: no more)."""
     from games.ratings.service import pool_for
 
-    qs = Seek.objects.filter(status=Seek.Status.OPEN).exclude(user=user).select_related("user")
+    qs = Seek.objects.filter(status=Seek.Status.OPEN).exclude(user=user)
     if kind is not None:
         qs = qs.filter(kind=kind)
     if after is not None:
         moment, pk = after
         qs = qs.filter(created_at__gte=moment).filter(Q(created_at__gt=moment) | Q(pk__gt=pk))
     read = list(qs.order_by("created_at", "pk")[:SCAN])
+    _attach_users(read)
     now = timezone.now()
     ratings = _ratings(user, read)
     reliability = _reliability_of(user)
@@ -109,9 +120,19 @@ def lobby_page(user: Any, after: tuple[datetime, int] | None, limit: int, kind: 
             out.append((seek, theirs))
             if len(out) == limit:
                 more = i + 1 < len(read) or len(read) == SCAN
-                return out, (seek.created_at, seek.pk) if more else None
-    last = read[-1] if len(read) == SCAN else None
-    return out, (last.created_at, last.pk) if last is not None else None
+                return out, seek.pk if more else None
+    return out, read[-1].pk if len(read) == SCAN else None
+
+
+def cursor_row(seek_id: int | None) -> tuple[datetime, int] | None:
+    """``(created_at, id)`` of the cursor's seek, whatever became of it (paired or cancelled since: its place
+    in the order does not change); ``LookupError`` when there is no such seek."""
+    if seek_id is None:
+        return None
+    created = Seek.objects.filter(pk=seek_id).values_list("created_at", flat=True).first()
+    if created is None:
+        raise LookupError(seek_id)
+    return created, seek_id
 
 
 def accept(user: Any, seek_id: int) -> tuple[Seek, Game | None]:

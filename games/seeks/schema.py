@@ -43,7 +43,8 @@ class LobbySeekSerializer(SeekOutSerializer):
 
 class LobbyPageSerializer(serializers.Serializer):
     results = LobbySeekSerializer(many=True)
-    next = serializers.CharField(allow_null=True, help_text="The cursor of the next page; null: the last.")
+    next = serializers.IntegerField(allow_null=True, help_text="The cursor of the next page (the id of the last "
+                                                               "seek read); null: the last page.")
 
 
 E400 = schema.errors("Invalid seek: field messages under `fields`.",

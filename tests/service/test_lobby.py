@@ -63,6 +63,10 @@ def test_keyset_pages_walk_every_seek_once(alice, make_user):
         if cursor is None:
             break
     assert seen == [s.pk for s in made]
+    # a cursor whose seek was paired or cancelled since still marks its place
+    Seek.objects.filter(pk=made[2].pk).update(status=Seek.Status.CANCELLED)
+    r = alice.get(LOBBY, {"limit": 2, "cursor": made[2].pk})
+    assert _ids(r.json()) == [made[3].pk, made[4].pk]
 
 
 def test_a_page_costs_the_same_queries_whatever_the_history(alice, make_user):
@@ -84,10 +88,12 @@ def test_a_page_costs_the_same_queries_whatever_the_history(alice, make_user):
     assert queries() == before
 
 
-@pytest.mark.parametrize("cursor", ["nope", "bm90IGEgY3Vyc29y", "x" * 300, "MjAyNi0wMS0wMXwtMQ"])
+@pytest.mark.parametrize("cursor", ["nope", "1.5", "x" * 300, "0", "-3", str(2**63)])
 def test_bad_cursor_limit_and_kind_are_clear_400s(alice, cursor):
     r = alice.get(LOBBY, {"cursor": cursor})
     assert r.status_code == 400 and "cursor" in r.json()["error"]["fields"], r.content
+    r = alice.get(LOBBY, {"cursor": "999999"})
+    assert r.status_code == 404 and "cursor" in r.json()["error"]["message"], r.content
     for params, field in (({"limit": "0"}, "limit"), ({"limit": "x"}, "limit"), ({"kind": "chess"}, "kind")):
         r = alice.get(LOBBY, params)
         assert r.status_code == 400 and field in r.json()["error"]["fields"], r.content

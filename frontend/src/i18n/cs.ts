@@ -437,6 +437,7 @@ export const cs: Catalogue = {
   "extra.abort_asked": "{name} nabízí zrušení této partie.",
   "extra.aborted": "Tato partie byla zrušena: bez výsledku, beze změny hodnocení.",
   "extra.all_games": "Všechny partie",
+  "extra.next_game": "Další partie",
   "extra.next_turn#one": "Další partie ({n} čeká na tvůj tah)",
   "extra.next_turn#few": "Další partie ({n} čekají na tvůj tah)",
   "extra.next_turn#other": "Další partie ({n} čeká na tvůj tah)",

@@ -428,6 +428,7 @@ export const de: Catalogue = {
   "extra.abort_asked": "{name} bietet an, diese Partie abzubrechen.",
   "extra.aborted": "Diese Partie wurde abgebrochen: kein Ergebnis, keine Wertungsänderung.",
   "extra.all_games": "Alle Partien",
+  "extra.next_game": "Nächste Partie",
   "extra.next_turn#one": "Nächste Partie ({n} wartet auf deinen Zug)",
   "extra.next_turn#other": "Nächste Partie ({n} warten auf deinen Zug)",
   "extra.games_title": "Beendete Partien",

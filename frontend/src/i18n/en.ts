@@ -427,6 +427,7 @@ export const en = {
   "extra.abort_asked": "{name} offers to abort this game.",
   "extra.aborted": "This game was aborted: no result, no rating change.",
   "extra.all_games": "All games",
+  "extra.next_game": "Next game",
   "extra.next_turn#one": "Next game ({n} waits for your move)",
   "extra.next_turn#other": "Next game ({n} wait for your move)",
   "extra.games_title": "Finished games",

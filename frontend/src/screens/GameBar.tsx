@@ -25,8 +25,8 @@ export function NextTurnButton({ current }: { current?: number | null }) {
   const next = myTurnGames(st.games, st.lists.active, current);
   if (!next.length) return null;
   return (
-    <a class="btn primary" href={`#/game/${next[0].id}`} id="next-turn" data-next={next[0].id}>
-      {t("extra.next_turn", { n: next.length })} <span aria-hidden="true">▶</span>
+    <a class="btn" href={`#/game/${next[0].id}`} id="next-turn" data-next={next[0].id} aria-label={t("extra.next_turn", { n: next.length })}>
+      {t("extra.next_game")} <span class="badge hot" aria-hidden="true">{next.length}</span> <span aria-hidden="true">▶</span>
     </a>
   );
 }
@@ -80,7 +80,8 @@ export function GameBar({ g }: { g: Game }) {
   const aborted = g.status === "aborted";
   return (
     <div class="game-bar" id="game-bar" style={{ gridColumn: "1 / -1", display: "flex", flexWrap: "wrap", alignItems: "center", justifyContent: "space-between", gap: ".4rem", margin: ".3rem 0" }}>
-      {aborted && <p class="notice" id="aborted-note" style={{ margin: 0 }}>{t("extra.aborted")} <a href="#/">{t("extra.all_games")}</a></p>}
+      {aborted && <p class="notice" id="aborted-note" style={{ margin: 0 }}>{t("extra.aborted")}</p>}
+      {aborted && <a class="btn" href="#/">{t("extra.all_games")}</a>}
       <AbortControl g={g} />
       <NextTurnButton current={g.id} />
     </div>

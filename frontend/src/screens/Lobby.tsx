@@ -29,14 +29,14 @@ export function seekTerms(s: LobbySeek): string {
 export function Lobby({ heading = "h2" }: { heading?: "h1" | "h2" }) {
   useStore();
   const [rows, setRows] = useState<LobbySeek[]>([]);
-  const [next, setNext] = useState<string | null>(null);
+  const [next, setNext] = useState<number | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState<number | "list" | null>(null);
 
-  async function load(cursor: string | null = null) {
+  async function load(cursor: number | null = null) {
     setBusy((b) => b ?? "list");
     try {
-      const page = await api<{ results: LobbySeek[]; next: string | null }>("GET", `/seeks/lobby?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const page = await api<{ results: LobbySeek[]; next: number | null }>("GET", `/seeks/lobby?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
       setRows((before) => (cursor ? [...before, ...page.results.filter((s) => !before.some((b) => b.id === s.id))] : page.results));
       setNext(page.next);
     } catch (e) { if (!cursor) toast(errorText(e), "error"); }

@@ -138,15 +138,15 @@ interface ProfileGame { id: number; kind: string; seats: unknown[]; player_seat:
  *  its replay. */
 export function ProfileGames({ username }: { username: string }) {
   const [rows, setRows] = useState<ProfileGame[]>([]);
-  const [next, setNext] = useState<string | null>(null);
+  const [next, setNext] = useState<number | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
-  async function load(cursor: string | null) {
+  async function load(cursor: number | null) {
     setBusy(true);
     try {
       const q = `limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const page = await api<{ results: ProfileGame[]; next: string | null }>("GET", `/users/${encodeURIComponent(username)}/games?${q}`);
+      const page = await api<{ results: ProfileGame[]; next: number | null }>("GET", `/users/${encodeURIComponent(username)}/games?${q}`);
       setRows((before) => (cursor ? [...before, ...page.results] : page.results));
       setNext(page.next);
       setErr(null);
