@@ -67,7 +67,7 @@ def test_no_abort_after_my_first_move(server, new_page):
     assert page.locator("#abort").is_visible()
     version = page.get_attribute("main.table", "data-version")
     assert act_once(page)
-    page.wait_for_function(f"document.querySelector('main.table').dataset.version !== '{version}'")
+    page.locator(f"main.table:not([data-version='{version}'])").wait_for()
     page.wait_for_timeout(300)
     assert page.locator("#abort").count() == 0 and page.locator("#resign").is_visible()
 

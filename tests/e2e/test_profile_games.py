@@ -37,7 +37,7 @@ def test_profile_lists_finished_games_in_pages_and_opens_the_replay(server, new_
     more = visitor.locator("#pgames-more")
     assert more.bounding_box()["height"] >= 44
     more.click()
-    visitor.wait_for_function("document.querySelectorAll('#profile-games [data-pgame]').length === 12")
+    rows.nth(11).wait_for()
     assert visitor.locator("#pgames-more").count() == 0
     assert [int(x) for x in rows.evaluate_all("els => els.map(e => e.dataset.pgame)")] == done[::-1]
     shot(visitor, "extra-profile-games-all")
