@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import export, invitations, views
+from . import export, invitations, profile_games, views
 
 urlpatterns = [
     path("games", views.GamesView.as_view(), name="games"),
@@ -18,5 +18,6 @@ urlpatterns = [
     path("games/<id:game_id>/record", views.GameRecordView.as_view(), name="game-record"),
     path("games/<id:game_id>/replay", views.GameReplayView.as_view(), name="game-replay"),
     path("invitations/<str:code>", invitations.InvitationPreviewView.as_view(), name="invitation-preview"),
+    path("users/<str:username>/games", profile_games.UserGamesView.as_view(), name="user-games"),
     path("users/<str:username>/games/export", export.UserGamesExportView.as_view(), name="user-games-export"),
 ]

@@ -1,11 +1,12 @@
-"""``/api/v1/seeks``: list, create (paired at once when possible), cancel, quick pairing."""
+"""``/api/v1/seeks``: list, create (paired at once when possible), cancel, quick pairing; the lobby of others'
+seeks I may join, and joining one (``lobby``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
 from claim.throttling import AnonRateThrottle, UserRateThrottle
+from games.api import keyset
 from games.api import schema as schema_errors
 from games.api.serializers import TimeControlField
 from games.api.views import CreateGameThrottle
@@ -21,7 +23,7 @@ from games.rules.base import RulesError
 from games.rules.registry import GAMES
 from games.service.clock import parse_time_control
 
-from . import schema, service
+from . import lobby, schema, service
 from .models import Seek
 
 TAGS = ["seeks"]
@@ -188,4 +190,77 @@ class QuickView(_PostThrottled):
         ser = QuickSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         seek = _create(service.quick_pair, request.user, ser.validated_data)
+        return Response(seek_payload(seek), status=status.HTTP_201_CREATED)
+
+
+class SeekGone(APIException):
+    """Joining a seek of the lobby that cannot be joined (any more)."""
+
+    status_code = 409
+    default_code = "seek_taken"
+
+
+LOBBY_PAGE, LOBBY_MOST = 20, 50
+
+
+def lobby_entry(seek: Seek, rating: int) -> dict[str, Any]:
+    return {**seek_payload(seek), "name": seek.user.public_name, "rating": rating}
+
+
+class SeekLobbyView(APIView):
+    @extend_schema(
+        tags=TAGS, operation_id="seeks_lobby",
+        responses={200: schema.LobbyPageSerializer, 400: schema_errors.E400,
+                   404: schema_errors.error("The cursor is not a seek.", "not_found",
+                                            "The cursor is not a seek: send back the `next` of a page."),
+                   **schema.STD},
+        summary="The lobby: other players' open seeks you may join, oldest first (paged)",
+        description="Open seeks of other players that would pair with you now (your rating inside their window, "
+                    "your reliability at least their minimum; for a bot account only seeks that welcome bots), "
+                    "oldest first, each with its player's `name` and `rating` in the seek's pool. Keyset pages: "
+                    "send `next` back as `cursor`; a page may hold fewer than `limit` seeks while `next` is not "
+                    "null (at most 200 open seeks are read per page). Join one with `POST /seeks/{id}/accept`. "
+                    "Scope: `games:read`.",
+        parameters=[OpenApiParameter("cursor", keyset.CURSOR_SCHEMA, description="`next` of the previous page."),
+                    OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": LOBBY_MOST},
+                                     description=f"Seeks per page ({LOBBY_PAGE}; ≤ {LOBBY_MOST})."),
+                    OpenApiParameter("kind", str, enum=sorted(GAMES), description="Only seeks of this kind.")],
+    )
+    def get(self, request):
+        after_id = keyset.cursor_param(request.query_params.get("cursor"))
+        limit = keyset.limit_param(request.query_params.get("limit"), LOBBY_PAGE, LOBBY_MOST)
+        kind = request.query_params.get("kind") or None
+        if kind is not None and kind not in GAMES:
+            raise serializers.ValidationError({"kind": [f"kind must be one of {', '.join(sorted(GAMES))}."]})
+        try:
+            after = lobby.cursor_row(after_id)
+        except LookupError:
+            raise NotFound("The cursor is not a seek: send back the `next` of a page.") from None
+        found, cursor = lobby.lobby_page(request.user, after, limit, kind)
+        return Response({"results": [lobby_entry(s, r) for s, r in found], "next": cursor})
+
+
+class SeekAcceptView(_PostThrottled):
+    @extend_schema(
+        tags=TAGS, operation_id="seeks_accept", request=None,
+        responses={201: schema.SeekOutSerializer, 404: schema_errors.error("No open seek with this id.", "not_found",
+                                                                          "No open seek with this id."),
+                   409: schema.E409_ACCEPT, **schema.STD},
+        summary="Join another player's open seek (from the lobby)",
+        description="Posts a seek of yours with the chosen seek's terms and pairs it with that seek, by the rules "
+                    "and locks of the seek pairing. The answer is your seek: `status` `matched` with `game_id` "
+                    "(two seats: always, else 409 `seek_taken`), or `open` for a 3-4 seat table still waiting "
+                    "for players (it pairs later, like any seek). Counts as a seek and a created game "
+                    "(`too_many_seeks`, `too_many_games`, rate limit `games_create`). Scope: `games:play`.",
+    )
+    def post(self, request, seek_id: int):
+        _check_cap(request.user)
+        try:
+            seek, _ = lobby.accept(request.user, seek_id)
+        except LookupError:
+            raise NotFound("No open seek with this id.") from None
+        except lobby.NotJoinable as exc:
+            raise SeekGone(str(exc), code=exc.code) from None
+        except service.TooManySeeks as exc:
+            raise TooManySeeks(str(exc)) from None
         return Response(seek_payload(seek), status=status.HTTP_201_CREATED)

@@ -34,4 +34,8 @@ class Seek(models.Model):
 
     class Meta:
         ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["status", "kind", "seats"], name="seek_open")]
+        indexes = [
+            models.Index(fields=["status", "kind", "seats"], name="seek_open"),
+            # The lobby's keyset pages (and the periodic pairing's order): open seeks only, oldest first.
+            models.Index(fields=["created_at", "id"], name="seek_lobby", condition=models.Q(status="open")),
+        ]

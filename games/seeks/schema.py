@@ -36,6 +36,17 @@ class SeekListSerializer(serializers.Serializer):
     others = SeekOutSerializer(many=True, help_text="Other players' open seeks (at most 100).")
 
 
+class LobbySeekSerializer(SeekOutSerializer):
+    name = serializers.CharField(help_text="The player's public name.")
+    rating = serializers.IntegerField(help_text="The player's rating in the seek's pool.")
+
+
+class LobbyPageSerializer(serializers.Serializer):
+    results = LobbySeekSerializer(many=True)
+    next = serializers.IntegerField(allow_null=True, help_text="The cursor of the next page (the id of the last "
+                                                               "seek read); null: the last page.")
+
+
 E400 = schema.errors("Invalid seek: field messages under `fields`.",
                      ("invalid", "seats: Claim is played by 2-2 players."),
                      ("unlimited_rated", "Unlimited games are never rated: choose days per move or a bank clock, "
@@ -49,3 +60,11 @@ E409_CANCEL = schema.error("A pairing took the seek first: the message names its
                            "This seek was already paired: your game is 42 (/api/v1/games/42); resign or abort it "
                            "there.")
 STD = {401: schema.E401, 403: schema.E403, 429: schema.E429}
+E409_ACCEPT = schema.errors(
+    "The seek cannot be joined, or you play the most games allowed / have the most open seeks.",
+    ("own_seek", "This is your own seek: it waits for another player (cancel it from your inbox)."),
+    ("not_compatible", "Your rating (1720) is outside this seek's window (1500 ± 100)."),
+    ("seek_taken", "This seek can no longer be joined (it was just paired or cancelled, or its player has no room "
+                   "for another game): choose another."),
+    ("too_many_games", "You are playing 6 games, the most allowed for now (6); it grows as you finish games."),
+    ("too_many_seeks", "You have 10 open seeks, the most allowed (10): cancel one first, or wait for a pairing."))

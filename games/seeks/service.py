@@ -121,13 +121,23 @@ def _candidates(seek: Seek) -> list[Seek]:
                 .exclude(pk=seek.pk).exclude(user=seek.user).select_related("user").order_by("created_at", "pk"))
 
 
-def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first: bool = False) -> list[Seek] | None:
+def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first: bool = False,
+               partner: int | None = None) -> list[Seek] | None:
+    """The group ``seek`` would be paired with now (``seek`` first), or None. With ``partner`` (a seek id:
+    the lobby's accept), that seek is the second of the group, or there is no group."""
     ctx = ctx or _Ctx()
     pool = [c for c in _candidates(seek) if compatible(seek, c, now, ctx)]
     if not oldest_first:
         mine = ctx.rating(seek)
         pool.sort(key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
     group = [seek]
+    if partner is not None:
+        chosen = next((c for c in pool if c.pk == partner), None)
+        if chosen is None or at_cap(chosen.user):
+            return None
+        group.append(chosen)
+        if len(group) == seek.seats:
+            return group
     for cand in pool:
         if any(cand.user_id == g.user_id for g in group):
             continue
@@ -155,9 +165,10 @@ def try_pair(seek_id: int, oldest_first: bool = False) -> Game | None:
     return None
 
 
-def _pair_once(seek_id: int, oldest_first: bool) -> tuple[Game | None, bool]:
+def _pair_once(seek_id: int, oldest_first: bool, partner: int | None = None) -> tuple[Game | None, bool]:
     """One attempt of :func:`try_pair`: ``(game, False)``, ``(None, False)`` (nothing to pair now) or
-    ``(None, True)`` (a seek of the group found was no longer open once locked)."""
+    ``(None, True)`` (a seek of the group found was no longer open once locked). ``partner``: as
+    :func:`find_group`."""
     from games.service import create_game, join_game
 
     now = timezone.now()
@@ -165,7 +176,7 @@ def _pair_once(seek_id: int, oldest_first: bool) -> tuple[Game | None, bool]:
         seek = Seek.objects.select_related("user").filter(pk=seek_id).first()
         if seek is None or seek.status != Seek.Status.OPEN or at_cap(seek.user):
             return None, False
-        group = find_group(seek, now, oldest_first=oldest_first)
+        group = find_group(seek, now, oldest_first=oldest_first, partner=partner)
         if group is None:
             return None, False
         locked = list(Seek.objects.select_for_update().filter(pk__in=[g.pk for g in group]).order_by("pk"))
@@ -216,15 +227,21 @@ def create_seek(user: Any, **fields: Any) -> tuple[Seek, Game | None]:
     """A new seek, paired at once if possible. Raises :class:`TooManySeeks` past :func:`max_open` open seeks:
     counted after locking the user's row (``FOR NO KEY UPDATE``, so parallel posts of one user take turns),
     on the ``seek_open`` index."""
+    with transaction.atomic():
+        seek = _new_seek(user, fields)
+    return seek, try_pair(seek.pk, oldest_first=seek.quick)
+
+
+def _new_seek(user: Any, fields: dict[str, Any]) -> Seek:
+    """Insert a seek of ``user`` (in the caller's transaction) after counting their open seeks under a lock
+    on their row: :class:`TooManySeeks` past :func:`max_open`."""
     from accounts.models import User
 
-    with transaction.atomic():
-        list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
-        open_seeks = Seek.objects.filter(user=user, status=Seek.Status.OPEN).count()
-        if open_seeks >= max_open():
-            raise TooManySeeks(open_seeks, max_open())
-        seek = Seek.objects.create(user=user, **fields)
-    return seek, try_pair(seek.pk, oldest_first=seek.quick)
+    list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
+    open_seeks = Seek.objects.filter(user=user, status=Seek.Status.OPEN).count()
+    if open_seeks >= max_open():
+        raise TooManySeeks(open_seeks, max_open())
+    return Seek.objects.create(user=user, **fields)
 
 
 class SeekMatched(Exception):

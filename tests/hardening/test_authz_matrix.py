@@ -87,6 +87,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "games_replay": row(401, 404, 409, 409, 403, 409),
     "users_games_export": row(200, 200, 200, 200, 403, 200),  # finished games are public (issue 26)
     "invitations_retrieve": row(200, 200, 200, 200, 403, 200),  # an open invitation's preview is public (issue 33)
+    "users_games_list": row(200, 200, 200, 200, 403, 200),  # a profile's finished games: public (issue 33)
     # --- clock and vacation -------------------------------------------------------------------------------
     "games_clock_retrieve": row(401, 404, 200, 200, 403, 200),
     "games_clock_give_time_create": row(401, 404, 409, 409, 403, 200),  # alice is to act: only botty gives time
@@ -102,6 +103,9 @@ MATRIX: dict[str, dict[str, int]] = {
     "seeks_create": row(401, 201, 201, 201, 403, 201),
     "seeks_destroy": row(401, 404, 204, 204, 403, 404),
     "seeks_quick_create": row(401, 201, 201, 201, 403, 201),
+    # the lobby (issue 33): alice may not join her own seek (own_seek); it does not welcome bots (not_compatible)
+    "seeks_lobby": row(401, 200, 200, 200, 403, 200),
+    "seeks_accept": row(401, 201, 409, 409, 403, 409),
     # --- bots (public) ---------------------------------------------------------------------------------
     "bots_online": row(200, 200, 200, 200, 200, 200),
     # --- ratings ------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { navigate } from "../router";
 import { errorText, putGame, state, t, toast, useStore } from "../store";
 import { Field, FormError } from "../ui";
 import { choiceView, describeTimeControl, TIME_CHOICES } from "../corr";
+import { Lobby } from "./Lobby";
 
 
 /** The AI levels by the names the tables and docs/ai.md give them (the server's "AI (Squire)"). */
@@ -121,6 +122,7 @@ export function NewGame() {
   return (
     <main class="page" id="main">
       <h1>{t("new.title")}</h1>
+      <button type="button" class="btn ghost" id="to-lobby" onClick={() => document.getElementById("lobby")?.scrollIntoView({ block: "start" })}>{t("extra.lobby_link")}</button>
       <form onSubmit={submit}>
         <fieldset>
           <legend>{t("new.opponent")}</legend>
@@ -211,6 +213,7 @@ export function NewGame() {
         <button class="btn primary wide" type="submit" disabled={busy || !!problem} id="start-game">{t(opp === "seek" ? "seek.post" : "new.start")}</button>
         {opp === "seek" && <button class="btn wide" type="button" disabled={busy || !!problem} id="play-now" onClick={() => seek(true)}>{t("seek.quick")}</button>}
       </form>
+      <Lobby />
     </main>
   );
 }

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { ratingChart, type HistoryPoint } from "../corr";
+import { normGame, opponentNames } from "../game";
 import type { Key } from "../i18n";
 import { errorText, t, useStore } from "../store";
 import { relTime } from "../ui";
@@ -124,8 +125,63 @@ export function Profile({ username }: { username: string }) {
           </ul>
         </>
       )}
+      <ProfileGames username={username} />
       <p><a class="btn ghost" href="#/leaders/claim">{t("rating.leaderboards")}</a></p>
     </main>
+  );
+}
+
+/** One entry of GET /users/{username}/games: the inbox summary plus the listed player's seat and outcome. */
+interface ProfileGame { id: number; kind: string; seats: unknown[]; player_seat: number; outcome: "win" | "loss" | "draw" | null; ended_reason: string | null; finished_at: string; rated: boolean }
+
+/** The player's finished games, newest first, a page at a time (keyset: the answer's ``next``); each opens
+ *  its replay. */
+export function ProfileGames({ username }: { username: string }) {
+  const [rows, setRows] = useState<ProfileGame[]>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  async function load(cursor: number | null) {
+    setBusy(true);
+    try {
+      const q = `limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const page = await api<{ results: ProfileGame[]; next: number | null }>("GET", `/users/${encodeURIComponent(username)}/games?${q}`);
+      setRows((before) => (cursor ? [...before, ...page.results] : page.results));
+      setNext(page.next);
+      setErr(null);
+    } catch (e) { setErr(errorText(e)); }
+    setBusy(false);
+    setLoaded(true);
+  }
+  useEffect(() => { setRows([]); setNext(null); setLoaded(false); void load(null); }, [username]);
+  const outcome = (o: ProfileGame["outcome"]) => (o === "win" ? t("extra.won") : o === "loss" ? t("extra.lost") : t("extra.draw"));
+  return (
+    <section aria-labelledby="h-pgames" id="profile-games">
+      <h2 id="h-pgames">{t("extra.games_title")}</h2>
+      {err && <p class="form-err" role="alert">{err}</p>}
+      {loaded && !rows.length && !err && <p class="muted">{t("extra.games_none")}</p>}
+      <ul class="games">
+        {rows.map((r) => {
+          // the names as the listed player sees them: the summary's seats with theirs as "you"
+          const g = normGame({ ...r, my_seat: r.player_seat, seats: (r.seats as Record<string, unknown>[]).map((s) => ({ ...s, you: s.index === r.player_seat })) });
+          const vs = opponentNames(g).names.join(", ");
+          const how = r.ended_reason === "resigned" ? ` (${t("extra.resigned")})` : r.ended_reason === "timeout" ? ` (${t("extra.timeout")})` : "";
+          return (
+            <li key={r.id}>
+              <a class="game-row" href={`#/replay/${r.id}`} data-pgame={r.id}>
+                <span class="gr-main"><strong>{t(("game." + r.kind) as Key)}</strong> <span>{t("inbox.vs", { name: vs })}</span></span>
+                <span class="gr-sub small">
+                  <span class={`badge ${r.outcome === "win" ? "hot" : ""}`}>{outcome(r.outcome)}{how}</span>
+                  <span class="muted"> · {r.rated ? t("seek.rated") : t("seek.casual")} · {relTime(r.finished_at)}</span>
+                </span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+      {next && <button type="button" class="btn wide" id="pgames-more" disabled={busy} aria-busy={busy} onClick={() => void load(next)}>{busy ? t("common.loading") : t("extra.games_more")}</button>}
+    </section>
   );
 }
 

@@ -11,6 +11,7 @@ import { heldGame, loadGame, readGameNotes, resignGame, sendMove, state, t, useS
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
 import { EndScreen } from "./EndScreen";
+import { GameBar } from "./GameBar";
 import { GiantChoice } from "./GiantChoice";
 import { InheritorsTable } from "./InheritorsTable";
 import { setViewing } from "../realtime";
@@ -115,7 +116,8 @@ export function Table({ id }: { id: number }) {
   const hand = v.hand || [];
   const legal = legalCards(g.legal);
   const seerChoice = g.myTurn && g.legal.some((m) => "seer" in m);
-  const over = v.over || g.status === "finished";
+  const aborted = g.status === "aborted";
+  const over = v.over || g.status === "finished" || aborted;
   const tableState = { hand, legal_moves: g.legal, my_turn: g.myTurn, over, current_trick: v.current_trick, factions: v.factions };
 
   const version = g.version;
@@ -166,7 +168,7 @@ export function Table({ id }: { id: number }) {
 
   const resign = () => resignGame(id, g.version);
 
-  const turnText = over ? t("end.title") : g.status === "open" ? t("table.waiting_start")
+  const turnText = aborted ? t("inbox.aborted") : over ? t("end.title") : g.status === "open" ? t("table.waiting_start")
     : g.myTurn ? t("table.your_turn") : t("table.their_turn", { name: oppName });
   const scoreCount = (s: number, f: string) => (v.score[s]?.[f]?.length ?? 0) + (v.gnome_rows?.[s]?.filter((c) => c.startsWith(f + "-")).length ?? 0);
   // columns of the lead table: 2 seats you | opponent; 3 seats you | each other; 4 seats your team | opponents
@@ -197,7 +199,8 @@ export function Table({ id }: { id: number }) {
         </p>
         <p class="t-news small" id="trick-news" role="status" aria-live="polite" style={{ margin: 0, minHeight: "1.2em", fontWeight: 600 }}>{over ? "" : news}</p>
       </div>
-      {over && <EndScreen g={g} />}
+      <GameBar g={g} />
+      {over && !aborted && <EndScreen g={g} />}
 
       <section class={`t-seats n${n}`} id="seats" aria-label={t("table.opponents")}>
         {others.map((s, i) => {
