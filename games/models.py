@@ -114,6 +114,10 @@ class Seat(models.Model):
             # A player's finished games, newest first (the export): only seats of finished games are in it.
             models.Index(fields=["user", "-finished_at", "-game"], name="seat_user_finished",
                          condition=models.Q(finished_at__isnull=False)),
+            # A player's games not finished (the inbox: open, active; aborted ones too, few): none of its
+            # columns changes on a move, so moves stay heap-only updates.
+            models.Index(fields=["user", "game"], name="seat_user_current",
+                         condition=models.Q(finished_at__isnull=True)),
         ]
 
     def __str__(self) -> str:

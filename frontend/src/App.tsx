@@ -11,6 +11,7 @@ import { Rules } from "./screens/Rules";
 import { Settings } from "./screens/Settings";
 import { GameGate } from "./screens/GameGate";
 import { InviteLanding } from "./screens/InviteLanding";
+import { LobbyScreen } from "./screens/Lobby";
 import { Leaderboard, Profile } from "./screens/Profile";
 import { Bell, Notifications } from "./screens/Notes";
 import { ReplayScreen } from "./screens/Replay";
@@ -64,6 +65,7 @@ export function App() {
   else if (route.name === "join" && route.arg) body = <main class="page" id="main"><p aria-busy="true">{t("gate.joining")}</p></main>;
   else if (route.name === "authorize") body = <Authorize />;
   else if (route.name === "new") body = <NewGame />;
+  else if (route.name === "lobby") body = <LobbyScreen />;
   else if (route.name === "challenge" && route.arg) body = <ChallengeScreen id={route.arg} key={route.arg} />;
   else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;
   else if (route.name === "profile" && route.arg) body = <Profile username={route.arg} key={route.arg} />;

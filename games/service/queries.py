@@ -36,6 +36,9 @@ def inbox(user: Any, status: str = "current", kind: str | None = None) -> QueryS
     if kind is not None and kind not in GAMES:
         raise InvalidRequest(f"kind must be one of {', '.join(sorted(GAMES))}.", field="kind")
     mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    if status in ("current", "open", "active"):
+        # Only the seats of games not finished (the seat_user_current index), never the player's history.
+        mine = mine.filter(finished_at__isnull=True)
     games = Game.objects.filter(kind=kind) if kind is not None else Game.objects
     return (
         games.filter(Exists(mine), status__in=INBOX_STATUSES[status])

@@ -4,6 +4,8 @@ the seats' ``to_act``) out of every index, so a move's updates are heap-only (HO
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 
@@ -68,3 +70,29 @@ def test_a_moves_updates_of_its_game_and_seats_are_heap_only(alice, bob) -> None
         hot = after[table][1] - before.get(table, (0, 0))[1]
         assert updated >= 10 and hot >= updated // 2, f"{table}: {updated} updates, {hot} of them heap-only"
     assert Game.objects.get(pk=game["id"]).move_count == 10
+
+
+@pytest.mark.parametrize("status", ["current", "active", "open"])
+def test_the_inbox_reads_only_the_seats_of_games_not_finished(alice, status) -> None:
+    """EXPLAIN on PostgreSQL: the inbox finds the player's games through the partial index of seats not finished
+    (seat_user_current), so its cost does not grow with the player's finished games. (Sequential and bitmap
+    scans, which the planner prefers on tiny tables, are turned off here.)"""
+    from django.test.utils import CaptureQueriesContext
+
+    from games.service.queries import inbox
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the plan checked is PostgreSQL's")
+    for _ in range(3):  # finished games in the history
+        gid = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])["id"]
+        assert alice.post(f"/api/v1/games/{gid}/resign").status_code == 200
+    alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])
+    with CaptureQueriesContext(connection) as queries:
+        list(inbox(alice.user, status).values_list("pk", flat=True))
+    (query,) = queries.captured_queries
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_bitmapscan = off")
+        cursor.execute(f"EXPLAIN {query['sql']}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "seat_user_current" in plan and not re.search(r"\bseat_user\b(?!_)", plan), plan

@@ -11,6 +11,7 @@ import { relTime } from "../ui";
 import { navigate } from "../router";
 import { ChallengeAnswer, challengeTerms } from "./Challenge";
 import { inviterName } from "./Invite";
+import { NextTurnButton } from "./GameBar";
 
 /** "vs Ann", "vs Squire 1, Squire 2", "with Ann vs Squire 1, Squire 3" (4-seat Claim: teams). */
 export function versusText(g: Game): string {
@@ -234,6 +235,7 @@ export function Inbox() {
         {started && <>{started.text} <a class="btn primary" href={`#/game/${started.id}`} data-open={started.id}>{t("inbox.open_game")}</a></>}
       </p>
       <a class="btn primary wide" href="#/new">{t("nav.new")}</a>
+      <NextTurnButton />
       <Challenges tick={tick} />
       <MySeeks tick={tick} />
       {st.listsLoaded && !active.length && !open.length && !finished.length && <p class="empty">{t("inbox.empty")}</p>}

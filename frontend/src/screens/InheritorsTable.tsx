@@ -12,6 +12,7 @@ import {
 import { resignGame, sendMove, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
+import { GameBar } from "./GameBar";
 import { EndActions, endReasonText, hasCount } from "./EndActions";
 import "../inheritors.css";
 
@@ -110,7 +111,7 @@ export function InheritorsTable({ g }: { g: Game }) {
   const others = me === null ? order : order.slice(1);
   const labels = seatLabels(Array.from({ length: v.seats }, (_, s) => seatName(g, s)));
   const name = (s: number) => (s === me ? ti("inh.you") : labels[s]);
-  const over = v.over || g.status === "finished";
+  const over = v.over || g.status === "finished" || g.status === "aborted";
   const legal = g.myTurn && !over ? (g.legal as Move[]) : [];
   const groups = groupMoves(legal);
   const names: Names = {
@@ -224,13 +225,14 @@ export function InheritorsTable({ g }: { g: Game }) {
         <span>{ti("inh.turn_n", { n: v.turn })}</span> · <span id="ih-deck">{ti("inh.deck", { n: v.deck_count })}</span> · <span>{ti("inh.quest_row", { n: v.quest_row_count })}</span>
         <span class={`live ${st.ws === "open" ? "on" : ""}`} title={st.ws === "open" ? t("table.live") : t("table.reconnecting")} aria-hidden="true" />
       </p>
+      <GameBar g={g} />
       {!over && g.status === "active" && (g.seats.some((x) => x.index !== me && x.ai == null)
         || ((g.raw.time_control as { type?: string } | undefined)?.type ?? "unlimited") !== "unlimited") && <Clock g={g} />}
       {v.end_triggered && !over && <p class="notice small" id="ih-ending">{ti("inh.end_triggered", { name: name(v.last_seat) })}</p>}
       {v.pending?.kind === "saboteur_discard" && !over && (v.pending.waiting?.length ?? 0) > 0 && (
         <p class="small" id="ih-saboteur">{ti("inh.sab_status", { names: (v.pending.waiting ?? []).map(name).join(", ") })}</p>
       )}
-      {over && result && <InhEnd g={g} v={v} r={result} order={order} name={name} />}
+      {over && result && g.status !== "aborted" && <InhEnd g={g} v={v} r={result} order={order} name={name} />}
 
       <section id="ih-opps" class={`n${others.length}`} aria-label={t("table.opponents")}>
         {others.map((s) => {

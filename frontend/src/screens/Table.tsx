@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { cardName, dimReason, factionOf, factionTitle, legalCards, type DimReason, type Faction, type Move } from "../cards";
 import { CardBack, CardView, Glyph } from "../Card";
-import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatCount, seatName, shortNames, trickNews, tricksPerPhase, voteSeats, type EngineView, type Game, type LastTrick } from "../game";
+import { hasTableView, opponentSeat, othersClockwise, partnerOf, seatCount, seatLabel, seatName, shortNames, trickNews, tricksPerPhase, voteSeats, type EngineView, type Game, type LastTrick } from "../game";
 import type { Key } from "../i18n";
 import { inhView } from "../inheritors";
 import { POWERS } from "../rules";
@@ -208,7 +208,7 @@ export function Table({ id }: { id: number }) {
           return (
             <div class={`t-seat ${side(s)} ${g.toAct.includes(s) && !over ? "acting" : ""}`} data-seat={s}
               data-pos={n === 4 ? ["left", "across", "right"][i] : n === 3 ? ["left", "right"][i] : "across"}>
-              <span class="t-seat-name"><b>{seatName(g, s)}</b></span>
+              <span class="t-seat-name"><b>{seatLabel(g, s)}</b></span>
               <span class="small">
                 {s === partner && <span class="badge">{t("table.partner")} · </span>}
                 {t("table.cards_left", { n: v.hand_counts[s] ?? 0 })}
