@@ -345,7 +345,8 @@ REST_FRAMEWORK = {
         # anonymous game exports, per address, on top of "anon" (games/api/export.py; issue #32)
         "export_anon": env_str("THROTTLE_EXPORT_ANON", "10/min"),
         "privacy": env_str("THROTTLE_PRIVACY", "60/hour"),  # your data's export and the account's deletion
-        "clock": "30/hour",  # +time, pause, resume (games/clock/api.py; the limits per game: docs/rulings.md)
+        # +time, pause, resume, vacation bookings (games/clock/api.py; the limits per game: docs/rulings.md)
+        "clock": env_str("THROTTLE_CLOCK", "30/hour"),
     },
     "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)
     "PAGE_SIZE": 50,

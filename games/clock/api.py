@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictIntegerField
@@ -85,7 +86,12 @@ class ClockView(APIView):
 
 
 class ClockThrottle(ScopedRateThrottle):
-    """The ``clock`` scope: +time, pause and resume together (default 30/hour per user)."""
+    """The ``clock`` scope: +time, pause, resume and vacation bookings together (default 30/hour per user); the
+    rate is read when a request comes (settings may change after import)."""
+
+    def get_rate(self) -> str | None:
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return str(rate) if rate is not None else None
 
 
 class _ClockAction(APIView):

@@ -35,7 +35,8 @@ CLAMPED = {"huge limit on /games", "huge limit on history"}
 DEEP = "[" * 5000 + "]" * 5000
 STATE_WORDS = ("Traceback", 'File "/', "<html", "<!DOCTYPE", "SECRET_KEY", "\"deck\"", "\"seed\"", "hands")
 THROTTLES = {name: UNLIMITED for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_LOGIN", "THROTTLE_REGISTER",
-                                          "THROTTLE_PASSWORD_RESET", "THROTTLE_MOVES", "THROTTLE_GAMES_CREATE")}
+                                          "THROTTLE_PASSWORD_RESET", "THROTTLE_MOVES", "THROTTLE_GAMES_CREATE",
+                                          "THROTTLE_CLOCK")}
 SETUP = """
 from accounts.models import ApiToken, User
 from games.service import create_game, join_game
