@@ -1,9 +1,10 @@
-"""A player's paths through the app, in both shapes of the server (conftest.py), on a 360x740 Chromium.
+"""A player's paths through the app, in both shapes of the server (conftest.py), on phone-sized Chromiums.
 
-One journey per shape, as a newcomer lives it: sign up; a game of every kind against the AI to the end;
-a friend invited (a second browser context) with live updates both ways; "Play now" falling back to the
+One journey per shape, as a newcomer lives it on two phones (390x844 light; 360x740 dark, in German, one-tap
+play): sign up; a game of every kind against the AI to the end; a friend challenged (a second browser context)
+with live updates both ways, a resignation and a rematch offered and accepted live; "Play now" falling back to the
 AI; a game lost on time by a real deadline expiry; the notification of that loss tapped in the inbox;
-a resignation; every screen reloaded and opened by link. The AI games not about the table are played
+every screen reloaded and opened by link, with axe-core on each (both themes). The AI games not about the table are played
 through the public API from the player's own page (the PWA's session and CSRF token, as the PWA sends
 moves); the invited game is played by tapping cards.
 """
@@ -254,6 +255,21 @@ def _parts(app: Server, alice: Player, bob: Player, done) -> None:
     resigned = gid
     bob.shot("friend-resigned")
     done("friend, live, resign")
+
+    # A rematch is an offer: Alice asks on her end screen, Bob sees it on his without a reload and accepts; both
+    # land on the new table.
+    alice.page.click("#rematch")
+    alice.page.wait_for_selector("#rematch-offer[data-status=pending]")
+    bob.page.wait_for_selector("#rematch-offer[data-status=pending] #rematch-accept")  # live
+    bob.accessible("rematch offer")
+    bob.shot("rematch-offer")
+    bob.page.click("#rematch-accept")
+    bob.page.wait_for_url(re.compile(rf"#/game/(?!{gid}$)\d+$"))
+    rematch = int(bob.page.url.rsplit("/", 1)[1])
+    alice.page.wait_for_url(re.compile(rf"#/game/{rematch}$"))  # taken there from her end screen
+    alice.page.wait_for_selector("#hand button.card")
+    assert alice.api("GET", f"/games/{rematch}")["body"]["rematch_of"] == gid
+    done("rematch offered and accepted")
 
     # Play now: nobody else seeks, so the AI takes the seat after the (shortened) wait.
     before = {g["id"] for g in alice.api("GET", "/games?status=active")["body"]["results"]}
