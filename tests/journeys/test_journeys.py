@@ -4,9 +4,9 @@ One journey per shape, as a newcomer lives it on two phones (390x844 light; 360x
 play): sign up; a game of every kind against the AI to the end; a friend challenged (a second browser context)
 with live updates both ways, a resignation and a rematch offered and accepted live; "Play now" falling back to the
 AI; a game lost on time by a real deadline expiry; the notification of that loss tapped in the inbox;
-every screen reloaded and opened by link, with axe-core on each (both themes). The AI games not about the table are played
-through the public API from the player's own page (the PWA's session and CSRF token, as the PWA sends
-moves); the invited game is played by tapping cards.
+every screen reloaded and opened by link, with axe-core on each (both themes). The AI games not about the
+table are played through the public API from the player's own page (the PWA's session and CSRF token, as the
+PWA sends moves); the invited game is played by tapping cards.
 """
 
 from __future__ import annotations
