@@ -343,7 +343,7 @@ export function seatOrder(me: number | null, seats: number): number[] {
   return Array.from({ length: seats }, (_, i) => (first + i) % seats);
 }
 
-/** Seat names, with "#n" (seat number) added where two seats share a name (e.g. two "AI (Squire)"). */
+/** Seat names, with "#n" (seat number) added where two seats share a name (e.g. two "Ada (AI)" of cached games). */
 export function seatLabels(names: readonly string[]): string[] {
   return names.map((x, i) => (names.filter((y) => y === x).length > 1 ? `${x} #${i + 1}` : x));
 }

@@ -286,6 +286,8 @@ export function onChallengeEvent(type: string, c: Challenge | undefined): void {
   window.dispatchEvent(new CustomEvent("claim:challenge", { detail: c ?? null }));
   if (!c || !state.me || roleOf(c, state.me.username) !== "mine") return;
   if (location.hash === `#/challenge/${c.id}`) return;
+  // A rematch's answer shows on the finished game's end screen (EndActions): no toast over it there.
+  if (c.rematch_of != null && location.hash === `#/game/${c.rematch_of}`) return;
   const name = c.to?.name ?? "";
   if (type === "challenge_declined") toast(t("challenge.toast_declined", { name, reason: declineText(c) }));
   else if (type === "challenge_accepted") toast(t("challenge.toast_accepted", { name }));

@@ -12,7 +12,7 @@ import { choiceView, describeTimeControl, TIME_CHOICES } from "../corr";
 import { Lobby } from "./Lobby";
 
 
-/** The AI levels by the names the tables and docs/ai.md give them (the server's "AI (Squire)"). */
+/** The AI levels by the names the tables and docs/ai.md give them (seat labels: "Boris · AI, Knight level"). */
 const AI_LEVELS = ["Squire", "Knight", "King"];
 
 /** A valid faction choice to start from: one pair and 3 singles (2 players) or 5 singles (3-4, M3.1). */
