@@ -14,16 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from .conftest import shot
+from .test_challenges import POST_JSON
 from .test_pwa import sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-POST_JSON = """async ([path, body]) => {
-  const csrf = document.cookie.match(/csrftoken=([^;]+)/)[1];
-  const r = await fetch('/api/v1' + path, {method: 'POST', credentials: 'same-origin',
-    headers: {'Content-Type': 'application/json', 'X-CSRFToken': csrf}, body: JSON.stringify(body)});
-  return [r.status, await r.json()];
-}"""
 
 
 def post(page, path: str, body: dict | None = None) -> dict:
