@@ -373,6 +373,8 @@ SPECTACULAR_SETTINGS = {
         "ChallengeStatusEnum": "games.challenges.models.CHALLENGE_STATUSES",
         "DeclineReasonEnum": "games.challenges.service.DECLINE_REASON_CHOICES",
         "RematchOfferKindEnum": "games.api.serializers.REMATCH_OFFER_KINDS",
+        "SeekStatusEnum": "games.seeks.schema.SEEK_STATUSES",
+        "GameKindEnum": "games.rules.registry.KINDS",
     },
     # The docs page loads Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

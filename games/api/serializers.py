@@ -287,6 +287,7 @@ class GameSummarySerializer(serializers.Serializer):
 
 #: ``rematch_offer.kind`` (for the OpenAPI enum: claim/settings.py ENUM_NAME_OVERRIDES).
 REMATCH_OFFER_KINDS = ["challenge", "game"]
+REMATCH_OFFER_STATUSES = ["pending", "accepted", "declined", "cancelled", "expired"]
 
 
 class RematchOfferLinksSerializer(serializers.Serializer):
@@ -301,7 +302,7 @@ class RematchOfferSerializer(serializers.Serializer):
                                    "players (three or four seats, or against the AI).")
     id = serializers.CharField(help_text="The challenge's id, or the new game's id.")
     by = serializers.IntegerField(help_text="The seat (of this game) of the player who offered it.")
-    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"])
+    status = serializers.ChoiceField(choices=REMATCH_OFFER_STATUSES)
     game_id = serializers.IntegerField(allow_null=True, help_text="The rematch game, once there is one.")
     declined_by = serializers.IntegerField(allow_null=True, help_text="The seat that declined it.")
     decline_reason = serializers.CharField(allow_null=True, help_text="A challenge's decline reason.")

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -201,6 +201,8 @@ class VacationPeriodsView(APIView):
 
 
 class VacationShortenSerializer(ClosedSerializer):
+    """The body of a shortening: ``days`` or ``end``, exactly one (the schema: one of the two shapes below)."""
+
     days = StrictIntegerField(min_value=1, max_value=30, required=False,
                               help_text="The period's new length in whole days from its start (fewer than booked).")
     end = serializers.DateTimeField(required=False, help_text="Or the new end: the period keeps the whole days "
@@ -210,6 +212,20 @@ class VacationShortenSerializer(ClosedSerializer):
         if ("days" in attrs) == ("end" in attrs):
             raise ValidationError({"days": ["Give either days (the new length) or end (the new end), not both."]})
         return attrs
+
+
+class ShortenToDaysSerializer(ClosedSerializer):
+    days = StrictIntegerField(min_value=1, max_value=30,
+                              help_text="The period's new length in whole days from its start (fewer than booked).")
+
+
+class ShortenToEndSerializer(ClosedSerializer):
+    end = serializers.DateTimeField(help_text="The new end: the period keeps the whole days from its start that "
+                                              "reach it (a day begun counts).")
+
+
+SHORTEN_REQUEST = PolymorphicProxySerializer(component_name="VacationShorten", resource_type_field_name=None,
+                                             serializers=[ShortenToDaysSerializer, ShortenToEndSerializer])
 
 
 def _changed(user: Any, given: float) -> Response:
@@ -222,7 +238,7 @@ class VacationPeriodView(APIView):
     throttle_classes = [UserRateThrottle, ClockThrottle]
     throttle_scope = "clock"
 
-    @extend_schema(tags=TAGS, request=VacationShortenSerializer,
+    @extend_schema(tags=TAGS, request=SHORTEN_REQUEST,
                    responses={200: schema.VacationChangeSerializer, 400: E400, 404: schema.PERIOD_404,
                               409: schema.PERIOD_409, **schema.VACATION},
                    summary="Shorten a vacation period (the days cut off go back to the balance)",

@@ -38,6 +38,8 @@ GAMES: Mapping[str, AnyRules] = {
     CLAIM_MIX.kind: CLAIM_MIX,
     INHERITORS.info.kind: INHERITORS,
 }
+#: The kinds, sorted (the API's choice of ``kind``: GameKindEnum in the OpenAPI schema).
+KINDS: list[str] = sorted(GAMES)
 
 
 def get_rules(kind: str) -> AnyRules:

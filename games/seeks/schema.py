@@ -7,6 +7,9 @@ from rest_framework import serializers
 from games.api import schema
 from games.api.serializers import TimeControlSerializer
 
+#: A seek's statuses (its model's), named SeekStatusEnum in the schema.
+SEEK_STATUSES = ["open", "matched", "cancelled"]
+
 
 class SeekOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -23,7 +26,7 @@ class SeekOutSerializer(serializers.Serializer):
     quick = serializers.BooleanField(help_text="A 'play now' seek (an AI game after a short wait).")
     bots_welcome = serializers.BooleanField(help_text="May be paired with a bot account.")
     is_bot = serializers.BooleanField(help_text="Posted by a bot account.")
-    status = serializers.ChoiceField(choices=["open", "matched", "cancelled"])
+    status = serializers.ChoiceField(choices=SEEK_STATUSES)
     game_id = serializers.IntegerField(allow_null=True, help_text="The game, once matched.")
     ai_fallback_at = serializers.DateTimeField(allow_null=True, help_text="'Play now': when an AI game starts "
                                                                          "if nobody is paired by then; null for "

@@ -99,7 +99,7 @@ def test_finished_game_of_others_opens_as_its_replay(server, new_page):
         page.wait_for_selector("#replay-pos")
         players = page.locator("#spectator-players").inner_text()
         assert owner in players and "AI" in players, players
-        assert page.locator("#spectator-result").inner_text() == "AI (Squire) won."
+        assert page.locator("#spectator-result").inner_text() == "Boris (AI) won."
         main = page.locator("main")
         assert main.get_attribute("data-step") == main.get_attribute("data-steps")  # opened at the end
         _no_self_words(page)

@@ -249,6 +249,6 @@ def test_three_seat_invitation_shows_the_seats_and_the_creator_fills_with_the_ai
     ann.click("#fill-submit")
     ann.wait_for_selector("main.table[data-seats='3']")
     bob.wait_for_selector("main.table[data-seats='3']")  # live, no reload
-    assert "Cleo (AI)" in ann.locator("#seats").inner_text()  # seat 2 (ainame: the seat's own name)
+    assert "Cleo · AI, Knight level" in ann.locator("#seats").inner_text()  # seat 2's own name and its level
     phone_shot(bob, "round3-invite-filled-friend")
     assert not ann.errors and not bob.errors

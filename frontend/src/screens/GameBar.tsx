@@ -25,8 +25,8 @@ export function NextTurnButton({ current }: { current?: number | null }) {
   const next = myTurnGames(st.games, st.lists.active, current);
   if (!next.length) return null;
   return (
-    <a class="btn" href={`#/game/${next[0].id}`} id="next-turn" data-next={next[0].id} aria-label={t("extra.next_turn", { n: next.length })}>
-      {t("extra.next_game")} <span class="badge hot" aria-hidden="true">{next.length}</span> <span aria-hidden="true">▶</span>
+    <a class="btn" href={`#/game/${next[0].id}`} id="next-turn" data-next={next[0].id}>
+      {t("extra.next_game")} <span class="badge hot">{next.length}</span><span class="sr-only"> {t("extra.next_turn", { n: next.length })}</span> <span aria-hidden="true">▶</span>
     </a>
   );
 }
