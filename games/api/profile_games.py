@@ -69,7 +69,7 @@ def page_payload(user: Any, viewer: Any, game_ids: list[int]) -> list[dict[str, 
         mine = next(s for s in seats if s.user_id == user.pk)
         out.append({**service.game_summary(game, viewer, seats), "player_seat": mine.index,
                     "outcome": mine.outcome or None, "ended_reason": game.ended_reason or None,
-                    "finished_at": game.finished_at.isoformat().replace("+00:00", "Z")})
+                    "finished_at": game.finished_at.isoformat().replace("+00:00", "Z") if game.finished_at else None})
     return out
 
 
@@ -93,7 +93,7 @@ class UserGamesView(PublicReadView):
 
     @extend_schema(
         tags=["games"], operation_id="users_games_list", summary="A player's finished games (newest first, paged)",
-        auth=[{"tokenAuth": []}, {"cookieAuth": []}, {}],  # public: credentials are optional
+        auth=schema.PUBLIC_AUTH,  # public: credentials are optional
         description="The finished games the player sat in, newest first, as inbox summaries with `player_seat`, "
                     "`outcome`, `ended_reason` and `finished_at`. Keyset pages: send the answer's `next` back as "
                     "`cursor` for the next (older) page; `next` is null on the last. Public (finished games "

@@ -90,7 +90,7 @@ class ClockThrottle(ScopedRateThrottle):
     rate is read when a request comes (settings may change after import)."""
 
     def get_rate(self) -> str | None:
-        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "clock")
         return str(rate) if rate is not None else None
 
 
