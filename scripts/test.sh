@@ -41,4 +41,4 @@ if [ -f frontend/package.json ]; then
   (cd frontend && npm test --silent && npm run --silent typecheck)
 fi
 echo "==> pytest (database: PostgreSQL, channel layer and broker: Redis)"
-.venv/bin/pytest -m "not slow" "$@"
+.venv/bin/pytest -m "not slow" --durations=40 "$@"

@@ -123,8 +123,13 @@ class Player:
         return self.page.url.rsplit("/", 1)[1]
 
     def pick(self, radio: str) -> None:
-        """Tap the label of a radio button (the PWA's segmented choices hide the input itself)."""
-        self.page.locator(f"label:has({radio})").click(position={"x": 6, "y": 8})  # not on a "(Rules)" link
+        """Tap the label of a radio button (the PWA's segmented choices hide the input itself): a game's label
+        near its corner (not on its "Rules" link), the others (rounded pills) in their middle."""
+        label = self.page.locator(f"label:has({radio})")
+        if "name=kind" in radio:
+            label.click(position={"x": 6, "y": 8})
+        else:
+            label.click()
         assert self.page.locator(radio).is_checked()
 
     def play_out(self, game_id: int) -> str:
