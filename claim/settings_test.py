@@ -13,6 +13,17 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production-use
 if not os.environ.get("DATABASE_URL"):
     os.environ.setdefault("CLAIM_EMBEDDED", "1")
 
+# Under pytest-xdist every worker has its own test database (pytest-django's _gw<n> suffix) and here
+# its own Redis database, which the processes it starts (Celery workers, servers) inherit: ids restart
+# at 1 in every test database, so a shared channel layer would mix two workers' "game.1" groups.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
+    _base, _, _db = os.environ["REDIS_URL"].rstrip("/").rpartition("/")
+    if _db.isdigit() and _base.startswith("redis"):
+        os.environ["REDIS_URL"] = f"{_base}/{10 + int(XDIST_WORKER[2:])}"
+        for _var in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+            os.environ.pop(_var, None)
+
 from .settings import *  # noqa: F403
 
 # Throttle counters in a per-process cache: tests clear it freely without flushing the Redis

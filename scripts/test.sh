@@ -40,5 +40,5 @@ if [ -f frontend/package.json ]; then
   echo "==> PWA unit tests (vitest)"
   (cd frontend && npm test --silent && npm run --silent typecheck)
 fi
-echo "==> pytest (database: PostgreSQL, channel layer and broker: Redis)"
-.venv/bin/pytest -m "not slow" --durations=40 "$@"
+echo "==> pytest on two workers (pytest-xdist; each its own test database and Redis database: claim/settings_test.py)"
+.venv/bin/pytest -m "not slow" -n 2 --dist loadfile --durations=40 "$@"

@@ -156,6 +156,12 @@ def embedded(tmp_path_factory) -> Iterator[Server]:
             _stop(proc)
 
 
+def _worker_suffix() -> str:
+    """``_gw1`` under pytest-xdist's worker gw1 (each worker serves its own journeys), else empty."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return f"_{worker}" if worker else ""
+
+
 def _served_database() -> str:
     """A PostgreSQL database of the journeys' own, next to the one DATABASE_URL names (made empty)."""
     import psycopg
@@ -164,7 +170,7 @@ def _served_database() -> str:
     if not url.startswith("postgres"):
         pytest.skip("the served journey needs DATABASE_URL on PostgreSQL")
     parsed = urlparse(url)
-    name = (parsed.path.lstrip("/") or "claim") + "_journey"
+    name = (parsed.path.lstrip("/") or "claim") + "_journey" + _worker_suffix()
     admin = parsed._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -173,13 +179,14 @@ def _served_database() -> str:
 
 
 def _served_redis() -> str:
-    """A Redis database of the journeys' own (15) on REDIS_URL's server, flushed."""
+    """A Redis database of the journeys' own (15, 14 under a second xdist worker...) on REDIS_URL's server, flushed."""
     import redis
 
     url = os.environ.get("REDIS_URL", "")
     if not url:
         pytest.skip("the served journey needs REDIS_URL")
-    url = re.sub(r"/\d*$", "", url.rstrip("/")) + "/15"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    url = re.sub(r"/\d*$", "", url.rstrip("/")) + f"/{15 - int(worker[2:] or 0)}"
     redis.Redis.from_url(url).flushdb()
     return url
 
