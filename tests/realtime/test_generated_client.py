@@ -27,7 +27,7 @@ def _generate(schema_url: str, into: Path) -> None:
                            "--output-path", str(into / "claim_client")],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    # The NDJSON streams are the only operations it leaves out (their lines are checked in test_openapi.py).
+    # The NDJSON streams are the only operations it leaves out (their lines are checked in test_stream_schema.py).
     skipped = [line for line in done.stdout.splitlines() if line.startswith("WARNING parsing")]
     assert all("/stream" in line for line in skipped), "\n".join(skipped)
 
