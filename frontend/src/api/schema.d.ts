@@ -1303,9 +1303,9 @@ export interface components {
             redirect_uri: string;
             response_type: components["schemas"]["ResponseTypeEnum"];
             /** @default  */
-            scope: string;
+            scope?: string;
             /** @default  */
-            state: string;
+            state?: string;
             code_challenge: string;
             code_challenge_method: components["schemas"]["CodeChallengeMethodEnum"];
             allow: boolean;
@@ -1386,11 +1386,11 @@ export interface components {
              *     * `14` - 14
              * @default 3
              */
-            days_per_move: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
+            days_per_move?: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description As for POST /games; takes precedence over days_per_move. */
             time_control?: components["schemas"]["NewTimeControlRequest"] | null;
             /** @default false */
-            rated: boolean;
+            rated?: boolean;
             /**
              * @description Your seat (0 moves first in Claim); null: drawn when accepted.
              *
@@ -1506,7 +1506,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @default 2 */
-            seats: number;
+            seats?: number;
             /** @description One entry per other seat; default: all "open" (invitation code). */
             opponents?: components["schemas"]["OpponentRequest"][];
             /**
@@ -1526,13 +1526,13 @@ export interface components {
              * @description Rated games need a time control (not unlimited) and no AI seat.
              * @default false
              */
-            rated: boolean;
+            rated?: boolean;
             /**
              * Format: int64
              * @description The creator's seat.
              * @default 0
              */
-            seat: number;
+            seat?: number;
         };
         Csrf: {
             /** @description Also set as the `csrftoken` cookie; send it as `X-CSRFToken`. */
@@ -1579,7 +1579,7 @@ export interface components {
              *     * `time_control` - time_control
              * @default generic
              */
-            reason: components["schemas"]["DeclineReasonEnum"];
+            reason?: components["schemas"]["DeclineReasonEnum"];
         };
         Deliveries: {
             /** @description The 50 most recent failures. */
@@ -2388,7 +2388,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @default 2 */
-            seats: number;
+            seats?: number;
             /**
              * @description Days per move (older form of time_control); null: unlimited.
              *
@@ -2400,16 +2400,16 @@ export interface components {
              *     * `14` - 14
              * @default 3
              */
-            days_per_move: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
+            days_per_move?: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description As when creating a game (days, a bank, unlimited); takes precedence over days_per_move. Seeks pair only with the same time control. */
             time_control?: components["schemas"]["NewTimeControlRequest"] | null;
             /** @default false */
-            rated: boolean;
+            rated?: boolean;
             /**
              * @description Also pair with bot accounts (a bot's seek pairs only with bots and with seeks that welcome them).
              * @default false
              */
-            bots_welcome: boolean;
+            bots_welcome?: boolean;
         };
         RatingHistory: {
             pool: string;
@@ -2444,7 +2444,7 @@ export interface components {
              */
             game?: number;
             /** @default false */
-            all: boolean;
+            all?: boolean;
         };
         Record: {
             id: number;
@@ -2492,11 +2492,11 @@ export interface components {
              * @description Shown instead of the username when set: at most 40 characters, without control, bidi or zero-width characters, and without mixing Latin, Greek and Cyrillic letters; not reading like another player's username or display name (letter case and letters that look alike, such as I and l or O and 0, count as the same), not reading as an AI seat's name (not starting with "AI (" nor with Ada, Boris, Cleo, Dario, no "AI" or "KI" next to those or to Squire, Knight, King), and not 'Deleted player'.
              * @default
              */
-            display_name: string;
+            display_name?: string;
             /** @default en */
-            language: components["schemas"]["LanguageEnum"];
+            language?: components["schemas"]["LanguageEnum"];
             /** @default UTC */
-            time_zone: string;
+            time_zone?: string;
         };
         RematchOffer: {
             /**
@@ -2686,7 +2686,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @default 2 */
-            seats: number;
+            seats?: number;
             /**
              * @description Days per move (older form of time_control); null: unlimited.
              *
@@ -2698,23 +2698,23 @@ export interface components {
              *     * `14` - 14
              * @default 3
              */
-            days_per_move: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
+            days_per_move?: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description As when creating a game (days, a bank, unlimited); takes precedence over days_per_move. Seeks pair only with the same time control. */
             time_control?: components["schemas"]["NewTimeControlRequest"] | null;
             /** @default true */
-            rated: boolean;
+            rated?: boolean;
             /**
              * @description Also pair with bot accounts (a bot's seek pairs only with bots and with seeks that welcome them).
              * @default false
              */
-            bots_welcome: boolean;
+            bots_welcome?: boolean;
             /** @description ± rating points (0-2000); null: any rating. */
             rating_range?: number | null;
             /**
              * @description The opponent's reliability at least this (0-100).
              * @default 0
              */
-            min_reliability: number;
+            min_reliability?: number;
         };
         /**
          * @description * `open` - open
