@@ -2,7 +2,7 @@
 // pure helpers the table uses to turn the legal-move list into tappable controls. No DOM, no store.
 import { winnersOf } from "./game";
 
-export type Move = Record<string, unknown>;
+export type Move = Record<string, unknown>; // schema: free object (see issue #34 schematypes)
 
 export interface Stack { top: number; cards: string[] }
 
@@ -432,7 +432,8 @@ export function recentEvents(log: readonly Record<string, unknown>[], tr: Tr, n:
 }
 
 // ------------------------------------------------------------------ replay
-/** One step of GET /games/{id}/replay?step=N of an Inheritors game (games/service/moves.py replay_step). */
+/** One step of GET /games/{id}/replay?step=N of an Inheritors game (games/service/moves.py replay_step).
+ *  schema: free object (see issue #34 schematypes): the Replay schema's views, move and events are free objects. */
 export interface InhReplayStep {
   step: number;
   steps: number;
