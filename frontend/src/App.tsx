@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "preact/hooks";
-import { api } from "./api";
+import { api, type Schemas } from "./api";
 import { connect, disconnect } from "./realtime";
 import { navigate, useRoute } from "./router";
 import { Authorize } from "./screens/Authorize";
@@ -44,7 +44,7 @@ export function App() {
   // #/join/CODE: join an open invitation once logged in.
   useEffect(() => {
     if (!st.me || route.name !== "join" || !route.arg) return;
-    api<Record<string, unknown>>("POST", "/games/join", { code: route.arg })
+    api<Schemas["GameView"]>("POST", "/games/join", { code: route.arg })
       .then((g) => navigate(`/game/${putGame(g).id}`))
       .catch((e) => { toast(errorText(e), "error"); navigate("/"); });
   }, [st.me?.username, route.name, route.arg]);

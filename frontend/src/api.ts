@@ -1,11 +1,22 @@
 // REST client: session cookie + CSRF header, the API's one error shape, and an offline cache of GETs.
-export interface ErrorBody { code: string; message: string; fields?: Record<string, string[]>; view?: unknown; redirect_to?: string }
+import type { components } from "./api/schema";
+
+/** The API's request and response types, generated from its OpenAPI schema (src/api/schema.d.ts, written by
+ *  scripts/gen_api_types.py: never edit it by hand). */
+export type Schemas = components["schemas"];
+
+/** The detail of the API's one error body (``{"error": {...}}``). ``fields`` is a free object in the schema
+ *  (see issue #34 schematypes): the API sends a list of messages per field. ``redirect_to``: an OAuth refusal the
+ *  app should hear about (accounts/oauth_views.py), not in the schema's error shape. */
+export type ErrorBody = Omit<Schemas["GameErrorDetail"], "fields"> & { fields?: Record<string, string[]>; redirect_to?: string };
 
 export class ApiError extends Error {
   status: number;
   code: string;
   fields: Record<string, string[]>;
-  view: unknown;
+  /** The game's current view of a 409 (``stale_version``, ``not_active``): the body of GET /games/{id}.
+   *  schema: free object (see issue #34 schematypes). */
+  view: Schemas["GameView"] | undefined;
   /** An OAuth refusal the app should hear about: its redirect URI with the error (accounts/oauth_views.py). */
   redirectTo?: string;
   constructor(status: number, body: ErrorBody) {
@@ -13,7 +24,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body.code || "error";
     this.fields = body.fields || {};
-    this.view = body.view;
+    this.view = body.view as Schemas["GameView"] | undefined;
     this.redirectTo = body.redirect_to;
   }
 }
@@ -114,13 +125,6 @@ export function clearCache(): void {
     const k = localStorage.key(i);
     if (k && k.startsWith(CACHE_PREFIX)) localStorage.removeItem(k);
   }
-}
-
-/** A list endpoint's rows whether paginated ({results}) or not. */
-export function rows<T>(data: unknown): T[] {
-  if (Array.isArray(data)) return data as T[];
-  const d = data as { results?: T[]; games?: T[] } | null;
-  return (d && (d.results || d.games)) || [];
 }
 
 export function uuid(): string {

@@ -87,6 +87,7 @@ export function sortCards(ids: string[]): string[] {
   });
 }
 
+// schema: free object (see issue #34 schematypes): GameView.legal_moves and MoveRequest.move; a Claim-family move.
 export type Move = { play: string } | { seer: "prize" | "top" } | { smash: number };
 
 /** Why a card may not be played now (null = it is legal). */

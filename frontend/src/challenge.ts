@@ -1,34 +1,16 @@
 // Challenges (docs/api.md, "Challenges"): the PWA's way to invite one player to a two-seat game, by
 // username or by an open link. Pure helpers: the shape, who is looking at it, its link, decline reasons.
-import type { TimeControlView } from "./corr";
+import type { Schemas } from "./api";
 
-export interface Person { username: string; name: string; is_bot: boolean }
+export type Person = Schemas["Person"];
+export type ChallengeStatus = Schemas["ChallengeStatusEnum"];
+/** A challenge (GET /challenges/{id}, the answers of accept/decline/cancel, a socket event's ``challenge``). */
+export type Challenge = Schemas["Challenge"];
 
-export type ChallengeStatus = "pending" | "accepted" | "declined" | "cancelled" | "expired";
-
-export interface Challenge {
-  id: string;
-  status: ChallengeStatus;
-  challenger: Person;
-  to: Person | null;
-  open: boolean;
-  kind: string;
-  title: string;
-  time_control: TimeControlView;
-  rated: boolean;
-  decline_reason: string | null;
-  decline_message: string | null;
-  game_id: number | null;
-  /** The finished game this challenge offers a rematch of (POST /games/{id}/rematch), else null. */
-  rematch_of?: number | null;
-  created_at: string;
-  expires_at: string;
-  ended_at: string | null;
-}
-
-/** The reasons the API takes for a decline (games/challenges/service.py DECLINE_REASONS), in menu order. */
-export const DECLINE_REASONS = ["generic", "later", "time_control", "rated", "casual", "kind", "no_bot"] as const;
-export type DeclineReason = (typeof DECLINE_REASONS)[number];
+/** The reasons the PWA offers for a decline, in menu order: of the API's (DeclineReasonEnum), all but
+ *  ``only_bot`` (a bot's own reason). */
+export type DeclineReason = Schemas["DeclineReasonEnum"];
+export const DECLINE_REASONS = ["generic", "later", "time_control", "rated", "casual", "kind", "no_bot"] as const satisfies readonly DeclineReason[];
 
 /** The reasons offered for this challenge: "no bots" only when a bot made it. */
 export function reasonsFor(c: Challenge): DeclineReason[] {

@@ -1,9 +1,11 @@
 // Correspondence helpers (pure, unit-tested): rating chart scaling, remaining time, time zones,
 // pools, Web Push key decoding and the iOS "add to home screen first" rule.
 import { formatDuration } from "./i18n/durations";
+import type { Schemas } from "./api";
 import type { Lang, Translate } from "./i18n";
 
-export interface HistoryPoint { pool: string; game_id: number | null; before: number; after: number; deviation: number; at: string }
+/** One rating change of a player (``history`` of GET /ratings/me, /ratings/users/{name}). */
+export type HistoryPoint = Schemas["RatingHistory"];
 export interface ChartPoint { x: number; y: number; rating: number; at: string }
 export interface Chart { points: ChartPoint[]; min: number; max: number; ticks: number[]; path: string }
 
@@ -90,17 +92,14 @@ export function poolOf(kind: string, seats: number): string {
 // ---------------------------------------------------------------------------- time controls and the clock
 
 /** A booked vacation period as the clock shows it (UTC instants). */
-export interface VacationSpan { start: string; end: string }
+export type VacationSpan = Schemas["VacationSpan"];
 /** ``clock`` of a game payload: instants (``deadline`` of a running seat, already moved by a booked vacation
  *  covering it) or frozen ``left_seconds``; ``vacation``: the seat's period covering its deadline, else its
  *  current or next one. */
-export interface ClockSeat { index: number; running: boolean; deadline: string | null; left_seconds: number | null; vacation?: VacationSpan | null }
-export interface GameClockView { deadline: string | null; paused: boolean; paused_at: string | null; pause_requests: number[]; seats: ClockSeat[] }
+export type ClockSeat = Schemas["ClockSeat"];
+export type GameClockView = Schemas["Clock"];
 /** ``time_control`` of a game payload ("correspondence" = days per move). */
-export interface TimeControlView {
-  type: "correspondence" | "bank" | "unlimited"; days_per_move: number | null;
-  initial_seconds: number | null; increment_seconds: number | null; cap_seconds: number | null; description?: string;
-}
+export type TimeControlView = Schemas["TimeControl"];
 
 /** Seconds a seat has left at ``now`` (ms): a running seat counts down to its deadline; null = no clock. */
 export function seatLeft(seat: ClockSeat, now: number): number | null {
@@ -117,7 +116,7 @@ export function vacationState(v: VacationSpan | null | undefined, now: number): 
 }
 
 /** A booked period of ``GET /vacation``; ``days_begun``: whole days begun (today's included). */
-export interface VacationPeriod { id: number; start: string; end: string; days: number; started: boolean; days_begun: number }
+export type VacationPeriod = Schemas["VacationPeriodOut"];
 
 /** The lengths a period can be shortened to: from the days begun (at least 1) to one less than booked. */
 export function shortenChoices(p: VacationPeriod): number[] {
@@ -127,10 +126,10 @@ export function shortenChoices(p: VacationPeriod): number[] {
 }
 
 /** A time control choice of the New Game screen and the ``time_control`` body it sends. */
-export interface TimeChoice { id: string; body: Record<string, unknown>; days: number | null; bank: boolean }
+export interface TimeChoice { id: string; body: Schemas["NewTimeControlRequest"]; days: number | null; bank: boolean }
 const DAY = 86400;
 export const TIME_CHOICES: TimeChoice[] = [
-  ...[1, 2, 3, 5, 7, 14].map((d) => ({ id: `d${d}`, body: { type: "days", days_per_move: d }, days: d, bank: false })),
+  ...([1, 2, 3, 5, 7, 14] as const).map((d) => ({ id: `d${d}`, body: { type: "days" as const, days_per_move: d }, days: d, bank: false })),
   { id: "b3+1", body: { type: "bank", initial_seconds: 3 * DAY, increment_seconds: DAY, cap_seconds: 7 * DAY }, days: null, bank: true },
   { id: "b7+2", body: { type: "bank", initial_seconds: 7 * DAY, increment_seconds: 2 * DAY, cap_seconds: 14 * DAY }, days: null, bank: true },
   { id: "unlimited", body: { type: "unlimited" }, days: null, bank: false },
@@ -148,7 +147,7 @@ export function describeTimeControl(tc: Partial<TimeControlView> | null | undefi
 
 /** The time control of a choice, in the payload's shape (for the words on the New Game screen). */
 export function choiceView(c: TimeChoice): Partial<TimeControlView> {
-  const b = c.body as { type: string; days_per_move?: number; initial_seconds?: number; increment_seconds?: number; cap_seconds?: number };
+  const b = c.body;
   if (b.type === "days") return { type: "correspondence", days_per_move: b.days_per_move ?? null };
   if (b.type === "bank") return { type: "bank", initial_seconds: b.initial_seconds ?? null, increment_seconds: b.increment_seconds ?? null, cap_seconds: b.cap_seconds ?? null };
   return { type: "unlimited" };

@@ -1,5 +1,6 @@
 // The game payload (GET /api/v1/games/{id}, list rows, socket "view") normalised for the UI.
-// The server shape is read defensively so small naming differences don't break the table.
+// Its shape is the API's generated types (src/api/schema.d.ts); the engine's view inside it is typed here.
+import type { Schemas } from "./api";
 import type { Move } from "./cards";
 import { pickLang, translate, type Lang } from "./i18n";
 
@@ -19,6 +20,8 @@ export interface RatingChange { after: number; change: number }
 
 export interface Trickcard { seat: number; card: string }
 
+// schema: free object (see issue #34 schematypes): the engine view below (GameView.view), its last trick and the
+// result (GameView.result) are free objects in the schema; these hand types are what the Claim engine sends.
 export interface LastTrick {
   phase: number;
   trick: number;
@@ -80,78 +83,71 @@ export interface EngineView {
   reconstructed_rules?: boolean; // 3-4 seats: partly our rulings (show the notice)
 }
 
+/** A game as the API sends it: a list row (GameSummary: GET /games, /users/{name}/games) or the full view
+ *  (GameView: GET /games/{id}, a move's answer, a socket push), which has every field of a row and more. */
+export type GamePayload = Schemas["GameSummary"] & Partial<Schemas["GameView"]>;
+export type ApiSeat = Schemas["Seat"];
+
 export interface Game {
   id: number;
   kind: string;
-  status: string; // open | active | finished | aborted ...
+  status: Schemas["GameStatusEnum"];
   version: number;
   seats: SeatInfo[];
   mySeat: number | null;
   toAct: number[];
   myTurn: boolean;
   legal: Move[];
+  /** The Claim-family engine view; null for a summary row and for an Inheritors game (``raw.view``). */
   view: EngineView | null;
   deadline: string | null;
   daysPerMove: number | null;
   code: string | null;
   result: Result | null;
   invitedMe: boolean;
-  /** The seat of the player who created the game (who invited the others), when the server says. */
+  /** The seat of the player who created the game (who invited the others), null when the server says none. */
   creatorSeat: number | null;
-  updated: string | null;
-  raw: Record<string, unknown>;
+  updated: string;
+  raw: GamePayload;
 }
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-function seatOf(s: Obj, i: number): SeatInfo {
-  const user: Obj | null = s.user && typeof s.user === "object" ? s.user : null;
-  const type = String(s.type ?? s.kind ?? (user || s.username ? "user" : s.ai_level != null || s.level != null ? "ai" : "open"));
-  const ai = type === "ai" ? Number(s.ai_level ?? s.level ?? 1) : null;
-  const username = (user?.username ?? s.username ?? (typeof s.user === "string" ? s.user : null)) as string | null;
-  const name = String(s.display_name || s.name || user?.display_name || user?.public_name || username || (ai ? `AI ${ai}` : "?"));
+/** A seat of the API (``seats[]`` of a game, a record) as the UI shows it. */
+export function seatInfo(s: ApiSeat): SeatInfo {
+  const ai = s.type === "ai" ? s.ai_level ?? 1 : null;
+  const name = s.name || s.username || (ai ? `AI ${ai}` : "?");
   return {
-    index: Number(s.index ?? s.seat ?? i), name, username, ai, open: type === "open" || (!username && ai == null),
-    you: Boolean(s.you), joined: s.joined !== false, ratingChange: ratingChangeOf(s.rating),
+    index: s.index, name, username: s.username, ai, open: s.type === "open", you: s.you, joined: s.joined,
+    ratingChange: s.rating && s.rating.after != null && s.rating.change != null ? { after: s.rating.after, change: s.rating.change } : null,
   };
 }
 
-function ratingChangeOf(r: unknown): RatingChange | null {
-  const x = r as { after?: unknown; change?: unknown } | null;
-  return x && typeof x === "object" && typeof x.after === "number" && typeof x.change === "number"
-    ? { after: x.after, change: x.change } : null;
+/** Whether a game view's ``view`` is a Claim-family engine view (it has ``factions``), not an Inheritors one. */
+function engineView(v: GamePayload["view"]): EngineView | null {
+  return v && "factions" in v ? (v as unknown as EngineView) : null; // schema: free object (see issue #34 schematypes)
 }
 
-export function normGame(p: Obj): Game {
-  const view: EngineView | null =
-    p.view && typeof p.view === "object" && "factions" in p.view ? (p.view as EngineView)
-      : p.state && typeof p.state === "object" && "factions" in p.state ? (p.state as EngineView)
-        : null;
-  const seats = Array.isArray(p.seats) ? p.seats.map((s: Obj, i: number) => seatOf(s, i)) : [];
-  const mySeat = (p.my_seat ?? p.seat ?? view?.seat ?? null) as number | null;
-  const toAct = (p.to_act ?? view?.to_act ?? []) as number[];
-  const legal = (p.legal_moves ?? view?.legal_moves ?? []) as Move[];
-  const myTurn = Boolean(p.my_turn ?? (mySeat != null && toAct.includes(mySeat)));
-  const result = (p.result ?? view?.result ?? null) as Result | null;
-  const status = String(p.status ?? (view?.over ? "finished" : "active"));
+export function normGame(p: GamePayload): Game {
+  const view = engineView(p.view);
+  const seats = p.seats.map(seatInfo);
+  const status = p.status;
   return {
-    id: Number(p.id ?? p.game_id),
-    kind: String(p.kind ?? view?.game ?? "claim"),
+    id: p.id,
+    kind: p.kind,
     status,
-    version: Number(p.version ?? 0),
+    version: p.version,
     seats,
-    mySeat,
-    toAct,
-    myTurn: myTurn && status === "active",
-    legal,
+    mySeat: p.my_seat,
+    toAct: p.to_act,
+    myTurn: p.my_turn && status === "active",
+    legal: (p.legal_moves ?? []) as Move[], // a summary row has none; schema: free object (see issue #34 schematypes)
     view,
-    deadline: (p.deadline ?? p.move_deadline ?? p.deadline_at ?? null) as string | null,
-    daysPerMove: (p.time_control?.days_per_move ?? p.days_per_move ?? null) as number | null,
-    code: (p.code ?? p.invite_code ?? p.invitation_code ?? null) as string | null,
-    result,
-    invitedMe: status === "open" && seats.some((s: SeatInfo) => s.you && !s.joined),
-    creatorSeat: typeof p.creator_seat === "number" ? p.creator_seat : null,
-    updated: (p.updated_at ?? p.updated ?? p.last_move_at ?? null) as string | null,
+    deadline: p.deadline,
+    daysPerMove: p.time_control.days_per_move,
+    code: p.invite_code ?? null,
+    result: p.result as Result | null, // schema: free object (see issue #34 schematypes)
+    invitedMe: status === "open" && seats.some((s) => s.you && !s.joined),
+    creatorSeat: p.creator_seat,
+    updated: p.updated_at,
     raw: p,
   };
 }
@@ -160,8 +156,8 @@ export function normGame(p: Obj): Game {
  *  engine view or an Inheritors one. Inbox rows are summaries without it. */
 export function hasTableView(g: Game | undefined): boolean {
   if (!g) return false;
-  const v = g.raw.view as Record<string, unknown> | null | undefined;
-  return g.view !== null || (!!v && typeof v === "object" && typeof v.game === "string");
+  const v = g.raw.view;
+  return g.view !== null || (!!v && typeof v.game === "string");
 }
 
 /** The AI levels' names by level (the server's ``ai_name``; docs/ai.md). */
@@ -181,7 +177,7 @@ export function aiOwnName(s: SeatInfo | undefined): string | null {
 
 /** A seat's name for sentences and rows: a person's own name, an AI seat's in the reader's language ("Ada (AI)",
  *  "Ada (KI)"), never a level or a number (issue 33: "AI (Knight) 2" read as the Knights faction). */
-export function seatName(g: Game, seat: number | null | undefined, lang: Lang = pageLang()): string {
+export function seatName(g: Pick<Game, "seats">, seat: number | null | undefined, lang: Lang = pageLang()): string {
   if (seat == null) return "?";
   const s = g.seats.find((x) => x.index === seat);
   const own = aiOwnName(s);
@@ -283,7 +279,7 @@ export function inboxOrder(games: Game[]): Game[] {
   return [...games].sort((a, b) => {
     if (a.myTurn !== b.myTurn) return a.myTurn ? -1 : 1;
     if (a.myTurn) return t(a.deadline) - t(b.deadline) || a.id - b.id;
-    return (b.updated ? Date.parse(b.updated) : 0) - (a.updated ? Date.parse(a.updated) : 0) || b.id - a.id;
+    return Date.parse(b.updated) - Date.parse(a.updated) || b.id - a.id;
   });
 }
 

@@ -2,7 +2,7 @@
 // pure helpers the table uses to turn the legal-move list into tappable controls. No DOM, no store.
 import { winnersOf } from "./game";
 
-export type Move = Record<string, unknown>;
+export type Move = Record<string, unknown>; // schema: free object (see issue #34 schematypes)
 
 export interface Stack { top: number; cards: string[] }
 
@@ -40,6 +40,7 @@ export interface InhResult {
 
 export interface InhQuest { id: string; text: string; vp: number }
 
+// schema: free object (see issue #34 schematypes): GameView.view of an Inheritors game, as the engine sends it.
 export interface InhView {
   game: "inheritors";
   seat: number | null;
@@ -73,9 +74,9 @@ export interface InhView {
 }
 
 /** The Inheritors view inside a game payload (GET /games/{id}, a move answer or a pushed view), else null. */
-export function inhView(payload: Record<string, unknown> | null | undefined): InhView | null {
-  const v = payload?.view as Record<string, unknown> | null | undefined;
-  return v && typeof v === "object" && v.game === "inheritors" && Array.isArray(v.players) ? (v as unknown as InhView) : null;
+export function inhView(payload: { view?: Record<string, unknown> | null } | null | undefined): InhView | null {
+  const v = payload?.view; // schema: free object (see issue #34 schematypes): a Claim-family or an Inheritors view
+  return v && v.game === "inheritors" && Array.isArray(v.players) ? (v as unknown as InhView) : null;
 }
 
 // ------------------------------------------------------------------ cards
@@ -431,7 +432,8 @@ export function recentEvents(log: readonly Record<string, unknown>[], tr: Tr, n:
 }
 
 // ------------------------------------------------------------------ replay
-/** One step of GET /games/{id}/replay?step=N of an Inheritors game (games/service/moves.py replay_step). */
+/** One step of GET /games/{id}/replay?step=N of an Inheritors game (games/service/moves.py replay_step).
+ *  schema: free object (see issue #34 schematypes): the Replay schema's views, move and events are free objects. */
 export interface InhReplayStep {
   step: number;
   steps: number;
@@ -444,7 +446,7 @@ export interface InhReplayStep {
 
 /** A replay step is an Inheritors one when its spectator view is (the Claim replay shows tricks instead). */
 export function isInhReplay(step: { spectator_view?: unknown } | null | undefined): step is InhReplayStep {
-  return inhView({ view: step?.spectator_view as Record<string, unknown> | undefined }) !== null;
+  return inhView({ view: step?.spectator_view as Record<string, unknown> | undefined }) !== null; // any step's view
 }
 
 /** What the step's move did, in words: its public events in order; a move without any (a pass) by its label. */

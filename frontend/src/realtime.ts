@@ -1,7 +1,16 @@
 // The events socket (/ws/): subscribe to all my games, apply pushed views, reconnect with backoff.
+import type { Schemas } from "./api";
 import { backoff } from "./game";
-import type { Challenge } from "./challenge";
 import { loadGame, loadLists, onChallengeEvent, onPushedView, readGameNotes, set, state } from "./store";
+
+/** What the server sends on the socket (docs/realtime.md): the typed frames and events of the schema's streams
+ *  (StreamGameFrame, StreamEventLine), and the socket's own answer to ``subscribe`` (not in the schema). Other
+ *  replies (``pong``, ``viewing``...) need no handling. */
+type Frame =
+  | Schemas["StreamGameFrame"]
+  | Schemas["StreamEventLine"]
+  | { type: "subscribed"; games: "all" | number[] }
+  | { type: "pong" | "viewing" | "unsubscribed" | "notifications" };
 
 let ws: WebSocket | null = null;
 let attempt = 0;
@@ -44,12 +53,9 @@ export function connect(): void {
     ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
   };
   sock.onmessage = (ev) => {
-    let msg: {
-      type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string;
-      games?: unknown; challenge?: Challenge; notification?: { game_id?: number | null }; game?: Record<string, unknown>;
-    };
+    let msg: Frame;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
+    if (msg.type === "game") {
       onPushedView(msg.game_id, msg.version, msg.view);
     } else if (msg.type === "subscribed" && msg.games === "all") {
       // From now on every change is pushed; what changed before (while away, or between loading the page and
@@ -59,17 +65,17 @@ export function connect(): void {
       // A new in-app notification: the bell counts it, an open inbox reloads (docs/realtime.md); one of the game on
       // screen (sent before the server knew it was open) is read at once.
       set({ unread: (state.unread || 0) + 1 });
-      const gameId = msg.notification?.game_id;
+      const gameId = msg.notification.game_id;
       if (gameId != null && gameId === viewing) void readGameNotes(gameId);
       window.dispatchEvent(new CustomEvent("claim:notification"));
-    } else if (typeof msg.type === "string" && msg.type.startsWith("challenge_")) {
+    } else if ("challenge" in msg) {
       // A challenge to or by me changed (docs/realtime.md, "Typed events"): the screens showing it update.
       onChallengeEvent(msg.type, msg.challenge);
     } else if (msg.type === "game_started" || msg.type === "game_finished") {
       // The inbox lists change (a paired seek leaves "My seeks", a started game says so): screens hear
       // ``claim:lifecycle`` (its detail: the type and the inbox entry).
       void loadLists();
-      window.dispatchEvent(new CustomEvent("claim:lifecycle", { detail: { type: msg.type, game: msg.game ?? null } }));
+      window.dispatchEvent(new CustomEvent("claim:lifecycle", { detail: { type: msg.type, game: msg.game } }));
     } else if (msg.type === "error" && msg.code === "unauthenticated") {
       stopped = true; // the server will close with 4401; don't hammer it
     }

@@ -1,20 +1,14 @@
 // App state: one small observable object; components re-render on change via useStore().
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, clearCache, getCached, isOffline, peekCached, rows, storeCached, uuid } from "./api";
+import { api, ApiError, clearCache, getCached, isOffline, peekCached, storeCached, uuid, type Schemas } from "./api";
 import { roleOf, type Challenge } from "./challenge";
-import { hasTableView, normGame, versionAction, type Game } from "./game";
+import { hasTableView, normGame, versionAction, type Game, type GamePayload } from "./game";
 import { pickLang, TABLES, translate, type Key, type Lang, type ParamArgs } from "./i18n";
 
 const TABLES_EN = TABLES.en;
 
-export interface Me {
-  id?: number;
-  username: string;
-  display_name: string;
-  language: Lang;
-  time_zone: string;
-  email?: string;
-}
+/** The logged-in account (GET /accounts/me, the answer of a login or a registration). */
+export type Me = Schemas["Profile"];
 
 export interface State {
   ready: boolean;
@@ -36,8 +30,7 @@ const PREF_ONE_TAP = "claim.onetap";
 
 // A reload shows the last known account at once (the app, not "Loading…"); loadMe() then asks the server,
 // which logs out a session that has ended.
-const cachedMe = peekCached<Me>("/accounts/me");
-const knownMe = cachedMe && typeof cachedMe.username === "string" ? cachedMe : null;
+const knownMe = peekCached<Me>("/accounts/me");
 
 export const state: State = {
   ready: knownMe !== null,
@@ -111,7 +104,7 @@ export async function loadMe(): Promise<void> {
 
 export function acceptMe(me: Me | null): void {
   if (me) storeCached("/accounts/me", me); // what the next reload shows at once (a login answers it too)
-  if (me && me.language && (["en", "de", "cs"] as string[]).includes(me.language)) {
+  if (me && me.language) {
     localStorage.setItem(PREF_LANG, me.language);
     set({ me, lang: me.language });
   } else {
@@ -130,7 +123,7 @@ export async function logout(): Promise<void> {
 
 /** Store a game payload. Pushed and move-answer views never go back in time; a GET (``force``) is
  *  the server's word and always wins (it heals a client that somehow holds a wrong version). */
-export function putGame(payload: Record<string, unknown>, force = false): Game {
+export function putGame(payload: GamePayload, force = false): Game {
   const g = normGame(payload);
   const held = state.games[g.id];
   if (!force && held && held.version > g.version) return held;
@@ -145,10 +138,10 @@ export function putGame(payload: Record<string, unknown>, force = false): Game {
 export function heldGame(id: number): Game | undefined {
   const held = state.games[id];
   if (held) return held;
-  const cached = peekCached<Record<string, unknown>>(`/games/${id}`);
-  if (!cached || typeof cached !== "object") return undefined;
+  const cached = peekCached<GamePayload>(`/games/${id}`);
+  if (!cached) return undefined;
   let g: Game;
-  try { g = normGame({ ...cached, id }); } catch { return undefined; }
+  try { g = normGame(cached); } catch { return undefined; } // stored by an older app, of another shape
   state.games = { ...state.games, [id]: g };
   return g;
 }
@@ -156,12 +149,12 @@ export function heldGame(id: number): Game | undefined {
 export async function loadGame(id: number): Promise<Game | null> {
   try {
     const before = state.games[id];
-    const { data, offline } = await getCached<Record<string, unknown>>(`/games/${id}`);
+    const { data, offline } = await getCached<Schemas["GameView"]>(`/games/${id}`);
     if (offline) set({ offline: true });
     // The GET heals a wrong version held from before it was sent; a newer view that arrived while it was in
     // flight (the AI's push right after a game was created) is newer than its answer and stays.
     const held = state.games[id];
-    const newerMeanwhile = held !== before && held !== undefined && held.version > Number(data.version);
+    const newerMeanwhile = held !== before && held !== undefined && held.version > data.version;
     return putGame(data, !offline && !newerMeanwhile);
   } catch (e) {
     toast(errorText(e), "error");
@@ -171,16 +164,14 @@ export async function loadGame(id: number): Promise<Game | null> {
 
 /** Sends one move of game ``id`` at ``version`` and stores the answer. Every failure ends in a toast: offline
  *  (refused before sending), stale (409: the current view is stored), or the server's message. */
-export async function sendMove(id: number, version: number, move: Record<string, unknown>): Promise<void> {
+export async function sendMove(id: number, version: number, move: Schemas["MoveRequest"]["move"]): Promise<void> {
   if (isOffline()) { toast(t("table.offline_move"), "error"); return; }
   try {
-    const res = await api<Record<string, unknown>>("POST", `/games/${id}/moves`, { version, move, client_id: uuid() });
-    const payload = (res && (res.game as Record<string, unknown>)) || res;
-    if (payload && payload.version != null && (payload.view || payload.factions)) putGame({ id, ...payload });
-    else await loadGame(id);
+    const body: Schemas["MoveRequest"] = { version, move, client_id: uuid() };
+    putGame(await api<Schemas["GameView"]>("POST", `/games/${id}/moves`, body));
   } catch (x) {
     if (x instanceof ApiError && x.status === 409) {
-      if (x.view && typeof x.view === "object") putGame({ id, ...(x.view as Record<string, unknown>) });
+      if (x.view) putGame(x.view);
       else await loadGame(id);
       toast(t("table.stale"));
     } else {
@@ -193,8 +184,7 @@ export async function sendMove(id: number, version: number, move: Record<string,
 export async function resignGame(id: number, version: number): Promise<void> {
   if (!confirm(t("table.resign_confirm"))) return;
   try {
-    const res = await api<Record<string, unknown>>("POST", `/games/${id}/resign`, { version });
-    if (res && res.version != null) putGame({ id, ...res }); else await loadGame(id);
+    putGame(await api<Schemas["GameView"]>("POST", `/games/${id}/resign`, { version }));
   } catch (x) { toast(errorText(x), "error"); }
 }
 
@@ -205,9 +195,9 @@ export async function loadLists(): Promise<void> {
   await Promise.all(
     (["active", "open", "finished"] as const).map(async (status) => {
       try {
-        const r = await getCached<unknown>(`/games?status=${status}`);
+        const r = await getCached<Schemas["PaginatedGameSummaryList"]>(`/games?status=${status}`);
         offline ||= r.offline;
-        for (const p of rows<Record<string, unknown>>(r.data)) {
+        for (const p of r.data.results) {
           const g = normGame(p);
           found.push(g);
           out[status].push(g.id);
@@ -228,8 +218,8 @@ export async function loadLists(): Promise<void> {
   set({ games, lists: out, listsLoaded: true, offline });
 }
 
-/** A view pushed over the socket. */
-export function onPushedView(gameId: number, version: number, view: Record<string, unknown>): void {
+/** A view pushed over the socket (its ``game`` frame: the body of GET /games/{id}). */
+export function onPushedView(gameId: number, version: number, view: Schemas["GameView"]): void {
   const held = state.games[gameId];
   const action = versionAction(held?.version, version);
   if (action === "ignore") return;
@@ -237,7 +227,7 @@ export function onPushedView(gameId: number, version: number, view: Record<strin
     void loadGame(gameId);
     return;
   }
-  const g = putGame({ id: gameId, version, ...view });
+  const g = putGame(view);
   // A game may have changed lists (open → active → finished).
   const lists = { ...state.lists };
   for (const k of ["active", "open", "finished"] as const) lists[k] = lists[k].filter((id) => id !== gameId);
@@ -250,7 +240,7 @@ export function onPushedView(gameId: number, version: number, view: Record<strin
 /** Accept an invitation; true when the seat is taken (the caller opens the table). */
 export async function acceptInvite(id: number): Promise<boolean> {
   try {
-    putGame(await api<Record<string, unknown>>("POST", `/games/${id}/join`, {}));
+    putGame(await api<Schemas["GameView"]>("POST", `/games/${id}/join`, {}));
     void loadLists();
     return true;
   } catch (e) { toast(errorText(e), "error"); return false; }
@@ -259,7 +249,7 @@ export async function acceptInvite(id: number): Promise<boolean> {
 /** Decline an invitation (calls the open game off). */
 export async function declineInvite(id: number): Promise<void> {
   try {
-    putGame(await api<Record<string, unknown>>("POST", `/games/${id}/abort`));
+    putGame(await api<Schemas["GameView"]>("POST", `/games/${id}/abort`));
     await loadLists();
   } catch (e) { toast(errorText(e), "error"); }
 }
@@ -282,13 +272,13 @@ export async function answerChallenge(id: string, action: "accept" | "decline" |
 /** A challenge event of the socket (docs/realtime.md): screens showing challenges hear ``claim:challenge``
  *  (its detail is the challenge); the challenger hears of an answer by a toast unless that challenge's own
  *  page (which shows it) is open. */
-export function onChallengeEvent(type: string, c: Challenge | undefined): void {
-  window.dispatchEvent(new CustomEvent("claim:challenge", { detail: c ?? null }));
-  if (!c || !state.me || roleOf(c, state.me.username) !== "mine") return;
+export function onChallengeEvent(type: string, c: Challenge): void {
+  window.dispatchEvent(new CustomEvent("claim:challenge", { detail: c }));
+  if (!state.me || roleOf(c, state.me.username) !== "mine") return;
   if (location.hash === `#/challenge/${c.id}`) return;
   // A rematch's answer shows on the finished game's end screen (EndActions): no toast over it there.
   if (c.rematch_of != null && location.hash === `#/game/${c.rematch_of}`) return;
-  const name = c.to?.name ?? "";
+  const name = c.to?.name ?? ""; // an open challenge has nobody to name
   if (type === "challenge_declined") toast(t("challenge.toast_declined", { name, reason: declineText(c) }));
   else if (type === "challenge_accepted") toast(t("challenge.toast_accepted", { name }));
 }
@@ -309,7 +299,7 @@ export async function readGameNotes(gameId: number): Promise<void> {
 export async function loadUnread(): Promise<void> {
   if (!state.me) return;
   try {
-    const r = await api<{ unread?: number }>("GET", "/notifications?unread=1");
-    if (r && typeof r.unread === "number" && r.unread !== state.unread) set({ unread: r.unread });
+    const r = await api<Schemas["Inbox"]>("GET", "/notifications?unread=1");
+    if (r.unread !== state.unread) set({ unread: r.unread });
   } catch { /* offline: keep the last count */ }
 }

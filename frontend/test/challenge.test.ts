@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { challengeLink, effectiveStatus, parseInvite, reasonsFor, roleOf, type Challenge } from "../src/challenge";
+import { timeControl } from "./fixtures";
 
 function ch(over: Partial<Challenge> = {}): Challenge {
   return {
     id: "AbC-12_xyz", status: "pending", challenger: { username: "Alice", name: "Alice A.", is_bot: false },
     to: { username: "bob", name: "Bob", is_bot: false }, open: false, kind: "claim", title: "Claim",
-    time_control: { type: "correspondence", days_per_move: 3 } as never, rated: false, decline_reason: null,
-    decline_message: null, game_id: null, created_at: "2026-01-01T00:00:00Z", expires_at: "2026-01-04T00:00:00Z",
-    ended_at: null, ...over,
+    options: {}, time_control: timeControl(), rated: false, seat: null, decline_reason: null,
+    decline_message: null, game_id: null, rematch_of: null, created_at: "2026-01-01T00:00:00Z", expires_at: "2026-01-04T00:00:00Z",
+    ended_at: null, links: { self: "", accept: "", decline: "", cancel: "", game: null }, ...over,
   };
 }
 

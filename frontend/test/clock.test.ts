@@ -9,10 +9,10 @@ const tr: Translate = (k, ...p) => translate("en", k, ...p);
 describe("clock seats", () => {
   const now = Date.parse("2026-11-29T12:00:00Z");
   it("a running seat counts down to its deadline; a waiting bank shows what it holds", () => {
-    expect(seatLeft({ index: 0, running: true, deadline: "2026-11-30T13:30:00Z", left_seconds: null }, now)).toBe(25 * 3600 + 1800);
-    expect(seatLeft({ index: 1, running: false, deadline: null, left_seconds: 255600 }, now)).toBe(255600);
-    expect(seatLeft({ index: 1, running: true, deadline: "2026-11-29T11:00:00Z", left_seconds: null }, now)).toBe(0);
-    expect(seatLeft({ index: 2, running: false, deadline: null, left_seconds: null }, now)).toBeNull();
+    expect(seatLeft({ index: 0, running: true, deadline: "2026-11-30T13:30:00Z", left_seconds: null, vacation: null }, now)).toBe(25 * 3600 + 1800);
+    expect(seatLeft({ index: 1, running: false, deadline: null, left_seconds: 255600, vacation: null }, now)).toBe(255600);
+    expect(seatLeft({ index: 1, running: true, deadline: "2026-11-29T11:00:00Z", left_seconds: null, vacation: null }, now)).toBe(0);
+    expect(seatLeft({ index: 2, running: false, deadline: null, left_seconds: null, vacation: null }, now)).toBeNull();
   });
 });
 

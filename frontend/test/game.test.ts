@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { backoff, inboxOrder, normGame, versionAction } from "../src/game";
+import { apiSeat, gameView, summary, timeControl } from "./fixtures";
 
 describe("version-gap detection", () => {
   it("applies the next version, ignores old ones, re-fetches after a gap", () => {
@@ -20,14 +21,14 @@ describe("version-gap detection", () => {
 });
 
 describe("game payloads", () => {
-  const payload = {
+  const payload = gameView({
     id: 7, kind: "claim", status: "open", version: 1, my_seat: 1, my_turn: false, to_act: [],
     seats: [
-      { index: 0, type: "user", username: "alice", name: "Alice", joined: true, you: false },
-      { index: 1, type: "user", username: "bob", name: "bob", joined: false, you: true },
+      apiSeat({ index: 0, type: "user", username: "alice", name: "Alice", joined: true, you: false }),
+      apiSeat({ index: 1, type: "user", username: "bob", name: "bob", joined: false, you: true }),
     ],
-    time_control: { type: "correspondence", days_per_move: 3 }, deadline: null, view: null, invite_code: null,
-  };
+    time_control: timeControl({ type: "correspondence", days_per_move: 3 }), deadline: null, view: null, invite_code: "K7QX",
+  });
   it("reads the API's game payload", () => {
     const g = normGame(payload);
     expect(g.id).toBe(7);
@@ -35,13 +36,16 @@ describe("game payloads", () => {
     expect(g.daysPerMove).toBe(3);
     expect(g.invitedMe).toBe(true);
     expect(g.seats[0].name).toBe("Alice");
-    const ai = normGame({ ...payload, status: "active", seats: [payload.seats[0], { index: 1, type: "ai", ai_level: 2, name: "AI (Knight)" }] });
+    expect(g.code).toBe("K7QX");
+    const ai = normGame({ ...payload, status: "active", seats: [payload.seats[0], apiSeat({ index: 1, type: "ai", ai_level: 2, name: "AI (Knight)" })] });
     expect(ai.seats[1].ai).toBe(2);
+    expect(ai.seats[1].open).toBe(false);
+    expect(normGame(summary({ seats: [apiSeat({ index: 1, type: "open" })] })).seats[0]).toMatchObject({ open: true, name: "?", ai: null });
     expect(ai.invitedMe).toBe(false);
   });
   it("orders the inbox: my turn first by deadline, then the rest by last change", () => {
     const g = (id: number, myTurn: boolean, deadline: string | null, updated: string) =>
-      normGame({ id, status: "active", my_turn: myTurn, deadline, updated_at: updated, seats: [] });
+      normGame(summary({ id, status: "active", my_turn: myTurn, deadline, updated_at: updated, seats: [] }));
     const order = inboxOrder([
       g(1, false, null, "2026-11-20T00:00:00Z"),
       g(2, true, "2026-12-05T00:00:00Z", "2026-11-01T00:00:00Z"),

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   countdownText, emptySeats, iCreated, normGame, ratingChangeText, secondsUntil, seatStates, trickNews, type EngineView,
 } from "../src/game";
+import { apiSeat, rating, summary } from "./fixtures";
 
 function view(over: Partial<EngineView>): EngineView {
   return { phase: 1, over: false, last_trick: null, ...over } as EngineView;
@@ -30,11 +31,11 @@ describe("trick news", () => {
 
 describe("rating change", () => {
   it("reads seat.rating.after / change and writes +12 → 1512", () => {
-    const g = normGame({ id: 1, status: "finished", seats: [
-      { index: 0, type: "user", username: "ann", name: "Ann", you: true, rating: { rating: 1500, after: 1512, change: 12 } },
-      { index: 1, type: "user", username: "bob", name: "Bob", rating: { rating: 1490, after: 1478, change: -12 } },
-      { index: 2, type: "user", username: "cy", name: "Cy", rating: { rating: 1400 } },
-    ] });
+    const g = normGame(summary({ id: 1, status: "finished", seats: [
+      apiSeat({ index: 0, type: "user", username: "ann", name: "Ann", you: true, rating: rating({ rating: 1500, after: 1512, change: 12 }) }),
+      apiSeat({ index: 1, type: "user", username: "bob", name: "Bob", rating: rating({ rating: 1490, after: 1478, change: -12 }) }),
+      apiSeat({ index: 2, type: "user", username: "cy", name: "Cy", rating: rating({ rating: 1400 }) }),
+    ] }));
     expect(g.seats.map((s) => s.ratingChange)).toEqual([{ after: 1512, change: 12 }, { after: 1478, change: -12 }, null]);
     expect(ratingChangeText({ after: 1512, change: 12 })).toBe("+12 → 1512");
     expect(ratingChangeText({ after: 1478, change: -12 })).toBe("−12 → 1478");
@@ -57,12 +58,12 @@ describe("the Play now countdown", () => {
 });
 
 describe("the seats of an invitation", () => {
-  const payload = (mySeat: number) => ({
+  const payload = (mySeat: number) => summary({
     id: 7, kind: "claim-mix", status: "open", my_seat: mySeat, creator_seat: 0, seats: [
-      { index: 0, type: "user", username: "ann", name: "Ann", joined: true, you: mySeat === 0 },
-      { index: 1, type: "user", username: "bob", name: "Bob", joined: true, you: mySeat === 1 },
-      { index: 2, type: "user", username: "cy", name: "Cy", joined: false, you: false },
-      { index: 3, type: "open", username: null, name: null, joined: false, you: false },
+      apiSeat({ index: 0, type: "user", username: "ann", name: "Ann", joined: true, you: mySeat === 0 }),
+      apiSeat({ index: 1, type: "user", username: "bob", name: "Bob", joined: true, you: mySeat === 1 }),
+      apiSeat({ index: 2, type: "user", username: "cy", name: "Cy", joined: false, you: false }),
+      apiSeat({ index: 3, type: "open", username: null, name: null, joined: false, you: false }),
     ],
   });
   it("says who has joined, who is invited and which seat is open; the creator is marked", () => {
@@ -73,11 +74,11 @@ describe("the seats of an invitation", () => {
   it("gives the creator's actions to the creator only", () => {
     expect(iCreated(normGame(payload(0)))).toBe(true);
     expect(iCreated(normGame(payload(1)))).toBe(false);
-    expect(iCreated(normGame({ ...payload(1), creator_seat: undefined }))).toBe(false);
+    expect(iCreated(normGame({ ...payload(1), creator_seat: null }))).toBe(false);
   });
   it("an AI seat filled by the creator is the AI's, not open", () => {
     const p = payload(0);
-    p.seats[3] = { index: 3, type: "ai", ai_level: 2, username: null, name: "AI (Knight)", joined: true, you: false } as never;
+    p.seats[3] = apiSeat({ index: 3, type: "ai", ai_level: 2, username: null, name: "AI (Knight)", joined: true, you: false });
     expect(seatStates(normGame(p))[3].state).toBe("ai");
     expect(emptySeats(normGame(p))).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { gameView, summary as row } from "./fixtures";
 
 const api = vi.hoisted(() => {
   let answer: (value: { data: Record<string, unknown>; offline: boolean }) => void = () => undefined;
@@ -9,7 +10,6 @@ const api = vi.hoisted(() => {
     api: vi.fn(),
     ApiError: class extends Error {},
     clearCache: vi.fn(),
-    rows: vi.fn(),
     storeCached: vi.fn(),
     getCached: vi.fn(() => new Promise((resolve) => { answer = resolve; })),
     answer: (data: Record<string, unknown>) => answer({ data, offline: false }),
@@ -23,7 +23,7 @@ Object.assign(globalThis, {
   navigator: { language: "en" },
 });
 
-const view = (version: number) => ({ id: 7, version, status: "active", kind: "claim", seats: [] });
+const view = (version: number) => gameView({ id: 7, version, status: "active", kind: "claim", seats: [] });
 
 describe("loading a game", () => {
   it("keeps a newer view pushed while the GET was in flight", async () => {
@@ -75,11 +75,11 @@ describe("a list refresh", () => {
     const { loadLists, putGame, state } = await import("../src/store");
     let release: () => void = () => undefined;
     const gate = new Promise<void>((ok) => { release = ok; });
-    const summary = { id: 11, version: 4, status: "active", kind: "claim", seats: [] };
-    api.rows.mockImplementation(((d: unknown) => d) as never);
+    const summary = row({ id: 11, version: 4, status: "active", kind: "claim", seats: [] });
     api.getCached.mockImplementation((async (path: string) => {
       await gate;
-      return { data: path.includes("active") ? [summary] : [], offline: false };
+      const results = path.includes("active") ? [summary] : [];
+      return { data: { count: results.length, results }, offline: false };
     }) as never);
     const refreshing = loadLists();
     putGame({ ...summary, view: { hand: [], current_trick: [], factions: [], score: {}, seats: 2, phase: 1 } });

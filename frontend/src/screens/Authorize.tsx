@@ -3,16 +3,13 @@
 // scopes; Allow / Deny posts the decision (session + CSRF) and the answer says where to send the browser:
 // the app's registered redirect URI with the code (or error=access_denied) and the app's state.
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError } from "../api";
+import { api, ApiError, type Schemas } from "../api";
 import type { Key } from "../i18n";
 import { errorText, t, useStore } from "../store";
 
-interface Scope { scope: string; description: string }
-interface Details {
-  application: { name: string; client_id: string };
-  scopes: Scope[];
-  request: Record<string, string>;
-}
+type Scope = Schemas["ScopeWords"];
+/** GET /oauth/authorize: the app, its scopes in words, and the checked request to post back with the decision. */
+type Details = Schemas["AuthorizeDetails"];
 
 /** The query of the hash route (#/authorize?a=1&b=2), unchanged. */
 export function hashQuery(hash: string): string {
@@ -51,7 +48,7 @@ export function Authorize() {
     if (!details) return;
     setBusy(true);
     try {
-      const res = await api<{ redirect_to: string }>("POST", "/oauth/authorize", { ...details.request, allow });
+      const res = await api<Schemas["Redirect"]>("POST", "/oauth/authorize", { ...details.request, allow });
       location.assign(res.redirect_to);
     } catch (e) {
       setBusy(false);

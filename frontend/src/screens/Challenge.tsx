@@ -85,8 +85,8 @@ export function ChallengeScreen({ id }: { id: string }) {
   useEffect(() => {
     void load();
     const on = (e: Event) => {
-      const pushed = (e as CustomEvent<Challenge | null>).detail;
-      if (pushed && pushed.id === id) setC(pushed); else if (!pushed) void load();
+      const pushed = (e as CustomEvent<Challenge>).detail;
+      if (pushed.id === id) setC(pushed);
     };
     window.addEventListener("claim:challenge", on);
     return () => window.removeEventListener("claim:challenge", on);

@@ -5,13 +5,10 @@
 // comes with the game payload (``clock``, ``time_control``), so a new version needs no extra request; a
 // booking, cancelling or shortening is a new version of the games it shows in, pushed like a move.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
-import { describeTimeControl, formatInZone, formatRemaining, seatLeft, vacationState, type GameClockView, type TimeControlView } from "../corr";
+import { api, type Schemas } from "../api";
+import { describeTimeControl, formatInZone, formatRemaining, seatLeft, vacationState, type GameClockView } from "../corr";
 import { seatName, type Game } from "../game";
 import { errorText, state, t, toast, useStore } from "../store";
-
-/** The answer of POST /games/{id}/clock/…: the same clock, for the version it made. */
-interface ClockAnswer extends GameClockView { time_control: TimeControlView }
 
 export function Clock({ g }: { g: Game }) {
   const st = useStore();
@@ -26,15 +23,16 @@ export function Clock({ g }: { g: Game }) {
     return () => clearInterval(timer);
   }, [active]);
 
-  const tc = (g.raw.time_control ?? null) as TimeControlView | null;
-  // An action's answer stands until the pushed/fetched game catches up with it.
-  const c = (answer && answer.version > g.version ? answer.clock : (g.raw.clock as GameClockView | undefined)) ?? null;
-  if (!tc || !c) return null;
+  const tc = g.raw.time_control;
+  // An action's answer stands until the pushed/fetched game catches up with it; a list row has no clock.
+  const c = answer && answer.version > g.version ? answer.clock : g.raw.clock;
+  if (!c) return null;
 
   async function act(what: "give-time" | "pause" | "resume") {
     setBusy(true);
     try {
-      const r = await api<ClockAnswer>("POST", `/games/${g.id}/clock/${what}`);
+      // The answer (ClockPayload) holds the same clock, for the version it made.
+      const r = await api<Schemas["ClockPayload"]>("POST", `/games/${g.id}/clock/${what}`);
       setAnswer({ version: g.version + 1, clock: r }); setNow(Date.now());
       toast(t(what === "give-time" ? "clock.given" : what === "pause" ? "clock.pause_asked" : "clock.resumed"));
     } catch (e) { toast(errorText(e), "error"); } finally { setBusy(false); }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, type Schemas } from "../api";
 import type { Challenge } from "../challenge";
 import { ratingChangeText, seatName, type Game } from "../game";
 import { navigate } from "../router";
@@ -12,7 +12,7 @@ const RATING_RETRIES_MS = [1500, 3000, 6000, 12000];
 /** A rated game's end: "Rating: +12 → 1512" for my seat (``seat.rating.change``), "being updated…" meanwhile. */
 export function RatingLine({ g }: { g: Game }) {
   const mine = g.seats.find((s) => s.index === g.mySeat);
-  const rated = g.status === "finished" && g.raw.rated === true && mine != null && mine.ai == null;
+  const rated = g.status === "finished" && g.raw.rated && mine != null && mine.ai == null;
   const change = mine?.ratingChange ?? null;
   const [tries, setTries] = useState(0);
   useEffect(() => {
@@ -30,21 +30,11 @@ export function RatingLine({ g }: { g: Game }) {
 }
 
 /** A finished game's rematch offer (``rematch_offer`` of its view; docs/api.md, "Rematch"). */
-export interface RematchOffer {
-  kind: "challenge" | "game";
-  id: string;
-  by: number;
-  status: "pending" | "accepted" | "declined" | "cancelled" | "expired";
-  game_id: number | null;
-  declined_by: number | null;
-  joined: number[];
-  expires_at: string | null;
-  links: { accept: string; decline: string; cancel: string };
-}
+export type RematchOffer = Schemas["RematchOffer"];
 
 export function offerOf(g: Game): RematchOffer | null {
-  const o = g.raw.rematch_offer as RematchOffer | null | undefined;
-  if (!o || typeof o !== "object") return null;
+  const o = g.raw.rematch_offer; // a list row has none
+  if (!o) return null;
   // A pending challenge past its time is expired at once (the server marks it within a minute).
   if (o.status === "pending" && o.expires_at && Date.parse(o.expires_at) <= Date.now()) return { ...o, status: "expired" };
   return o;
@@ -79,8 +69,8 @@ function useLiveOffer(g: Game): void {
   }, [sig]);
   useEffect(() => {
     const on = (e: Event) => {
-      const c = (e as CustomEvent<Challenge | null>).detail;
-      if (c && c.rematch_of === g.id) void loadGame(g.id);
+      const c = (e as CustomEvent<Challenge>).detail;
+      if (c.rematch_of === g.id) void loadGame(g.id);
     };
     window.addEventListener("claim:challenge", on);
     return () => window.removeEventListener("claim:challenge", on);
@@ -108,8 +98,7 @@ export function RematchControls({ g }: { g: Game }) {
     try { await fn(); } catch (x) { toast(errorText(x), "error"); } finally { setBusy(false); }
   }
   const ask = () => run(async () => {
-    const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/rematch`, {});
-    const got = putGame(res);
+    const got = putGame(await api<Schemas["GameView"]>("POST", `/games/${g.id}/rematch`, {}));
     if (got.id !== g.id) navigate(`/game/${got.id}`);
   });
   const answer = (what: "decline" | "cancel") => run(async () => {
@@ -155,8 +144,8 @@ export function EndActions({ g }: { g: Game }) {
 
 /** Why a game ended without the count (resignation, time): "Bob resigned.", "You ran out of time.". */
 export function endReasonText(g: Game): string | null {
-  const r = (g.result ?? {}) as Record<string, unknown>;
-  const reason = (r.reason ?? g.raw.ended_reason) as string | undefined;
+  const r = (g.raw.result ?? {}) as Record<string, unknown>; // schema: free object (see issue #34 schematypes)
+  const reason = (r.reason as string | undefined) ?? g.raw.ended_reason;
   const me = g.mySeat;
   const who = (s: unknown) => (typeof s === "number" ? s : null);
   if (reason === "resigned") {

@@ -3,13 +3,12 @@
 // an abort offered by another player with the way to agree; "Next game", the game where it is my move with the
 // nearest deadline, from the inbox's lists (GET /games?status=active, kept live by the socket's pushes).
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, type Schemas } from "../api";
 import { inboxOrder, seatName, type Game } from "../game";
 import { navigate } from "../router";
 import { errorText, loadLists, putGame, state, t, toast, useStore } from "../store";
 import { Dialog } from "../ui";
 
-interface RawSeat { index?: number; abort_offered?: boolean; you?: boolean; type?: string }
 
 /** The games where it is my move, nearest deadline first (the inbox's order), ``current`` left out. */
 export function myTurnGames(games: Record<number, Game>, active: number[], current?: number | null): Game[] {
@@ -34,8 +33,7 @@ export function NextTurnButton({ current }: { current?: number | null }) {
 /** Offers (or agrees) to abort ``g``; the answer's view is stored. */
 async function abortGame(g: Game): Promise<void> {
   try {
-    const res = await api<Record<string, unknown>>("POST", `/games/${g.id}/abort`);
-    const after = putGame({ id: g.id, ...res }, true);
+    const after = putGame(await api<Schemas["GameView"]>("POST", `/games/${g.id}/abort`), true);
     if (after.status === "aborted") { toast(t("extra.aborted")); void loadLists(); } else toast(t("extra.abort_offered"));
   } catch (e) { toast(errorText(e), "error"); }
 }
@@ -44,10 +42,10 @@ export function AbortControl({ g }: { g: Game }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   if (g.status !== "active" || !g.raw.can_abort) return null;
-  const seats = (Array.isArray(g.raw.seats) ? g.raw.seats : []) as RawSeat[];
+  const seats = g.raw.seats;
   const mine = seats.find((s) => s.you);
   const humansElsewhere = seats.some((s) => !s.you && s.type === "user");
-  const offeredBy = seats.filter((s) => !s.you && s.abort_offered).map((s) => seatName(g, Number(s.index)));
+  const offeredBy = seats.filter((s) => !s.you && s.abort_offered).map((s) => seatName(g, s.index));
   async function go() {
     setBusy(true);
     await abortGame(g);

@@ -7,7 +7,7 @@
 // * a game the viewer may not see (the API's 404; 401 when logged out): says so, with a way back (or the log-in
 //   form for a logged-out visitor, whose own game it may be).
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, getCached } from "../api";
+import { ApiError, getCached, type Schemas } from "../api";
 import { cardName, factionTitle, type Faction } from "../cards";
 import { CardView, Glyph } from "../Card";
 import { seatName, tricksPerPhase, type Game } from "../game";
@@ -35,8 +35,8 @@ export function GameGate({ id }: { id: number }) {
     if (seated) return;
     let current = true;
     setProbe({ state: "loading" });
-    getCached<Record<string, unknown>>(`/games/${id}`)
-      .then(({ data }) => { if (current) putGame({ ...data, id }, true); })
+    getCached<Schemas["GameView"]>(`/games/${id}`)
+      .then(({ data }) => { if (current) putGame(data, true); })
       .catch((e) => {
         if (!current) return;
         if (e instanceof ApiError && (e.status === 404 || e.status === 401)) setProbe({ state: "private" });
@@ -84,10 +84,10 @@ function PrivateNotice({ anonymous }: { anonymous: boolean }) {
 /** Who won, by the seats' outcomes (every kind, resignations and timeouts included); a draw; else just "over". */
 export function resultLine(g: Game): string {
   if (g.status === "aborted") return t("gate.aborted");
-  const rows = (Array.isArray(g.raw.seats) ? g.raw.seats : []) as { outcome?: string | null }[];
+  const rows = g.raw.seats;
   const won = g.seats.filter((_, i) => rows[i]?.outcome === "win").map((s) => s.name);
   if (won.length) return t("gate.won", { names: won.join(", ") });
-  if (rows.some((s) => s?.outcome === "draw")) return t("end.draw");
+  if (rows.some((s) => s.outcome === "draw")) return t("end.draw");
   return g.status === "finished" ? t("gate.finished") : "";
 }
 

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, type Schemas } from "../api";
 import type { Challenge } from "../challenge";
 import { parseInvite } from "../challenge";
-import { describeTimeControl, type TimeControlView } from "../corr";
+import { describeTimeControl } from "../corr";
 import { rowDetails } from "./inboxRow";
 import { countdownText, inboxOrder, myOutcome, normGame, opponentNames, secondsUntil, type Game } from "../game";
 import type { Key } from "../i18n";
@@ -37,11 +37,11 @@ function Row({ g }: { g: Game }) {
   }
   // Every row says its time control and when it began, so that rows of several games against the same
   // kind of opponent (paired seeks, AI games) tell apart (issue 33 item 7); none of it twice (inboxRow.ts).
-  const tc = g.raw.time_control as TimeControlView | null | undefined;
+  const tc = g.raw.time_control;
   const details = rowDetails({
-    status: g.status, deadline: g.deadline ?? null, timeControl: tc,
+    status: g.status, deadline: g.deadline, timeControl: tc,
     dueIn: g.deadline ? relTime(g.deadline) : null,
-    beganAgo: typeof g.raw.created_at === "string" ? relTime(g.raw.created_at) : null,
+    beganAgo: relTime(g.raw.created_at),
   }, t, state.lang);
   const cls = { due: "muted", terms: "muted gr-tc", began: "muted gr-began" } as const;
   void st;
@@ -54,7 +54,7 @@ function Row({ g }: { g: Game }) {
         </span>
         <span class="gr-sub">
           <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>
-          {details.map((d) => <span class={cls[d.kind]} data-tc={d.kind === "terms" ? tc?.type : undefined}> · {d.text}</span>)}
+          {details.map((d) => <span class={cls[d.kind]} data-tc={d.kind === "terms" ? tc.type : undefined}> · {d.text}</span>)}
           {g.status === "open" && g.code && <span class="muted"> · {t("inbox.share_code", { code: g.code })}</span>}
         </span>
       </a>
@@ -71,9 +71,9 @@ function Row({ g }: { g: Game }) {
 /** Pending challenges (docs/api.md, "Challenges"): accept or decline (with a reason) those to me, cancel mine;
  * each opens its page. Reloaded on every challenge event of the socket (claim:challenge). */
 function Challenges({ tick }: { tick: number }) {
-  const [lists, setLists] = useState<{ incoming: Challenge[]; outgoing: Challenge[] }>({ incoming: [], outgoing: [] });
+  const [lists, setLists] = useState<Schemas["ChallengeList"]>({ incoming: [], outgoing: [] });
   async function load() {
-    try { setLists(await api<{ incoming: Challenge[]; outgoing: Challenge[] }>("GET", "/challenges")); } catch { /* offline: hide */ }
+    try { setLists(await api<Schemas["ChallengeList"]>("GET", "/challenges")); } catch { /* offline: hide */ }
   }
   useEffect(() => {
     void load();
@@ -116,7 +116,7 @@ function Challenges({ tick }: { tick: number }) {
   );
 }
 
-interface Seek { id: number; kind: string; seats: number; days_per_move: number | null; time_control?: TimeControlView; rated: boolean; rating_range: number | null; window: number | null; quick: boolean; ai_fallback_at?: string | null; created_at: string }
+type Seek = Schemas["SeekOut"];
 
 /** "Play now" waits: the seconds left until the AI takes the seat, ticking; at 0 the server's next pairing run
  *  starts the AI game (its ``game_started`` event reloads the list), re-read every few seconds meanwhile. */
@@ -139,7 +139,7 @@ function AiCountdown({ at, onDue }: { at: string; onDue: () => void }) {
 function MySeeks({ tick }: { tick: number }) {
   const [seeks, setSeeks] = useState<Seek[]>([]);
   async function load() {
-    try { setSeeks((await api<{ mine: Seek[] }>("GET", "/seeks")).mine || []); } catch { /* offline: hide */ }
+    try { setSeeks((await api<Schemas["SeekList"]>("GET", "/seeks")).mine); } catch { /* offline: hide */ }
   }
   useEffect(() => { void load(); }, [tick]);
   async function cancel(id: number) {
@@ -155,7 +155,7 @@ function MySeeks({ tick }: { tick: number }) {
           <li class="game-row seek" data-seek={s.id}>
             <span class="gr-main"><strong>{t(("game." + s.kind) as Key)}</strong> <span>{t("new.players_n", { n: s.seats })}</span></span>
             <span class="gr-sub small">
-              {s.time_control?.type === "bank" ? describeTimeControl(s.time_control, t, state.lang)
+              {s.time_control.type === "bank" ? describeTimeControl(s.time_control, t, state.lang)
                 : s.days_per_move ? t("new.days", { n: s.days_per_move }) : t("new.unlimited")}
               {" · "}{s.rated ? t("seek.rated") : t("seek.casual")}
               {" · "}{s.window == null ? t("seek.any") : `± ${s.window}`}
@@ -190,9 +190,9 @@ export function Inbox() {
   const [started, setStarted] = useState<{ id: number; text: string } | null>(null);
   useEffect(() => {
     const on = (e: Event) => {
-      const { type, game } = (e as CustomEvent<{ type: string; game: Record<string, unknown> | null }>).detail;
+      const { type, game } = (e as CustomEvent<{ type: string; game: Schemas["GameSummary"] }>).detail;
       setTick((n) => n + 1);
-      if (type !== "game_started" || !game) return;
+      if (type !== "game_started") return;
       const g = normGame(game);
       setStarted({ id: g.id, text: t("inbox.game_started", { game: t(("game." + g.kind) as Key), vs: versusText(g) }) });
     };
@@ -211,8 +211,7 @@ export function Inbox() {
     if (!what) return;
     if ("challenge" in what) { navigate(`/challenge/${what.challenge}`); return; }
     try {
-      const g = await api<Record<string, unknown>>("POST", "/games/join", { code: what.code });
-      const game = putGame(g);
+      const game = putGame(await api<Schemas["GameView"]>("POST", "/games/join", { code: what.code }));
       navigate(`/game/${game.id}`);
     } catch (x) {
       toast(errorText(x), "error");

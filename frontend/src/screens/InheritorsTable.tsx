@@ -227,7 +227,7 @@ export function InheritorsTable({ g }: { g: Game }) {
       </p>
       <GameBar g={g} />
       {!over && g.status === "active" && (g.seats.some((x) => x.index !== me && x.ai == null)
-        || ((g.raw.time_control as { type?: string } | undefined)?.type ?? "unlimited") !== "unlimited") && <Clock g={g} />}
+        || g.raw.time_control.type !== "unlimited") && <Clock g={g} />}
       {v.end_triggered && !over && <p class="notice small" id="ih-ending">{ti("inh.end_triggered", { name: name(v.last_seat) })}</p>}
       {v.pending?.kind === "saboteur_discard" && !over && (v.pending.waiting?.length ?? 0) > 0 && (
         <p class="small" id="ih-saboteur">{ti("inh.sab_status", { names: (v.pending.waiting ?? []).map(name).join(", ") })}</p>

@@ -2,7 +2,7 @@
 // page of an open 3-4 player game (challenges are for two seats; a bigger game invites with its open seats).
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { api } from "../api";
+import { api, type Schemas } from "../api";
 import { emptySeats, iCreated, seatStates, type Game, type SeatState } from "../game";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
@@ -111,18 +111,19 @@ const AI_LEVELS: Record<number, string> = { 1: "Squire", 2: "Knight", 3: "King" 
  *  for people. When no seat is left empty the game starts and the answer's view opens the table. */
 function FillSeats({ g }: { g: Game }) {
   const empty = emptySeats(g);
-  const levels = g.kind === "inheritors" ? [1, 2] : [1, 2, 3];
-  const [choice, setChoice] = useState<Record<number, number>>({});
+  const levels: Schemas["LevelEnum"][] = g.kind === "inheritors" ? [1, 2] : [1, 2, 3];
+  const [choice, setChoice] = useState<Record<number, Schemas["LevelEnum"] | 0>>({});
   const [busy, setBusy] = useState(false);
   if (!empty.length) return null;
   const picked = (i: number) => (i in choice ? choice[i] : levels[0]);
-  const chosen = empty.filter((i) => picked(i) > 0);
+  const chosen = empty.flatMap((i): Schemas["FillSeatRequest"][] => { const level = picked(i); return level ? [{ index: i, level }] : []; });
   async function fill(e: Event) {
     e.preventDefault();
     if (!chosen.length) return;
     setBusy(true);
     try {
-      putGame(await api<Record<string, unknown>>("POST", `/games/${g.id}/fill`, { seats: chosen.map((i) => ({ index: i, level: picked(i) })) }), true);
+      const body: Schemas["FillWithAIRequest"] = { seats: chosen };
+      putGame(await api<Schemas["GameView"]>("POST", `/games/${g.id}/fill`, body), true);
       toast(t("invite.filled"));
     } catch (x) { toast(errorText(x), "error"); } finally { setBusy(false); }
   }
@@ -132,7 +133,7 @@ function FillSeats({ g }: { g: Game }) {
       {empty.map((i) => (
         <p class="row">
           <label for={`fill-${i}`}>{t("invite.fill_seat", { n: i + 1 })}</label>
-          <select id={`fill-${i}`} data-fill-seat={i} value={String(picked(i))} onChange={(e) => setChoice({ ...choice, [i]: Number((e.target as HTMLSelectElement).value) })}>
+          <select id={`fill-${i}`} data-fill-seat={i} value={String(picked(i))} onChange={(e) => setChoice({ ...choice, [i]: Number((e.target as HTMLSelectElement).value) as Schemas["LevelEnum"] | 0 })}>
             {levels.map((l) => <option value={String(l)}>{`${t("invite.seat_ai")} (${AI_LEVELS[l]})`}</option>)}
             <option value="0">{t("invite.fill_keep")}</option>
           </select>

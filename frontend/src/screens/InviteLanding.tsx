@@ -2,23 +2,14 @@
 // Inheritors · 4 seats · 2 seats free · 3 days per move · unrated", GET /invitations/{code}), above the sign-up /
 // log-in form. Once logged in, App.tsx joins the game with the code and opens it.
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError } from "../api";
-import { describeTimeControl, type TimeControlView } from "../corr";
+import { api, ApiError, type Schemas } from "../api";
+import { describeTimeControl } from "../corr";
 import type { Key } from "../i18n";
 import { errorText, state, t, useStore } from "../store";
 import { Login } from "./Login";
 
 /** GET /invitations/{code} (games/api/invitations.py). */
-export interface InvitationPreview {
-  code: string;
-  kind: string;
-  title: string;
-  seats: number;
-  open_seats: number;
-  inviter: { username: string; name: string };
-  time_control: TimeControlView;
-  rated: boolean;
-}
+export type InvitationPreview = Schemas["InvitationPreview"];
 
 type Found = { state: "loading" } | { state: "found"; p: InvitationPreview } | { state: "gone" } | { state: "error"; message: string };
 

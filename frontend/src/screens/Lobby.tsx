@@ -3,8 +3,8 @@
 // Kept fresh without a push of its own: re-read every LOBBY_POLL_MS while the page is visible, on every game
 // start or end of the socket (claim:lifecycle: a seek that was paired leaves the list) and by its Refresh button.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
-import { describeTimeControl, type TimeControlView } from "../corr";
+import { api, type Schemas } from "../api";
+import { describeTimeControl } from "../corr";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
 import { errorText, state, t, toast, useStore } from "../store";
@@ -12,15 +12,12 @@ import { relTime } from "../ui";
 
 export const LOBBY_POLL_MS = 15000;
 
-export interface LobbySeek {
-  id: number; username: string; name: string; is_bot: boolean; kind: string; seats: number; rating: number;
-  days_per_move: number | null; time_control?: TimeControlView; rated: boolean; rating_range: number | null;
-  window: number | null; created_at: string;
-}
+/** A seek of GET /seeks/lobby: another player's, with their name and rating. */
+export type LobbySeek = Schemas["LobbySeek"];
 
 /** "3 days per move · rated · 1500 ± 200" */
 export function seekTerms(s: LobbySeek): string {
-  const tc = s.time_control?.type === "bank" ? describeTimeControl(s.time_control, t, state.lang)
+  const tc = s.time_control.type === "bank" ? describeTimeControl(s.time_control, t, state.lang)
     : s.days_per_move ? t("new.days", { n: s.days_per_move }) : t("new.unlimited");
   return `${tc} · ${s.rated ? t("seek.rated") : t("seek.casual")} · ${s.window == null ? t("seek.any") : `${s.rating} ± ${s.window}`}`;
 }
@@ -36,7 +33,7 @@ export function Lobby({ heading = "h2" }: { heading?: "h1" | "h2" }) {
   async function load(cursor: number | null = null) {
     setBusy((b) => b ?? "list");
     try {
-      const page = await api<{ results: LobbySeek[]; next: number | null }>("GET", `/seeks/lobby?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const page = await api<Schemas["LobbyPage"]>("GET", `/seeks/lobby?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
       setRows((before) => (cursor ? [...before, ...page.results.filter((s) => !before.some((b) => b.id === s.id))] : page.results));
       setNext(page.next);
     } catch (e) { if (!cursor) toast(errorText(e), "error"); }
@@ -54,7 +51,7 @@ export function Lobby({ heading = "h2" }: { heading?: "h1" | "h2" }) {
   async function join(s: LobbySeek) {
     setBusy(s.id);
     try {
-      const mine = await api<{ game_id: number | null }>("POST", `/seeks/${s.id}/accept`);
+      const mine = await api<Schemas["SeekOut"]>("POST", `/seeks/${s.id}/accept`);
       if (mine.game_id) { navigate(`/game/${mine.game_id}`); return; }
       toast(t("extra.lobby_waiting"));
     } catch (e) { toast(errorText(e), "error"); }

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { api, ApiError, ensureCsrf } from "../api";
+import { api, ApiError, ensureCsrf, type Schemas } from "../api";
 import { LANG_NAMES, LANGS, type Lang } from "../i18n";
 import { acceptMe, setLang, state, t, toast, type Me } from "../store";
 import { Field, FormError } from "../ui";
@@ -101,15 +101,14 @@ export function Login({ onDone, intro }: { onDone: () => void; intro?: Component
     setBusy(true); setErr(null); setFields({});
     try {
       await ensureCsrf();
-      const body = mode === "login"
+      const body: Schemas["LoginRequest"] | Schemas["RegisterRequest"] = mode === "login"
         ? { username: f.username, password: f.password }
         : { username: f.username, password: f.password, language: state.lang,
             ...(f.email ? { email: f.email } : {}), ...(f.display_name ? { display_name: f.display_name } : {}),
             time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" };
-      const res = await api<Me | { user: Me }>("POST", mode === "login" ? "/accounts/login" : "/accounts/register", body);
+      // Both answer the account (Profile), logged in.
+      const me = await api<Me>("POST", mode === "login" ? "/accounts/login" : "/accounts/register", body);
       await ensureCsrf(true); // login rotates the CSRF token
-      let me = (res && "user" in res ? res.user : res) as Me | null;
-      if (!me || !me.username) me = await api<Me>("GET", "/accounts/me");
       try { localStorage.setItem(LAST_USERNAME, me.username); } catch { /* storage off: nothing to prefill next time */ }
       acceptMe(me);
       onDone();

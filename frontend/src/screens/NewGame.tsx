@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../api";
+import { api, ApiError, type Schemas } from "../api";
 import { factionTitle, mixProblem, PAIRS, SINGLES, type Faction } from "../cards";
 import { RulingsNotice } from "./Rules";
 import { Glyph } from "../Card";
@@ -24,9 +24,9 @@ export function NewGame() {
   useStore();
   const [opp, setOpp] = useState<"ai" | "user" | "open" | "seek">("ai");
   const [range, setRange] = useState<number | null>(null);
-  const [level, setLevel] = useState(1);
+  const [level, setLevel] = useState<Schemas["LevelEnum"]>(1);
   const [username, setUsername] = useState("");
-  const [kind, setKind] = useState<"claim" | "claim2" | "claim-mix" | "inheritors">("claim");
+  const [kind, setKind] = useState<Schemas["GameKindEnum"]>("claim");
   const [mix, setMix] = useState<string[]>(defaultMix(2));
   const [seats, setSeats] = useState(2);
   const [tcId, setTcId] = useState("d3"); // a TIME_CHOICES id: days per move, a bank, or unlimited
@@ -57,9 +57,9 @@ export function NewGame() {
     if (problem) return;
     setBusy(true); setErr(null); setFields({});
     try {
-      const game = { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, time_control: choice.body, rated: rated && timed };
-      const body = quick ? game : { ...game, rating_range: range };
-      const s = await api<{ id: number; game_id: number | null }>("POST", quick ? "/seeks/quick" : "/seeks", body);
+      const game: Schemas["QuickRequest"] = { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, time_control: choice.body, rated: rated && timed };
+      const body: Schemas["QuickRequest"] | Schemas["SeekRequest"] = quick ? game : { ...game, rating_range: range };
+      const s = await api<Schemas["SeekOut"]>("POST", quick ? "/seeks/quick" : "/seeks", body);
       if (s.game_id) navigate(`/game/${s.game_id}`);
       else { toast(t(quick ? "seek.quick_waiting" : "seek.posted")); navigate("/"); }
     } catch (x) {
@@ -74,13 +74,14 @@ export function NewGame() {
    *  waits for the answer and opens the table once it is accepted. */
   async function challenge() {
     try {
-      const c = await api<{ id: string }>("POST", "/challenges", {
+      const body: Schemas["ChallengeCreateRequest"] = {
         to: opp === "user" ? username.trim() : null,
         kind,
         options: kind === "claim-mix" ? { factions: mix } : {},
         time_control: choice.body,
         rated: timed && rated,
-      });
+      };
+      const c = await api<Schemas["Challenge"]>("POST", "/challenges", body);
       navigate(`/challenge/${c.id}`);
     } catch (x) {
       if (x instanceof ApiError) setFields(x.fields);
@@ -96,19 +97,20 @@ export function NewGame() {
     if (opp === "seek") return seek(false);
     setBusy(true); setErr(null); setFields({});
     if ((opp === "user" || opp === "open") && n === 2) return challenge();
-    const opponent = opp === "ai" ? { type: "ai", level } : opp === "user" ? { type: "user", username: username.trim() } : { type: "open" };
+    type Opponent = Schemas["OpponentRequest"];
+    const opponent: Opponent = opp === "ai" ? { type: "ai", level } : opp === "user" ? { type: "user", username: username.trim() } : { type: "open" };
     // 3-4 players (a challenge has two seats): every other seat like the first, a named friend takes the first one
-    const opponents = Array.from({ length: n - 1 }, (_, i) => (i > 0 && opp === "user" ? { type: "open" } : opponent));
+    const opponents = Array.from({ length: n - 1 }, (_, i): Opponent => (i > 0 && opp === "user" ? { type: "open" } : opponent));
     try {
-      const g = await api<Record<string, unknown>>("POST", "/games", {
+      const body: Schemas["CreateGameRequest"] = {
         kind,
         options: kind === "claim-mix" ? { factions: mix } : {},
         seats: n,
         opponents,
         time_control: choice.body,
         rated: opp === "ai" || !timed ? false : rated,
-      });
-      const game = putGame(g);
+      };
+      const game = putGame(await api<Schemas["GameView"]>("POST", "/games", body));
       navigate(`/game/${game.id}`);
     } catch (x) {
       if (x instanceof ApiError) setFields(x.fields);
@@ -132,7 +134,7 @@ export function NewGame() {
           ))}
           {opp === "ai" && (
             <div class="seg" role="radiogroup" aria-label={t("new.ai_level")}>
-              {(kind === "inheritors" ? [1, 2] : [1, 2, 3]).map((n) => (
+              {(kind === "inheritors" ? [1, 2] as const : [1, 2, 3] as const).map((n) => (
                 <label class={`seg-b ${level === n ? "on" : ""}`}><input type="radio" name="level" class="sr-only" checked={level === n} onChange={() => setLevel(n)} />{AI_LEVELS[n - 1]}</label>
               ))}
             </div>

@@ -1,17 +1,17 @@
 // Notifications: the in-app inbox, preferences per event and channel, and Web Push.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, type Schemas } from "../api";
 import { needsHomeScreen, vapidKeyBytes } from "../corr";
 import type { Key } from "../i18n";
 import { navigate } from "../router";
 import { errorText, loadUnread, set, t, toast, useStore } from "../store";
 import { relTime } from "../ui";
 
-interface Note { id: number; event: string; game_id: number | null; title: string; body: string; created_at: string; read: boolean }
-type Channels = { inapp: boolean; push: boolean; email: boolean };
-interface Prefs { email_digest: boolean; events: Record<string, Channels>; vapid_public_key: string | null }
+type Note = Schemas["Notification"];
+type Prefs = Schemas["PreferencesOut"];
+type PrefEvent = keyof NonNullable<Schemas["PatchedPrefRequest"]["events"]>;
 
-const EVENTS = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used", "seat_replaced"];
+const EVENTS: PrefEvent[] = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used", "seat_replaced"];
 const CHANNELS = ["inapp", "push", "email"] as const;
 
 export function Notifications() {
@@ -21,7 +21,7 @@ export function Notifications() {
 
   async function load() {
     try {
-      const r = await api<{ unread: number; results: Note[] }>("GET", "/notifications");
+      const r = await api<Schemas["Inbox"]>("GET", "/notifications");
       setNotes(r.results);
       set({ unread: r.unread });
     } catch (e) { setErr(errorText(e)); }
@@ -70,14 +70,14 @@ export function Notifications() {
 }
 
 function eventName(e: string): string {
-  return EVENTS.includes(e) ? t(("notes.ev_" + e) as Key) : e;
+  return (EVENTS as string[]).includes(e) ? t(("notes.ev_" + e) as Key) : e;
 }
 
 function Preferences() {
   const [p, setP] = useState<Prefs | null>(null);
   useEffect(() => { api<Prefs>("GET", "/notifications/preferences").then(setP).catch((e) => toast(errorText(e), "error")); }, []);
 
-  async function patch(body: Partial<Prefs> | { events: Record<string, Partial<Channels>> }) {
+  async function patch(body: Schemas["PatchedPrefRequest"]) {
     try { setP(await api<Prefs>("PATCH", "/notifications/preferences", body)); toast(t("common.saved")); } catch (e) { toast(errorText(e), "error"); }
   }
   if (!p) return null;

@@ -1,21 +1,18 @@
 // Profiles (ratings per pool, rating history chart as inline SVG, reliability) and leaderboards per pool.
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, type Schemas } from "../api";
 import { ratingChart, type HistoryPoint } from "../corr";
 import { normGame, opponentNames } from "../game";
 import type { Key } from "../i18n";
 import { errorText, t, useStore } from "../store";
 import { relTime } from "../ui";
 
-export interface PoolRating { pool: string; rating: number; deviation: number; provisional: boolean; games: number; wins: number; losses: number; draws: number; last_game_at: string | null }
-export interface ProfileData { username: string; name: string; is_bot: boolean; reliability: number; ratings: PoolRating[]; history: HistoryPoint[] }
+export type PoolRating = Schemas["SeatRating"];
+/** GET /ratings/me, /ratings/users/{username}. */
+export type ProfileData = Schemas["RatingProfile"];
 /** One entry of GET /ratings/pools. */
-export interface PoolInfo { pool: string; kind: string; seats: number; name: string; system: string; players: number }
-interface Board {
-  pool: string;
-  players: { rank: number; username: string; name: string; rating: number; deviation: number; games: number }[];
-  ai: { level: number; name: string; rating: number; deviation: number }[];
-}
+export type PoolInfo = Schemas["Pool"];
+type Board = Schemas["Leaderboard"];
 
 /** "Claim", "Claim (3 players)"; ``fallback`` (the API's English name) for a kind the app doesn't know. */
 export function poolName(pool: string, fallback?: string): string {
@@ -132,7 +129,7 @@ export function Profile({ username }: { username: string }) {
 }
 
 /** One entry of GET /users/{username}/games: the inbox summary plus the listed player's seat and outcome. */
-interface ProfileGame { id: number; kind: string; seats: unknown[]; player_seat: number; outcome: "win" | "loss" | "draw" | null; ended_reason: string | null; finished_at: string; rated: boolean }
+type ProfileGame = Schemas["ProfileGame"];
 
 /** The player's finished games, newest first, a page at a time (keyset: the answer's ``next``); each opens
  *  its replay. */
@@ -146,7 +143,7 @@ export function ProfileGames({ username }: { username: string }) {
     setBusy(true);
     try {
       const q = `limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const page = await api<{ results: ProfileGame[]; next: number | null }>("GET", `/users/${encodeURIComponent(username)}/games?${q}`);
+      const page = await api<Schemas["ProfileGamesPage"]>("GET", `/users/${encodeURIComponent(username)}/games?${q}`);
       setRows((before) => (cursor ? [...before, ...page.results] : page.results));
       setNext(page.next);
       setErr(null);
@@ -164,7 +161,8 @@ export function ProfileGames({ username }: { username: string }) {
       <ul class="games">
         {rows.map((r) => {
           // the names as the listed player sees them: the summary's seats with theirs as "you"
-          const g = normGame({ ...r, my_seat: r.player_seat, seats: (r.seats as Record<string, unknown>[]).map((s) => ({ ...s, you: s.index === r.player_seat })) });
+          const { player_seat: seat, outcome: _o, ended_reason: _e, finished_at: _f, ...summary } = r;
+          const g = normGame({ ...summary, my_seat: seat, seats: r.seats.map((s) => ({ ...s, you: s.index === seat })) });
           const vs = opponentNames(g).names.join(", ");
           const how = r.ended_reason === "resigned" ? ` (${t("extra.resigned")})` : r.ended_reason === "timeout" ? ` (${t("extra.timeout")})` : "";
           return (

@@ -1,22 +1,22 @@
 // Replay of a finished game: step through the record (GET /games/{id}/replay?step=N, /record).
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, BASE } from "../api";
+import { api, BASE, type Schemas } from "../api";
 import { cardName, factionTitle, type Faction } from "../cards";
 import { CardView, Glyph } from "../Card";
-import { normGame, seatName, tricksPerPhase, type EngineView, type Game } from "../game";
+import { seatInfo, seatName, tricksPerPhase, type EngineView, type Game } from "../game";
 import type { Key } from "../i18n";
 import { isInhReplay } from "../inheritors";
 import { errorText, state, t, useStore } from "../store";
 import { InheritorsReplay } from "./InheritorsReplay";
 
-interface Step {
-  step: number;
-  steps: number;
+/** GET /games/{id}/replay: its views are free objects in the schema (see issue #34 schematypes); a Claim-family
+ *  game's are engine views, the move one of the Claim moves. */
+type Step = Omit<Schemas["Replay"], "move" | "spectator_view" | "seat_views"> & {
   move: { number: number; seat: number; move: { play?: string; seer?: string; smash?: number } } | null;
   spectator_view: EngineView;
   seat_views: EngineView[];
-}
+};
 
 /** The replay of game ``id``, from the deal; ``atEnd`` opens it at the last move (a finished game one did not play,
  *  screens/GameGate.tsx), ``intro`` goes under the title (who played, who won) and ``back`` replaces the link back
@@ -25,13 +25,14 @@ export function ReplayScreen({ id, atEnd = false, intro, back }: {
   id: number; atEnd?: boolean; intro?: ComponentChildren; back?: { href: string; label: string };
 }) {
   useStore();
-  const [rec, setRec] = useState<Game | null>(null);
+  const [rec, setRec] = useState<Pick<Game, "kind" | "seats"> | null>(null);
   const [cur, setCur] = useState<Step | null>(null);
   const [step, setStep] = useState<number | null>(atEnd ? null : 0); // null: the last step (the API's default)
   const [err, setErr] = useState<string | null>(null);
 
   useEffect(() => {
-    api<Record<string, unknown>>("GET", `/games/${id}/record`).then((r) => setRec(normGame(r))).catch((e) => setErr(errorText(e)));
+    api<Schemas["Record"]>("GET", `/games/${id}/record`).then((r) => setRec({ kind: r.kind, seats: r.seats.map(seatInfo) }))
+      .catch((e) => setErr(errorText(e)));
   }, [id]);
   useEffect(() => {
     api<Step>("GET", `/games/${id}/replay` + (step == null ? "" : `?step=${step}`))

@@ -1,19 +1,19 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, rows } from "../api";
+import { api, ApiError, type Schemas } from "../api";
 import { LANG_NAMES, LANGS, type Lang } from "../i18n";
 import { acceptMe, errorText, logout, setOneTap, setLang, state, t, toast, useStore, type Me } from "../store";
 import { Field, FormError, relTime } from "../ui";
 import { MyRatings } from "./Profile";
 import { formatInZone, shortenChoices, type VacationPeriod } from "../corr";
 
-interface Token { id: number; name: string; prefix?: string; scopes: string[]; created_at?: string; last_used_at?: string | null; token?: string }
+type Token = Schemas["Token"];
+type AuthorizedApp = Schemas["AuthorizedApp"];
+type Scope = Schemas["ScopesEnum"];
 
-interface AuthorizedApp { id: number; name: string; scopes: string[]; authorized_at: string }
+const SCOPES: Scope[] = ["games:read", "games:play", "bot:play", "account:read"];
 
-const SCOPES = ["games:read", "games:play", "bot:play", "account:read"];
-
-interface VacationData { balance_days: number; auto_use: boolean; next_accrual: string | null; periods: VacationPeriod[] }
-interface VacationChange extends VacationData { given_back_days: number }
+type VacationData = Schemas["VacationPayload"];
+type VacationChange = Schemas["VacationChange"];
 
 /** The local date ``ahead`` days from today, as a date input writes it (the server takes yesterday to a year on). */
 function localDay(ahead: number): string {
@@ -110,7 +110,7 @@ function Vacation() {
 function AuthorizedApps() {
   const [apps, setApps] = useState<AuthorizedApp[] | null>(null);
   async function load() {
-    try { setApps(rows<AuthorizedApp>(await api("GET", "/accounts/oauth/apps"))); } catch { setApps([]); }
+    try { setApps(await api<AuthorizedApp[]>("GET", "/accounts/oauth/apps")); } catch { setApps([]); }
   }
   useEffect(() => { void load(); }, []);
   async function revoke(id: number) {
@@ -131,8 +131,8 @@ function AuthorizedApps() {
   );
 }
 
-interface DataPage { description: string; items: Record<string, unknown>[]; next: string | null }
-interface DataExport { account: Record<string, unknown>; sections: Record<string, DataPage> }
+type DataPage = Schemas["PersonalDataPage"];
+type DataExport = Schemas["PersonalData"];
 
 /** GET /accounts/me/data, then every section's further pages (``next``), saved as one JSON file. */
 async function downloadMyData(username: string): Promise<void> {
@@ -219,11 +219,11 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
   const [err, setErr] = useState<string | null>(null);
   const [tokens, setTokens] = useState<Token[] | null>(null);
   const [tname, setTname] = useState("");
-  const [tscopes, setTscopes] = useState<string[]>(["games:read", "games:play"]);
+  const [tscopes, setTscopes] = useState<Scope[]>(["games:read", "games:play"]);
   const [fresh, setFresh] = useState<string | null>(null);
 
   async function loadTokens() {
-    try { setTokens(rows<Token>(await api("GET", "/accounts/tokens"))); } catch { setTokens([]); }
+    try { setTokens(await api<Token[]>("GET", "/accounts/tokens")); } catch { setTokens([]); }
   }
   useEffect(() => { void loadTokens(); }, []);
 
@@ -231,8 +231,8 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
     e.preventDefault();
     setErr(null); setFields({});
     try {
-      const res = await api<Me>("PATCH", "/accounts/me", f);
-      acceptMe(res && res.username ? res : { ...me, ...f });
+      const body: Schemas["PatchedProfileRequest"] = f;
+      acceptMe(await api<Me>("PATCH", "/accounts/me", body));
       setLang(f.language);
       toast(t("common.saved"));
     } catch (x) {
@@ -244,8 +244,8 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
   async function createToken(e: Event) {
     e.preventDefault();
     try {
-      const res = await api<Token & { secret?: string; plain?: string }>("POST", "/accounts/tokens", { name: tname || "token", scopes: tscopes });
-      setFresh(res.token || res.secret || res.plain || null);
+      const body: Schemas["TokenCreateRequest"] = { name: tname || "token", scopes: tscopes };
+      setFresh((await api<Schemas["TokenCreated"]>("POST", "/accounts/tokens", body)).token);
       setTname("");
       void loadTokens();
     } catch (x) { toast(errorText(x), "error"); }

@@ -180,7 +180,7 @@ export function Table({ id }: { id: number }) {
   const playedNow = (s: number) => v.current_trick.find((tc) => tc.seat === s)?.card;
   const playedLast = (s: number) => v.last_trick?.cards.find((tc) => tc.seat === s)?.card;
   const humansElsewhere = g.seats.some((s) => s.index !== me && s.ai == null);
-  const timed = ((g.raw.time_control as { type?: string } | undefined)?.type ?? "unlimited") !== "unlimited";
+  const timed = g.raw.time_control.type !== "unlimited";
   const showClock = !over && g.status === "active" && (humansElsewhere || timed);
   const selOk = selected !== null && legal.has(selected) && g.myTurn && !seerChoice;
   const commitText = over ? "" : seerChoice ? t("table.seer_pick") : selOk ? selText(selected!) : hint || (g.myTurn && !st.oneTap ? t("table.sel_hint") : "");

@@ -1,0 +1,42 @@
+// Whole API payloads for the unit tests, typed by the generated schema (src/api/schema.d.ts): a test names only
+// the fields it is about, the rest are the plain values an open two-seat Claim game has.
+import type { Schemas } from "../src/api";
+
+export function apiSeat(over: Partial<Schemas["Seat"]> = {}): Schemas["Seat"] {
+  return {
+    index: 0, type: "user", username: null, name: null, is_bot: false, ai_level: null, ai_name: null, rating: null,
+    joined: true, to_act: false, abort_offered: false, outcome: null, rank: null, you: false, ...over,
+  };
+}
+
+export function rating(over: Partial<Schemas["SeatRatingSnapshot"]> = {}): Schemas["SeatRatingSnapshot"] {
+  return {
+    pool: "claim", system: "glicko2", rating: 1500, deviation: 200, provisional: false, games: 10, wins: 5, losses: 5,
+    draws: 0, last_game_at: null, ...over,
+  };
+}
+
+export function timeControl(over: Partial<Schemas["TimeControl"]> = {}): Schemas["TimeControl"] {
+  return {
+    type: "correspondence", days_per_move: 3, initial_seconds: null, increment_seconds: null, cap_seconds: null,
+    description: "3 days per move", ...over,
+  };
+}
+
+export function summary(over: Partial<Schemas["GameSummary"]> = {}): Schemas["GameSummary"] {
+  return {
+    id: 7, kind: "claim", title: "Claim", status: "open", version: 1, seats: [], my_seat: null, creator_seat: null,
+    to_act: [], my_turn: false, deadline: null, time_control: timeControl(), rated: false, result: null,
+    created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z",
+    links: { self: "/api/v1/games/7", moves: "", history: "", record: "", replay: "" }, ...over,
+  };
+}
+
+export function gameView(over: Partial<Schemas["GameView"]> = {}): Schemas["GameView"] {
+  return {
+    ...summary(over),
+    options: {}, clock: { deadline: null, paused: false, paused_at: null, pause_requests: [], seats: [] }, move_count: 0,
+    legal_moves: [], view: null, last_events: null, ended_reason: null, can_abort: false, invite_code: null,
+    rematch_of: null, rematch: null, rematch_offer: null, ...over,
+  };
+}
