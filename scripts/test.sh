@@ -37,6 +37,8 @@ echo "==> import contracts (import-linter: layers, no cycles; pyproject.toml [to
 echo "==> types (mypy; scripts/typecheck.sh)"
 ./scripts/typecheck.sh
 if [ -f frontend/package.json ]; then
+  echo "==> PWA API types match the OpenAPI schema (scripts/gen_api_types.py)"
+  .venv/bin/python scripts/gen_api_types.py --check
   echo "==> PWA unit tests (vitest)"
   (cd frontend && npm test --silent && npm run --silent typecheck)
 fi
