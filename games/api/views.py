@@ -125,7 +125,8 @@ class GamesView(GameView, GenericAPIView):
     @extend_schema(
         tags=TAGS, operation_id="games_list", summary="Your games (the correspondence inbox)",
         description="Your games, in inbox order: games where you must act first (nearest deadline first), "
-                    "then the others by nearest deadline, then most recently updated. Paged (`limit`, `offset`). "
+                    "then the others by nearest deadline, then most recently updated; `status=finished`: newest "
+                    "finished first. Paged (`limit`, `offset`). "
                     "Scope: `games:read`.",
         parameters=[OpenApiParameter("status", str, enum=list(service.queries.INBOX_STATUSES),
                                      description="Which games: `current` (open + active, default), `open`, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import BooleanField, Exists, F, OuterRef, QuerySet, Value
 
 from games.models import Game, GameEvent, Seat
 
@@ -28,13 +28,22 @@ INBOX_STATUSES: dict[str, tuple[str, ...]] = {
 
 def inbox(user: Any, status: str = "current", kind: str | None = None) -> QuerySet[Game]:
     """The user's games (of one ``kind`` if given), correspondence order: my turn first, then nearest deadline,
-    then most recently updated."""
+    then most recently updated. ``finished``: newest finished first, a range of the seat_user_finished index
+    (a page costs its own rows, however long the player's history)."""
     from games.rules.registry import GAMES
 
     if status not in INBOX_STATUSES:
         raise InvalidRequest(f"status must be one of {', '.join(INBOX_STATUSES)}.", field="status")
     if kind is not None and kind not in GAMES:
         raise InvalidRequest(f"kind must be one of {', '.join(sorted(GAMES))}.", field="kind")
+    if status == "finished":
+        games = Game.objects.filter(kind=kind) if kind is not None else Game.objects
+        return (
+            games.filter(seats__user=user, seats__finished_at__isnull=False, status=Game.Status.FINISHED)
+            .annotate(my_turn=Value(False, output_field=BooleanField()))
+            .order_by("-seats__finished_at", "-seats__game_id")
+            .select_related("clock").prefetch_related("seats__user")
+        )
     mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
     if status in ("current", "open", "active"):
         # Only the seats of games not finished (the seat_user_current index), never the player's history.

@@ -487,7 +487,7 @@ export interface paths {
         };
         /**
          * Your games (the correspondence inbox)
-         * @description Your games, in inbox order: games where you must act first (nearest deadline first), then the others by nearest deadline, then most recently updated. Paged (`limit`, `offset`). Scope: `games:read`.
+         * @description Your games, in inbox order: games where you must act first (nearest deadline first), then the others by nearest deadline, then most recently updated; `status=finished`: newest finished first. Paged (`limit`, `offset`). Scope: `games:read`.
          */
         get: operations["games_list"];
         put?: never;
