@@ -6,7 +6,8 @@ from .models import ApiToken, User
 
 @admin.register(User)
 class ClaimUserAdmin(UserAdmin):
-    fieldsets = (*UserAdmin.fieldsets, ("Profile", {"fields": ("display_name", "language", "time_zone", "is_bot")}))
+    fieldsets = (*(UserAdmin.fieldsets or ()),
+                 ("Profile", {"fields": ("display_name", "language", "time_zone", "is_bot")}))
     list_display = ("username", "display_name", "email", "is_bot", "is_staff")
 
 

@@ -55,6 +55,7 @@ def authenticate_token(plain: str) -> tuple[User, Any]:
     refusal = token_refusal(token, plain)
     if refusal is not None:
         raise exceptions.AuthenticationFailed(refusal)
+    assert token is not None  # token_refusal refuses a missing token
     now = timezone.now()
     if last_use_is_stale(token, now):
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
@@ -126,7 +127,7 @@ class HasScopes(permissions.BasePermission):
         token = request.auth
         if not is_bearer_token(token):
             return True
-        required = getattr(view, "required_scopes", [])
+        required: Any = getattr(view, "required_scopes", [])  # a list of scopes, or one per method (a dict)
         if isinstance(required, dict):
             required = required.get(request.method, required.get("*", []))
         have = effective_scopes(token.scopes, bool(getattr(request.user, "is_bot", False)))

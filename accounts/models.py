@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import ClassVar
 from zoneinfo import available_timezones
 
 from django.contrib.auth.models import AbstractUser, UserManager
@@ -18,8 +19,8 @@ LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("cs", "Čeština")]
 TIME_ZONES = sorted(available_timezones())
 
 
-class CaseInsensitiveUserManager(UserManager):
-    def get_by_natural_key(self, username: str):  # login is case-insensitive too
+class CaseInsensitiveUserManager(UserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> User:  # login is case-insensitive too
         return self.get(username__iexact=username)
 
 
@@ -29,7 +30,7 @@ class User(AbstractUser):
     time_zone = models.CharField(max_length=64, default="UTC")
     is_bot = models.BooleanField(default=False, help_text="Bot accounts play via the API and are shown as bots.")
 
-    objects = CaseInsensitiveUserManager()
+    objects: ClassVar[CaseInsensitiveUserManager] = CaseInsensitiveUserManager()
 
     class Meta:
         constraints = [models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique")]
@@ -72,7 +73,7 @@ class NameKey(models.Model):
         if have - want:
             cls.objects.filter(user=user, key__in=have - want).delete()
         if want - have:
-            cls.objects.bulk_create([cls(user=user, key=key) for key in want - have], ignore_conflicts=True)
+            NameKey.objects.bulk_create([NameKey(user=user, key=key) for key in want - have], ignore_conflicts=True)
 
     @classmethod
     def taken(cls, name: str, except_user: User | None = None) -> bool:

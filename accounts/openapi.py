@@ -29,7 +29,9 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
 class ApiErrorDetailSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Machine-readable: invalid, not_authenticated, throttled, …")
     message = serializers.CharField(help_text="A sentence a person can act on.")
-    fields = serializers.DictField(
+    # A field named "fields": DRF's serializer metaclass takes it out of the class attributes, so it does not
+    # replace Serializer.fields (djangorestframework-stubs cannot express that).
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.JSONField(), required=False, help_text="Validation errors: messages per field."
     )
     retry_after = serializers.IntegerField(required=False, help_text="Seconds to wait (429 only).")

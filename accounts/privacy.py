@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 
@@ -88,7 +88,8 @@ def sections() -> dict[str, Section]:
     """Every section, by name: accounts' own, then those the other apps answer the signal with."""
     found = {s.name: s for s in OWN_SECTIONS}
     for _receiver, answer in personal_data_requested.send(sender=User):
-        for section in answer or []:
+        # a receiver answers a list of sections (django-stubs type a receiver's answer str | None)
+        for section in cast("list[Section] | None", answer) or []:
             found[section.name] = section
     return found
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -15,20 +16,22 @@ from claim.strict_fields import ClosedSerializer, StrictCharField
 from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, NameKey, User
 from .names import AI_LEVEL_NAMES, AI_SEAT_NAMES, SYSTEM_NAMES, is_system_name, reads_as_ai_seat
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 _TIME_ZONE_SET = frozenset(TIME_ZONES)
 LANGUAGE_CODES = [code for code, _ in LANGUAGES]
-LANGUAGE_ERRORS = {"invalid_choice": f"Choose a language: {', '.join(LANGUAGE_CODES)}."}
+LANGUAGE_ERRORS: dict[str, StrOrPromise] = {"invalid_choice": f"Choose a language: {', '.join(LANGUAGE_CODES)}."}
 USERNAME_RULES = "2 to 30 characters: letters, digits, '_' and '-', starting with a letter or digit."
 WRONG_CREDENTIALS = "Wrong username or password."
 INVALID_RESET_LINK = "This reset link is invalid or has expired."
 
 
-def validate_time_zone(value: str) -> str:
+def validate_time_zone(value: str) -> None:
     if value not in _TIME_ZONE_SET:
         raise serializers.ValidationError(
             f"Unknown time zone '{value}': use an IANA name such as 'Europe/Prague' or 'UTC'."
         )
-    return value
 
 
 DISPLAY_NAME_RULES = ("at most 40 characters, without control, bidi or zero-width characters, and without "

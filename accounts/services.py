@@ -164,13 +164,14 @@ def has_game_records(user: User) -> bool:
     Generic on purpose: the games app defines its own models; any reference means the account has
     taken part in play, so it can no longer become a bot.
     """
-    relations = [rel for rel in user._meta.related_objects if rel.related_model._meta.app_label == "games"]
+    # (field name, model) of each reverse relation: its related model is the model class with the field
+    relations = [(rel.field.name, model) for rel in user._meta.related_objects
+                 if isinstance(model := rel.related_model, type) and model._meta.app_label == "games"]
     if not relations:
         return False
     tables = set(connection.introspection.table_names())  # a table not migrated yet holds no records
-    for rel in relations:
-        model = rel.related_model
-        if model._meta.db_table in tables and model._default_manager.filter(**{rel.field.name: user}).exists():
+    for name, model in relations:
+        if model._meta.db_table in tables and model._default_manager.filter(**{name: user}).exists():
             return True
     return False
 

@@ -36,6 +36,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from claim.ratelimit import Quota, ReportingThrottle, record
+from claim.throttling import configured_rate
 
 from .lookup import canonical, user_for_login
 from .models import User
@@ -115,7 +116,9 @@ class _AccountThrottle(ReportingThrottle, SimpleRateThrottle):
             return request.META.get("REMOTE_ADDR") or "unknown"
         return super().get_ident(request)
 
-    def key(self, ident: str) -> str:
+    def _key(self, ident: str) -> str:
+        """The cache key of ``ident`` (a method of another name than DRF's ``key`` attribute, the cache key
+        ``allow_request`` keeps on the instance: that would hide the method for a second check)."""
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
@@ -123,7 +126,7 @@ class LoginThrottle(_AccountThrottle):
     scope = "login"
 
     def get_cache_key(self, request, view) -> str:
-        return self.key(f"{self.get_ident(request)}:{account_ident(request) or '-'}")
+        return self._key(f"{self.get_ident(request)}:{account_ident(request) or '-'}")
 
 
 class LoginAccountThrottle(BaseThrottle):
@@ -149,7 +152,7 @@ class LoginAccountThrottle(BaseThrottle):
         user = user_for_login(name, request)
         if user is not None and known_device(request, user):
             return True
-        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate = configured_rate(self.scope)
         if rate is None:  # no rate set: no limit, as DRF's throttles read a rate of None
             return True
         limit, window = parse_rate(rate)
@@ -186,14 +189,14 @@ class RegisterThrottle(_AccountThrottle):
     scope = "register"
 
     def get_cache_key(self, request, view) -> str:
-        return self.key(self.get_ident(request))
+        return self._key(self.get_ident(request))
 
 
 class PasswordResetIPThrottle(_AccountThrottle):
     scope = "password_reset"
 
     def get_cache_key(self, request, view) -> str:
-        return self.key(f"ip:{self.get_ident(request)}")
+        return self._key(f"ip:{self.get_ident(request)}")
 
 
 class PasswordResetEmailThrottle(_AccountThrottle):
@@ -205,7 +208,7 @@ class PasswordResetEmailThrottle(_AccountThrottle):
 
     def get_cache_key(self, request, view) -> str | None:
         email = canonical(_raw_field(request, "email"))[:254]
-        return self.key(f"email:{_digest(email)}") if email else None
+        return self._key(f"email:{_digest(email)}") if email else None
 
 
 class PasswordChangeThrottle(_AccountThrottle):
@@ -216,7 +219,7 @@ class PasswordChangeThrottle(_AccountThrottle):
 
     def get_cache_key(self, request, view) -> str | None:
         user = request.user
-        return self.key(f"password_change:{user.pk}") if user.is_authenticated else None
+        return self._key(f"password_change:{user.pk}") if user.is_authenticated else None
 
 
 class AdminLoginThrottle(_AccountThrottle):
@@ -225,7 +228,7 @@ class AdminLoginThrottle(_AccountThrottle):
     scope = "login"
 
     def get_cache_key(self, request, view) -> str:
-        return self.key(f"admin:{self.get_ident(request)}")
+        return self._key(f"admin:{self.get_ident(request)}")
 
 
 def _too_many(throttle: Any) -> Any:

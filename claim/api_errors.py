@@ -76,10 +76,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
         response.data = error_body("invalid", _first_message(exc.detail), fields=fields)
     elif isinstance(exc, exceptions.APIException):
-        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "error"
         extra = {}
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            extra["retry_after"] = int(exc.wait + 0.999)
+        # djangorestframework-stubs lack Throttled.wait (DRF sets it: the seconds to wait, or None)
+        wait: float | None = exc.wait if isinstance(exc, exceptions.Throttled) else None  # type: ignore[attr-defined]
+        if wait is not None:
+            extra["retry_after"] = int(wait + 0.999)
         body = error_body(code, _first_message(exc.detail), **extra)
         # Views may attach extra payload (e.g. the current game view on 409).
         payload = getattr(exc, "payload", None)

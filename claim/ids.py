@@ -6,13 +6,13 @@ PostgreSQL); an id past the range names no row, so a route answers 404 and a soc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 #: The largest value of a ``BigAutoField`` / ``bigint`` column.
 ID_MAX = 2**63 - 1
 
 
-def is_id(value: Any) -> bool:
+def is_id(value: Any) -> TypeGuard[int]:
     """A JSON integer (not a boolean) that can be a row's id: 1 … ``ID_MAX``."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= ID_MAX
 

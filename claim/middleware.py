@@ -107,7 +107,7 @@ class RequestGuard:
         return server_error(request)
 
 
-def bad_request_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request_page(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler400``: the API's JSON shape under /api/, Django's plain page elsewhere."""
     from django.views.defaults import bad_request as django_bad_request
 
@@ -116,7 +116,7 @@ def bad_request_page(request: HttpRequest, exception: Exception | None = None) -
     return django_bad_request(request, exception)
 
 
-def forbidden_page(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def forbidden_page(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler403``: the API's JSON shape under /api/, Django's plain page elsewhere."""
     from django.views.defaults import permission_denied
 

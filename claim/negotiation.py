@@ -7,15 +7,19 @@ for a page still reads a plain JSON answer or error, never an HTML page.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 
 
 class JSONWhateverAccept(DefaultContentNegotiation):
-    def select_renderer(self, request: Any, renderers: list[Any], format_suffix: str | None = None) -> Any:
+    def select_renderer(self, request: Any, renderers: Iterable[BaseRenderer],
+                        format_suffix: str | None = None) -> tuple[BaseRenderer, str]:
+        choices = list(renderers)  # DRF passes the view's renderers as a list
         try:
-            return super().select_renderer(request, renderers, format_suffix)
+            return super().select_renderer(request, choices, format_suffix)
         except NotAcceptable:
-            return renderers[0], renderers[0].media_type
+            return choices[0], choices[0].media_type

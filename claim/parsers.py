@@ -14,6 +14,7 @@ Every API view parses with it (``DEFAULT_PARSER_CLASSES``): JSON only, a form po
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -86,7 +87,8 @@ def loads(text: str) -> Any:
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser with the limits above."""
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict | None = None) -> Any:
+    def parse(self, stream: Any, media_type: str | None = None,
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         parser_context = parser_context or {}
         encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
         try:

@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
+if TYPE_CHECKING:  # to mypy the mixin is the throttle it is mixed into; at run time its base is object
+    from rest_framework.throttling import SimpleRateThrottle as _MixedInto
+else:
+    _MixedInto = object
 
 ATTR = "ratelimit_quota"
 
@@ -42,10 +47,14 @@ def record(request: Any, quota: Quota) -> None:
     quotas[quota.policy] = quota
 
 
-class ReportingThrottle:
+class ReportingThrottle(_MixedInto):
     """Mixin for a ``SimpleRateThrottle``: after the check, report the quota it applied."""
 
     policy_name: str | None = None
+    # SimpleRateThrottle.__init__ sets them from its rate, None without one (djangorestframework-stubs do not
+    # declare them).
+    num_requests: int | None
+    duration: int | None
 
     def allow_request(self, request: Any, view: Any) -> bool:
         allowed = super().allow_request(request, view)
@@ -53,13 +62,17 @@ class ReportingThrottle:
         history = state.get("history")
         if state.get("key") is None or history is None or getattr(self, "rate", None) is None:
             return allowed  # the throttle did not apply to this request
-        limit, window = int(self.num_requests), int(self.duration)
+        policy, num_requests, duration = self.policy_name or self.scope, self.num_requests, self.duration
+        # Not reached (a throttle's rate comes with its scope and parses to a count and a window):
+        if policy is None or num_requests is None or duration is None:
+            return allowed
+        limit, window = int(num_requests), int(duration)
         if allowed:
             remaining = max(limit - len(history), 0)
             reset = window if not history else math.ceil(max(history[-1] + window - self.now, 0))
         else:
             remaining, reset = 0, math.ceil(self.wait() or 0)
-        record(request, Quota(self.policy_name or self.scope, limit, window, remaining, reset))
+        record(request, Quota(policy, limit, window, remaining, reset))
         return allowed
 
 

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from django.db import connections, router
-from django.db.models import JSONField, Model
+from django.db.models import Field, ForeignKey, JSONField, Model, OneToOneRel
+from django.db.models.options import Options
+
+_M = TypeVar("_M", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -33,8 +36,8 @@ class Join:
     via: str | None = None
 
 
-class JoinedSelect:
-    def __init__(self, model: type[Model], joins: Sequence[Join], where: str, order_by: str = "",
+class JoinedSelect(Generic[_M]):
+    def __init__(self, model: type[_M], joins: Sequence[Join], where: str, order_by: str = "",
                  for_update_of_base: bool = False) -> None:
         self.model = model
         self.joins = list(joins)
@@ -62,15 +65,19 @@ class JoinedSelect:
             parent = 0 if join.via is None else names.index(join.via) + 1
             parent_alias, parent_model = f"t{parent}", parts[parent][0]
             field = parent_model._meta.get_field(join.field)
-            if field.is_relation and field.concrete:  # forward FK / one-to-one: parent.fk = related.pk
-                related = field.related_model
+            attach: Any
+            if isinstance(field, ForeignKey):  # forward FK / one-to-one: parent.fk = related.pk
                 on = f"{parent_alias}.{qn(field.column)} = {alias}.{qn(field.target_field.column)}"
                 attach = field  # field.set_cached_value(parent_obj, obj)
-            else:  # reverse one-to-one: related.fk = parent.pk
+            elif isinstance(field, OneToOneRel):  # reverse one-to-one: related.fk = parent.pk
                 remote = field.field
-                related = field.related_model
                 on = f"{alias}.{qn(remote.column)} = {parent_alias}.{qn(remote.target_field.column)}"
                 attach = remote.remote_field  # remote.remote_field.set_cached_value(parent_obj, obj)
+            else:
+                raise TypeError(f"Join({join.field!r}): not a foreign key, one-to-one or reverse one-to-one")
+            related = field.related_model
+            if not isinstance(related, type):  # "self" or None: resolved to a model class once apps are loaded
+                raise TypeError(f"Join({join.field!r}): its related model {related!r} is not loaded")
             kind = "LEFT OUTER JOIN" if join.outer else "INNER JOIN"
             sql_from += f" {kind} {qn(related._meta.db_table)} {alias} ON ({on})"
             parts.append((related, take(alias, related), (attach, parent)))
@@ -95,7 +102,7 @@ class JoinedSelect:
         """The SELECT (``%s`` placeholders)."""
         return self.compiled(connection)[0]
 
-    def fetch(self, params: Sequence[Any], using: str | None = None) -> list[Model]:
+    def fetch(self, params: Sequence[Any], using: str | None = None) -> list[_M]:
         db = using or router.db_for_read(self.model)
         connection = connections[db]
         sql = self.sql(connection)
@@ -104,7 +111,7 @@ class JoinedSelect:
             rows = cursor.fetchall()
         return self.build(rows, db)
 
-    def build(self, rows: Sequence[Sequence[Any]], db: str | None = None, connection: Any = None) -> list[Model]:
+    def build(self, rows: Sequence[Sequence[Any]], db: str | None = None, connection: Any = None) -> list[_M]:
         """The model instances of ``rows`` (as returned by :meth:`sql`), as ``select_related`` builds them,
         except that a related row met again (the game of every seat) is one instance, converted once.
         ``connection``: the one the rows came from, when the caller has it at hand (else ``connections[db]``)."""
@@ -115,11 +122,11 @@ class JoinedSelect:
             connection = connections[db]
         _, parts, converters = self.compiled(connection)
         pk_at = [attnames.index(model._meta.pk.attname) for model, attnames, _ in parts]
-        out = []
+        out: list[_M] = []
         seen: dict[tuple[int, Any], Model] = {}
         for row in rows:
             start = 0
-            objs = []
+            objs: list[Model | None] = []
             for n, ((model, attnames, _), convert, pk_index) in enumerate(zip(parts, converters, pk_at, strict=True)):
                 pk = row[start + pk_index]
                 if pk is None:
@@ -130,14 +137,15 @@ class JoinedSelect:
                     values = list(row[start:start + len(attnames)])
                     for i, fn in convert:
                         values[i] = fn(values[i])
-                    objs.append(model.from_db(db, attnames, values))
+                    built = model.from_db(db, attnames, values)
+                    objs.append(built)
                     if n:
-                        seen[(n, pk)] = objs[-1]
+                        seen[(n, pk)] = built
                 start += len(attnames)
             for (_, _, (attach, parent)), obj in zip(parts[1:], objs[1:], strict=True):
                 if objs[parent] is not None:
                     attach.set_cached_value(objs[parent], obj)
-            out.append(objs[0])
+            out.append(cast(_M, objs[0]))  # part 0: a row of self.model (its primary key is never NULL)
         return out
 
     @staticmethod
@@ -226,6 +234,14 @@ def _converter(connection: Any, model: type[Model], field: Any) -> Any:
 _write_sql: dict[tuple[Any, ...], str] = {}
 
 
+def _column_field(meta: Options[Any], name: str) -> Field[Any, Any]:
+    """The field ``name`` of a model's ``meta``, one with a column of its own (not a reverse relation)."""
+    field = meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{meta.label}.{name}: not a field with a column")
+    return field
+
+
 def _db_for_write(obj: Model) -> str:
     return obj._state.db or router.db_for_write(type(obj), instance=obj)
 
@@ -241,7 +257,7 @@ def update_statement(obj: Model, fields: Sequence[str], connection: Any) -> Stat
     sql = _write_sql.get(key)
     if sql is None:
         qn = connection.ops.quote_name
-        sets = ", ".join(f"{qn(meta.get_field(n).column)} = %s" for n in fields)
+        sets = ", ".join(f"{qn(_column_field(meta, n).column)} = %s" for n in fields)
         sql = _write_sql[key] = f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s"
     params = []
     for name in fields:
@@ -276,7 +292,10 @@ def _insert_sql(model: type[Model], connection: Any, expressions: dict[str, str]
             values = f"({', '.join(expressions.get(f.name, '%s') for f in fields)})"
             sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {values}"
         else:
-            values = ", ".join(expressions.get(f.name) or f"%s::{f.cast_db_type(connection)}" for f in fields)
+            values = ", ".join(expressions.get(f.name)
+                               # django-stubs lack Field.cast_db_type (Django has it since 2.0)
+                               or f"%s::{f.cast_db_type(connection)}"  # type: ignore[attr-defined]
+                               for f in fields)
             sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) SELECT {values} FROM {source}"
         if on_conflict_nothing:
             sql += " ON CONFLICT DO NOTHING"
@@ -337,7 +356,7 @@ def flags_statement(model: type[Model], field: str, on: Sequence[Any], off: Sequ
         return None
     qn = connection.ops.quote_name
     meta = model._meta
-    pk, column = qn(meta.pk.column), qn(meta.get_field(field).column)
+    pk, column = qn(meta.pk.column), qn(_column_field(meta, field).column)
     if on and off:  # a comparison, not CASE … THEN %s: its type needs no parameter type
         value = f"({pk} IN ({', '.join(['%s'] * len(on))}))"
         params = [*on]

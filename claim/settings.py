@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -309,7 +310,7 @@ PUSH_SERVICE_HOSTS = env_list("PUSH_SERVICE_HOSTS", ["fcm.googleapis.com", "andr
                                                      ".notify.windows.com"])
 
 # --- REST framework -----------------------------------------------------------------------------
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

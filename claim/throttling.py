@@ -4,8 +4,16 @@ reporting the quota it applied for the ``RateLimit`` fields (claim/ratelimit.py)
 from __future__ import annotations
 
 from rest_framework import throttling
+from rest_framework.settings import api_settings
 
 from claim.ratelimit import ReportingThrottle
+
+
+def configured_rate(scope: str) -> str | None:
+    """``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]`` as DRF reads it now: ``"count/period"``, or None."""
+    # djangorestframework-stubs type the rates float | int | None; DRF's are strings ("10/min") or None
+    rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get(scope)  # type: ignore[assignment]
+    return rate
 
 
 class AnonRateThrottle(ReportingThrottle, throttling.AnonRateThrottle):

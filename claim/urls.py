@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import include, path, register_converter
+from django.urls import URLPattern, URLResolver, include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from oauth2_provider import views as oauth2_views
 
@@ -14,7 +14,7 @@ from claim.ids import IdConverter
 
 register_converter(IdConverter, "id")  # before the includes below, whose routes use it
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("health", health, name="health"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # the split view: Swagger UI's set-up script is a file of its own (Content-Security-Policy: no inline script)

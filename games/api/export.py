@@ -25,9 +25,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.settings import api_settings
 
-from claim.throttling import AnonRateThrottle, UserRateThrottle
+from claim.throttling import AnonRateThrottle, UserRateThrottle, configured_rate
 from games.models import Seat
 from games.rules.registry import GAMES
 from games.service.records import export_etag, record_lines
@@ -138,7 +137,7 @@ class AnonExportThrottle(AnonRateThrottle):
     scope = "export_anon"
 
     def get_rate(self) -> str:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope) or "10/min"
+        return configured_rate(self.scope) or "10/min"
 
 
 def _streaming(request: Any, game_ids: list[int], username: str) -> StreamingHttpResponse:

@@ -135,7 +135,8 @@ class FillSeatSerializer(ClosedSerializer):
 
 
 class FillWithAISerializer(ClosedSerializer):
-    seats = FillSeatSerializer(many=True, allow_empty=False, max_length=15,
+    # max_length: a many=True serializer's list limit (DRF ≥ 3.14); djangorestframework-stubs lack it
+    seats = FillSeatSerializer(many=True, allow_empty=False, max_length=15,  # type: ignore[call-arg]
                                help_text="The empty seats to give to the AI, each with its level; seats left out "
                                          "stay open.")
 
@@ -377,7 +378,10 @@ class ReplaySerializer(serializers.Serializer):
 class GameErrorDetailSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    fields = serializers.DictField(required=False, help_text="Per-field messages (code invalid).")
+    # A field named "fields": DRF's serializer metaclass takes it out of the class attributes, so it does not
+    # replace Serializer.fields (djangorestframework-stubs cannot express that).
+    fields = serializers.DictField(  # type: ignore[assignment]
+        required=False, help_text="Per-field messages (code invalid).")
     view = serializers.DictField(required=False, help_text="The current game view (409 stale_version).")
     legal_moves = serializers.ListField(child=serializers.DictField(), required=False,
                                         help_text="Your legal moves (400 illegal_move).")

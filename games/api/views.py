@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from claim.throttling import ScopedRateThrottle, UserRateThrottle
+from claim.throttling import ScopedRateThrottle, UserRateThrottle, configured_rate
 from games import service
 from games.rules.registry import GAMES
 from games.service import ServiceError
@@ -64,7 +64,7 @@ class CreateGameThrottle(UserRateThrottle):
     scope = "games_create"
 
     def get_rate(self) -> str:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope) or "200/hour"
+        return configured_rate(self.scope) or "200/hour"
 
     def allow_request(self, request, view) -> bool:
         if request.method != "POST":
@@ -119,7 +119,8 @@ def _int_param(request, name: str, default: int | None) -> int | None:
 
 
 class GamesView(GameView, GenericAPIView):
-    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+    # djangorestframework-stubs type the setting str | None; api_settings gives the class it names
+    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS  # type: ignore[assignment]
     throttle_classes = [UserRateThrottle, CreateGameThrottle]
 
     @extend_schema(
@@ -394,7 +395,8 @@ class GameRematchView(GameView):
 
 
 class GameHistoryView(PublicReadView, GenericAPIView):
-    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS
+    # djangorestframework-stubs type the setting str | None; api_settings gives the class it names
+    pagination_class = api_settings.DEFAULT_PAGINATION_CLASS  # type: ignore[assignment]
 
     @extend_schema(
         tags=TAGS, operation_id="games_history", summary="History of a game",
@@ -414,6 +416,7 @@ class GameHistoryView(PublicReadView, GenericAPIView):
         from_version = _int_param(request, "from_version", 0)
         game, mine, entries = call(service.history_for, request.user, game_id, from_version)
         page = self.paginate_queryset(entries)
+        assert page is not None  # pagination_class is set
         viewer = mine.index if mine is not None else None
         return self.get_paginated_response([service.history_entry_payload(e, game, viewer) for e in page])
 

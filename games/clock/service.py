@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -94,10 +95,11 @@ def expire_deadline(game_id: int, version: int, now: datetime | None = None) -> 
             return None
         extensions = {s.index: extension_for(s.user, game, game.deadline, now) for s in late}
         timed_out = [s for s in late if extensions[s.index] is None]
-        if not timed_out:
-            game.deadline = min(extensions.values())
+        if not timed_out:  # every late seat has its extension; each has a user (late)
+            deadline = min(until for until in extensions.values() if until is not None)
+            game.deadline = deadline
             game.save(update_fields=["deadline"])
-            notices = [(s.user_id, game.pk, game.deadline) for s in late]
+            notices = [(s.user_id, game.pk, deadline) for s in late if s.user_id is not None]
             outcome = "vacation"
         elif game.seat_count == 2:
             loser = timed_out[0]
@@ -132,11 +134,11 @@ def expire_deadline(game_id: int, version: int, now: datetime | None = None) -> 
             after_commit(game, seats)
             outcome = "replaced"
             gone = [d.user_id for d in SeatDeparture.objects.filter(game=game, seat__in=[s.index for s in timed_out])]
-            transaction.on_commit(lambda g=game.pk, u=gone: seat_replaced(u, g), robust=True)
+            transaction.on_commit(partial(seat_replaced, gone, game.pk), robust=True)
         log.info("game %s v%s: deadline passed -> %s", game_id, version, outcome)
     if notices:
         for user_id, gid, until in notices:
-            transaction.on_commit(lambda u=user_id, g=gid, t=until: vacation_used(u, g, t), robust=True)
+            transaction.on_commit(partial(vacation_used, user_id, gid, until), robust=True)
     return outcome
 
 
@@ -274,6 +276,7 @@ def give_time(user: Any, game_id: int) -> Game:
             clock.save(update_fields=["bonus_seconds"])
             game.deadline = write_bank(game, clock, seats, to_act)
         else:
+            assert old is not None  # a clock other than a bank runs to the deadline (checked above)
             game.deadline = max(old, timezone.now()) + GIVE_TIME
         left = _longest_left(game, clock, targets, timezone.now())
         if left > GIVE_TIME_MAX_LEFT:  # raised inside the transaction: nothing of this gift is stored

@@ -94,7 +94,7 @@ def public_address(host: str, port: int) -> str:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError:
         raise EndpointRefused("The push service's host name does not resolve.") from None
-    addresses = [info[4][0] for info in infos]
+    addresses = [str(info[4][0]) for info in infos]  # IPv4 and IPv6 socket addresses: (address text, port, …)
     if not addresses or not all(is_public(a) for a in addresses):
         raise EndpointRefused("The push service's host name resolves to a non-public address.")
     return addresses[0]

@@ -17,12 +17,15 @@ from __future__ import annotations
 import logging
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q, QuerySet
 
 from games.models import GameEvent, Seat
 from games.signals import Change, batched
+
+if TYPE_CHECKING:
+    from .service import Group, Item
 
 log = logging.getLogger("games.notify")
 
@@ -96,7 +99,7 @@ def on_game_changes(changes: list[Change]) -> None:
     for game_id, *seat in _seats(games):
         rows[game_id].append(tuple(seat))
     seats = {game_id: _split(rows[game_id]) for game_id in games}
-    groups = []
+    groups: list[Group] = []
     for game_id, status, type_, actor, kind in todo:
         groups.extend(_groups(game_id, status, type_, actor, kind, *seats[game_id]))
     # a disabled or deleted account (accounts.services.delete_account) is named in the texts, never told
@@ -127,7 +130,7 @@ def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwar
 
 
 def _groups(game_id: int, status: str, type_: str, actor: int | None, kind: str, seats: list[tuple[Any, ...]],
-            seat_names: dict[int, dict[str, Any]], languages: dict[int, str]) -> list[tuple[str, int, list[Any]]]:
+            seat_names: dict[int, dict[str, Any]], languages: dict[int, str]) -> list[Group]:
     """The ``(event, game id, items)`` to send for one change (``notify_groups``), in order: each item in
     its recipient's language, naming the game and the other players, with the game's link, and what it says
     for any language (``texts.spec``: the inbox shows it in the reader's language of the moment)."""
@@ -135,7 +138,7 @@ def _groups(game_id: int, status: str, type_: str, actor: int | None, kind: str,
 
     url = {"url": game_url(game_id)}
 
-    def say(uid: int, index: int, title: str, body: str, **values: Any) -> tuple[Any, ...]:
+    def say(uid: int, index: int, title: str, body: str, **values: Any) -> Item:
         others = [ref for i, ref in sorted(seat_names.items()) if i != index]
         kept = spec(title, body, kind, game_id, others, seat_names.get(actor) if actor is not None else None)
         data = {**url, **values.pop("data", {})}

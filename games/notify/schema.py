@@ -15,7 +15,9 @@ class NotificationSerializer(serializers.Serializer):
     game_id = serializers.IntegerField(allow_null=True)
     title = serializers.CharField()
     body = serializers.CharField()
-    data = serializers.DictField()
+    # A field named "data": DRF's serializer metaclass takes it out of the class attributes, so it does not
+    # replace Serializer.data (djangorestframework-stubs cannot express that).
+    data = serializers.DictField()  # type: ignore[assignment]
     created_at = serializers.DateTimeField()
     read = serializers.BooleanField()
 

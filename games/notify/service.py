@@ -13,6 +13,7 @@ import json
 import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from celery import shared_task
@@ -152,7 +153,7 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
 
     for note, (push, email) in zip(notes, delivery, strict=True):
         if push or email:
-            transaction.on_commit(lambda n=note.pk, p=push, e=email: enqueue(deliver_task, n, p, e), robust=True)
+            transaction.on_commit(partial(enqueue, deliver_task, note.pk, push, email), robust=True)
     live = [(note.user_id, note_payload(note)) for note in notes if note.inbox]
     if live:
         from .live import push_to_sockets
@@ -330,25 +331,27 @@ def send_reminders(now: datetime | None = None) -> int:
     sent = 0
     games = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
     for game in games.iterator():
-        start = turn_start(game)
-        if start is None or game.deadline <= start:
+        start, deadline = turn_start(game), game.deadline
+        if start is None or deadline is None or deadline <= start:  # (deadline__gt above: never None)
             continue
-        total = (game.deadline - start).total_seconds()
-        left = (game.deadline - now).total_seconds()
+        total = (deadline - start).total_seconds()
+        left = (deadline - now).total_seconds()
         due = next((t for t in THRESHOLDS if left <= total * t / 100), None)
         if due is None:
             continue
         for seat in Seat.objects.filter(game=game, to_act=True, user__isnull=False, ai_level__isnull=True):
-            logs = ReminderLog.objects.filter(game=game, user_id=seat.user_id)
+            user_id = seat.user_id
+            assert user_id is not None  # user__isnull=False
+            logs = ReminderLog.objects.filter(game=game, user_id=user_id)
             if logs.filter(version=game.version, threshold=due).exists():
                 continue
             if logs.filter(sent_at__gt=now - REMINDER_GAP).exists():
                 continue
-            ReminderLog.objects.create(game=game, user_id=seat.user_id, version=game.version, threshold=due,
+            ReminderLog.objects.create(game=game, user_id=user_id, version=game.version, threshold=due,
                                        sent_at=now)
             hours = max(int(left // 3600), 0)
-            notify_game("deadline_near", game.pk, [seat.user_id], "deadline.title", "deadline.body",
-                        data={"deadline": game.deadline.isoformat(), "percent_left": due}, hours=hours)
+            notify_game("deadline_near", game.pk, [user_id], "deadline.title", "deadline.body",
+                        data={"deadline": deadline.isoformat(), "percent_left": due}, hours=hours)
             sent += 1
     return sent
 

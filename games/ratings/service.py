@@ -196,13 +196,15 @@ def leaderboard(pool: str, limit: int = 100) -> dict[str, Any]:
     since = now - timedelta(days=active_days())
     rows = (Rating.objects.filter(pool=pool, user__isnull=False, user__is_active=True, last_game_at__gte=since)
             .select_related("user").order_by("-rating", "pk"))
-    players = []
+    players: list[dict[str, Any]] = []
     for row in rows:
         dev = current_deviation(row, now)
         if dev > provisional_rd():
             continue
-        players.append({"rank": len(players) + 1, "username": row.user.username, "name": row.user.public_name,
-                        "is_bot": row.user.is_bot, "rating": round(row.rating), "deviation": round(dev),
+        user = row.user
+        assert user is not None  # user__isnull=False above
+        players.append({"rank": len(players) + 1, "username": user.username, "name": user.public_name,
+                        "is_bot": user.is_bot, "rating": round(row.rating), "deviation": round(dev),
                         "games": row.games})
         if len(players) >= limit:
             break
@@ -273,6 +275,7 @@ def rate_game(game_id: int) -> bool:
                 row = Rating.objects.filter(user=user, pool=pool).first() or Rating(user=user, pool=pool,
                                                                                      **_defaults(pool))
             else:
+                assert level is not None  # an entry without a user is an AI seat's (entries above)
                 row = ai_rating(level, pool)
             rows[idx] = row
         saved = [r.pk for r in rows.values() if r.pk is not None]
@@ -320,6 +323,7 @@ def rate_game(game_id: int) -> bool:
 def _with_change(seat: Seat, before: float, after: float) -> Seat:
     """The seat's rating snapshot gains what this game did to it: ``after`` (the rating once the game was
     rated) and ``change`` (``after`` minus the rating just before, both rounded as shown: "+12 → 1512")."""
+    assert seat.rating is not None  # the caller passes only seats with a snapshot
     snapshot = dict(seat.rating)
     snapshot["after"] = round(after)
     snapshot["change"] = round(after) - round(before)

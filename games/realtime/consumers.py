@@ -134,7 +134,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if self.viewing is not None and self.user is not None:
             await database_sync_to_async(mark_absent)(self.user.pk, self.viewing)
             self.viewing = None
-        if self.group is not None:
+        if self.group is not None and self.user is not None:  # (the group is set with the user)
             watch().discard(self.user.pk, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
@@ -186,11 +186,17 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
     async def _error(self, message: str, ref: Any = None) -> None:
         await self._reply({"type": "error", "message": message}, ref)
 
+    @property
+    def me(self) -> Any:
+        """The socket's user, for the message handlers: :meth:`receive` calls them only once it is set."""
+        assert self.user is not None
+        return self.user
+
     async def on_ping(self, content: dict) -> dict:
-        if self.user.is_bot:  # bots are listed online while they ping (games.bots)
-            await database_sync_to_async(mark_online)(self.user)
+        if self.me.is_bot:  # bots are listed online while they ping (games.bots)
+            await database_sync_to_async(mark_online)(self.me)
         if self.viewing is not None:  # keep the presence of the open game fresh
-            await database_sync_to_async(mark_present)(self.user.pk, self.viewing)
+            await database_sync_to_async(mark_present)(self.me.pk, self.viewing)
         return {"type": "pong"}
 
     async def on_viewing(self, content: dict) -> dict:
@@ -203,14 +209,14 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if game_id is not None and not is_id(game_id):
             raise BadRequest('"viewing" needs "game_id": a game id (positive integer) or null.')
         if game_id is not None:
-            versions = await database_sync_to_async(queries.seated_game_versions)(self.user.pk, [game_id])
+            versions = await database_sync_to_async(queries.seated_game_versions)(self.me.pk, [game_id])
             if game_id not in versions:
                 raise BadRequest(f"Not one of your games: {game_id}.")
         if self.viewing is not None and self.viewing != game_id:
-            await database_sync_to_async(mark_absent)(self.user.pk, self.viewing)
+            await database_sync_to_async(mark_absent)(self.me.pk, self.viewing)
         self.viewing = game_id
         if game_id is not None:
-            await database_sync_to_async(mark_present)(self.user.pk, game_id)
+            await database_sync_to_async(mark_present)(self.me.pk, game_id)
         return {"type": "viewing", "game_id": game_id}
 
     async def on_notifications(self, content: dict) -> dict:
@@ -227,7 +233,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if games == "all":
             self.follow_all = True
             return {"type": "subscribed", "games": "all"}
-        versions = await database_sync_to_async(queries.seated_game_versions)(self.user.pk, games)
+        versions = await database_sync_to_async(queries.seated_game_versions)(self.me.pk, games)
         missing = [g for g in games if g not in versions]
         if len(self.subscribed | set(versions)) > MAX_SUBSCRIPTIONS:
             raise BadRequest(f"At most {MAX_SUBSCRIPTIONS} games per socket; use \"all\" to follow every game.")
@@ -240,7 +246,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_unsubscribe(self, content: dict) -> dict:
         games = _game_ids(content.get("games"))
-        if games == "all":
+        if isinstance(games, str):  # "all"
             self.follow_all = False
             self.subscribed.clear()
             self.sent_versions.clear()
@@ -254,7 +260,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         game_id = content.get("game_id")
         if not is_id(game_id):
             raise BadRequest('"sync" needs "game_id": a game id (positive integer).')
-        current = await database_sync_to_async(queries.current_view)(self.user, game_id)
+        current = await database_sync_to_async(queries.current_view)(self.me, game_id)
         if current is None:
             raise BadRequest(f"Not one of your games: {game_id}.")
         self.sent_versions[game_id] = max(self.sent_versions.get(game_id, 0), current["version"])

@@ -120,7 +120,8 @@ def parse_time_control(value: Mapping[str, Any] | None, days_per_move: int | Non
     if not isinstance(value, Mapping):
         raise InvalidRequest('time_control must be an object, e.g. {"type": "days", "days_per_move": 3}.',
                              field="time_control")
-    control = CONTROL_NAMES.get(value.get("type")) if isinstance(value.get("type"), str) else None
+    kind = value.get("type")
+    control = CONTROL_NAMES.get(kind) if isinstance(kind, str) else None
     if control is None:
         raise InvalidRequest('time_control.type must be "days", "bank" or "unlimited".', field="time_control")
     allowed = {"type", "days_per_move"} if control == "days" else (

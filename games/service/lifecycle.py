@@ -339,13 +339,13 @@ class RematchAnswer(NamedTuple):
 
 def unavailable_opponents(seats: Sequence[Seat], mine: Seat) -> list[Seat]:
     """The other human seats whose account is closed (deleted or deactivated): no rematch can seat them."""
-    return [s for s in seats if s.index != mine.index and s.user_id is not None and not s.user.is_active]
+    return [s for s in seats if s.index != mine.index and s.user is not None and not s.user.is_active]
 
 
 def _refuse_unavailable(seats: Sequence[Seat], mine: Seat) -> None:
     gone = unavailable_opponents(seats, mine)
     if gone:
-        names = ", ".join(s.user.public_name for s in gone)
+        names = ", ".join(s.user.public_name for s in gone if s.user is not None)  # every one has a user
         raise Conflict(f"No rematch: the account of {names} is closed.", code="opponent_unavailable")
 
 
@@ -383,7 +383,7 @@ def rematch(user: Any, game_id: int) -> RematchAnswer:
                 continue
             if s.is_ai:
                 opponents.append({"type": "ai", "level": s.ai_level})
-            elif s.user_id is not None:
+            elif s.user is not None:  # no query when user_id is None
                 opponents.append({"type": "user", "username": s.user.username})
             else:
                 opponents.append({"type": "open"})

@@ -225,6 +225,7 @@ def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
             if answer is None:
                 raise Conflict("This move could not be stored; fetch the game and try again.", code="conflict")
             return answer
+        assert payload is not None  # a stored move's answer to respond_to (the user)
         after_commit(game, seats, views={user.pk: payload}, parts=parts)
         log.info("game %s: seat %s moved (move %s, version %s)", game.pk, mine.index, game.move_count, game.version)
         return payload, True
@@ -248,9 +249,11 @@ def play_ai_turn(game_id: int, version: int) -> bool:
         if not ai:
             return False
         seat = ai[0]
+        level = seat.ai_level
+        assert level is not None  # seat.is_ai
         view = rules.view(state, seat.index)
         legal = rules.legal_moves(state, seat.index)
-        move = choose_move(game.kind, seat.ai_level, view, legal, derive_seed(game.seed, game.version, seat.index))
+        move = choose_move(game.kind, level, view, legal, derive_seed(game.seed, game.version, seat.index))
         new_state, events = rules.apply(state, seat.index, move)
         _, _, parts = _commit_move(game, seats, rules, seat.index, move, new_state, events, None)
         after_commit(game, seats, parts=parts)

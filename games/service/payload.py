@@ -67,7 +67,9 @@ def seat_payload(seat: Seat, user: Any) -> dict[str, Any]:
         name = ai_seat_name(seat.index)
         kind, username, is_bot = "ai", None, True
     elif seat.user_id is not None:
-        kind, username, name, is_bot = "user", seat.user.username, seat.user.public_name, seat.user.is_bot
+        seat_user = seat.user
+        assert seat_user is not None  # user_id is set
+        kind, username, name, is_bot = "user", seat_user.username, seat_user.public_name, seat_user.is_bot
     else:
         kind, username, name, is_bot = "open", None, None, False
     return {
@@ -77,7 +79,7 @@ def seat_payload(seat: Seat, user: Any) -> dict[str, Any]:
         "name": name,
         "is_bot": is_bot,
         "ai_level": seat.ai_level,
-        "ai_name": level_name(seat.ai_level) if seat.is_ai else None,
+        "ai_name": level_name(seat.ai_level) if seat.ai_level is not None else None,  # seat.is_ai
         "rating": seat.rating,
         "joined": seat.joined,
         "to_act": seat.to_act,
@@ -411,7 +413,7 @@ def history_entry_payload(entry: GameEvent, game: Game, viewer_seat: int | None)
         "seat": entry.seat,
         "events": entry.events,
         "move_number": move.number if move is not None else None,
-        "move": move.move if show_move else None,
+        "move": move.move if move is not None and show_move else None,
         "created_at": _iso(entry.created_at),
     }
 

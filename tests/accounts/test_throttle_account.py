@@ -136,3 +136,19 @@ def test_password_changes_are_limited_per_account(session_client, settings):
     assert answers == [400, 400, 400, 429, 429], answers
     response = session_client.post(url("password/change"), {"old_password": "x", "new_password": "y"})
     assert '"password_change";r=0' in response["RateLimit"]
+
+
+def test_one_account_throttle_checks_two_requests(settings):
+    """DRF keeps a request's cache key on the throttle as ``key``; the account throttles' own key method has
+    another name, so that value does not hide it and the same instance checks a second request (mypy found
+    the clash: the second check raised TypeError, 'str' object is not callable)."""
+    from django.test import RequestFactory
+
+    from accounts.throttles import AdminLoginThrottle
+
+    set_rates(settings, login="1/min")
+    throttle = AdminLoginThrottle()
+    request = RequestFactory().post("/admin/login/", REMOTE_ADDR="10.2.0.1")
+    assert throttle.allow_request(request, None) is True
+    assert throttle.allow_request(request, None) is False  # the rate's one request is used
+    assert throttle.key == "throttle_login_admin:10.2.0.1"
