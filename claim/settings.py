@@ -363,9 +363,10 @@ SPECTACULAR_SETTINGS = {
     # The error answers every operation can give (parser, auth, CSRF, throttles...), added once (claim/openapi.py);
     # the NDJSON streams, an ASGI layer and not DRF views, with their own errors (games/stream_schema.py).
     # The engines' JSON shapes (moves, views, events, results) from their TypedDicts, after the enum hook
-    # (games/api/schema.py).
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.api.schema.add_typed_components",
-                             "claim.openapi.add_common_errors", "games.stream_schema.add_stream_paths"],
+    # (games/api/typed_schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "games.api.typed_schema.add_typed_components", "claim.openapi.add_common_errors",
+                             "games.stream_schema.add_stream_paths"],
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",

@@ -19,7 +19,7 @@ def _component(name: str) -> dict[str, str]:
 
 
 # The JSON of the engines' moves, views, events and results, and of the service's events and results: in the
-# OpenAPI schema the components games.api.schema builds from their TypedDicts (games/rules/*/types.py,
+# OpenAPI schema the components games.api.typed_schema builds from their TypedDicts (games/rules/*/types.py,
 # games/service/types.py), never a second copy here.
 
 @extend_schema_field(_component("EngineMove"))

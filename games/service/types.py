@@ -4,7 +4,7 @@ A history entry's ``events`` (``GET /games/{id}/history``, ``last_events`` of a 
 events of a move, or one of the service's below for every other change (created, joined, resigned, aborted,
 clock changes). A game cut short by a resignation or a timeout has no engine result: its ``result`` is an
 :class:`EndedResult` (and so is an aborted game's in its record). The OpenAPI components are built from these
-(:mod:`games.api.schema`); tests/service/test_schema_matches_answers.py checks real answers against them.
+(:mod:`games.api.typed_schema`); tests/service/test_schema_matches_answers.py checks real answers against them.
 """
 
 # No ``from __future__ import annotations``: the schema builder reads ``NotRequired`` from evaluated annotations.
@@ -34,10 +34,18 @@ GameResult: TypeAlias = EngineResult | EndedResult
 # ---------------------------------------------------------------------------------------------- events
 
 
-class SeatChangeEvent(TypedDict):
-    """A seat was created, joined, resigned, offered or called off the abort, asked for or made a pause."""
+class CreatedEvent(TypedDict):
+    """The game was created by ``seat``; a rematch names the game it is the rematch of."""
 
-    type: Literal["created", "joined", "resigned", "abort_offered", "aborted", "paused", "pause_asked"]
+    type: Literal["created"]
+    seat: int
+    rematch_of: NotRequired[int]
+
+
+class SeatChangeEvent(TypedDict):
+    """A seat joined, resigned, offered or called off the abort, asked for or made a pause."""
+
+    type: Literal["joined", "resigned", "abort_offered", "aborted", "paused", "pause_asked"]
     seat: int
 
 
@@ -109,7 +117,7 @@ class EndedEvent(TypedDict):
     result: EndedResult
 
 
-ServiceEvent: TypeAlias = (SeatChangeEvent | AbortedEvent | AIFilledEvent | StartedEvent | ResumedEvent
+ServiceEvent: TypeAlias = (CreatedEvent | SeatChangeEvent | AbortedEvent | AIFilledEvent | StartedEvent | ResumedEvent
                            | TimeoutEvent | VacationEvent | TimeGivenEvent | EndedEvent)
 #: One event of a history entry: the engine's (a move) or the service's (every other change).
 HistoryEvent: TypeAlias = EngineEvent | ServiceEvent

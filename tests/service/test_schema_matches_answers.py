@@ -1,5 +1,5 @@
 """What the API really answers matches its OpenAPI schema, whose moves, views, events and results are the
-components built from the engines' TypedDicts (games/api/schema.py): whole games of every kind and seat count
+components built from the engines' TypedDicts (games/api/typed_schema.py): whole games of every kind and seat count
 played through the HTTP API (Claim, Claim 2, the mix with 2, 3 and 4 seats and random faction combinations,
 Inheritors with 2, 3 and 4 seats), each answer validated against its component with ``jsonschema``: every game
 view on the way (the engine's view, the legal moves, the last events), every move sent (the request body),
@@ -163,6 +163,13 @@ def test_a_whole_game_answers_as_the_schema_says(components, make_api, kind, sea
     assert spectator["my_seat"] is None and spectator["view"]["seat"] is None
     assert {e["type"] for e in events} >= {"game_over", "started"}
     assert moves > 0
+    if seats == 2 and kind == "claim":  # against the AI a rematch is a new game: its history names this one
+        rematch = alice.post(f"/api/v1/games/{gid}/rematch")
+        assert rematch.status_code == 201, rematch.content
+        components.check("GameView", rematch.json(), "a rematch")
+        history = alice.get(f"/api/v1/games/{rematch.json()['id']}/history")
+        components.check("PaginatedHistoryEntryList", history.json(), "a rematch's history")
+        assert history.json()["results"][0]["events"][0] == {"type": "created", "seat": 0, "rematch_of": gid}
 
 
 def test_the_service_events_and_results_answer_as_the_schema_says(components, make_api,
