@@ -14,40 +14,6 @@ from games.models import DAYS_PER_MOVE_CHOICES
 MAX_MOVE_CHARS = 2000
 
 
-def _component(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-# The JSON of the engines' moves, views, events and results, and of the service's events and results: in the
-# OpenAPI schema the components games.api.typed_schema builds from their TypedDicts (games/rules/*/types.py,
-# games/service/types.py), never a second copy here.
-
-@extend_schema_field(_component("EngineMove"))
-class EngineMoveField(serializers.JSONField):
-    """A move of any kind (``EngineMove``: ``ClaimMove`` or ``InheritorsMove``)."""
-
-
-@extend_schema_field(_component("EngineView"))
-class EngineViewField(serializers.JSONField):
-    """The engine's view of one seat or a spectator (``EngineView``, by ``game``: ``ClaimView`` or
-    ``InheritorsView``)."""
-
-
-@extend_schema_field(_component("EngineEvent"))
-class EngineEventField(serializers.JSONField):
-    """A public event of a move (``EngineEvent``: ``ClaimEvent`` or ``InheritorsEvent``)."""
-
-
-@extend_schema_field(_component("HistoryEvent"))
-class HistoryEventField(serializers.JSONField):
-    """An event of a history entry: an engine's (a move) or the service's (``ServiceEvent``)."""
-
-
-@extend_schema_field(_component("GameResult"))
-class GameResultField(serializers.JSONField):
-    """A finished game's result: the engine's (``EngineResult``) or, cut short, the service's (``EndedResult``)."""
-
-
 # ----------------------------------------------------------------------------- requests
 
 #: Enum choice sets named in the OpenAPI schema (claim/settings.py, ENUM_NAME_OVERRIDES).
@@ -180,6 +146,40 @@ class FillWithAISerializer(ClosedSerializer):
         return value
 
 
+def _component(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+# The JSON of the engines' moves, views, events and results, and of the service's events and results: in the
+# OpenAPI schema the components games.api.typed_schema builds from their TypedDicts (games/rules/*/types.py,
+# games/service/types.py), never a second copy here.
+
+@extend_schema_field(_component("EngineMove"))
+class EngineMoveField(serializers.JSONField):
+    """A move of any kind (``EngineMove``: ``ClaimMove`` or ``InheritorsMove``)."""
+
+
+@extend_schema_field(_component("EngineView"))
+class EngineViewField(serializers.JSONField):
+    """The engine's view of one seat or a spectator (``EngineView``, by ``game``: ``ClaimView`` or
+    ``InheritorsView``)."""
+
+
+@extend_schema_field(_component("EngineEvent"))
+class EngineEventField(serializers.JSONField):
+    """A public event of a move (``EngineEvent``: ``ClaimEvent`` or ``InheritorsEvent``)."""
+
+
+@extend_schema_field(_component("HistoryEvent"))
+class HistoryEventField(serializers.JSONField):
+    """An event of a history entry: an engine's (a move) or the service's (``ServiceEvent``)."""
+
+
+@extend_schema_field(_component("GameResult"))
+class GameResultField(serializers.JSONField):
+    """A finished game's result: the engine's (``EngineResult``) or, cut short, the service's (``EndedResult``)."""
+
+
 class MoveField(EngineMoveField):
     """A move: a non-empty JSON object (its exact shape is checked per game, games/rules/moveshape.py)."""
 
@@ -187,7 +187,7 @@ class MoveField(EngineMoveField):
 class MoveSerializer(ClosedSerializer):
     version = StrictIntegerField(min_value=0, help_text="The game version your move was made against.")
     move = MoveField(help_text='One of your legal_moves, e.g. {"play": "knight-7"} (Claim) or {"action": '
-                               '"play", "card": "wolf-3"} (Inheritors: docs/api.md, "Inheritors moves").')
+                               '"play", "card": "green-1d"} (Inheritors: docs/api.md, "Inheritors moves").')
     client_id = serializers.CharField(required=False, allow_null=True, max_length=64,
                                       help_text="Your id for this move (e.g. a UUID): a retry with the same id "
                                                 "returns the first answer and applies nothing.")
