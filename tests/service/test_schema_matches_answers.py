@@ -112,6 +112,43 @@ def _check_finished(api, components: Components, gid: int, seats: int) -> list[d
     return events
 
 
+def _target(prop: dict[str, Any]) -> str:
+    """The component a property (or its items) refers to, through drf-spectacular's ``allOf`` wrapper."""
+    prop = prop.get("items", prop)
+    return (prop["allOf"][0] if "allOf" in prop else prop)["$ref"].rsplit("/", 1)[1]
+
+
+def test_the_game_bodies_refer_to_the_typed_components(components):
+    schemas = components.schema["components"]["schemas"]
+    typed = {("GameView", "view"): "EngineView", ("GameView", "legal_moves"): "EngineMove",
+             ("GameView", "result"): "GameResult", ("GameSummary", "result"): "GameResult",
+             ("LastEvents", "events"): "HistoryEvent", ("HistoryEntry", "events"): "HistoryEvent",
+             ("HistoryEntry", "move"): "EngineMove", ("MoveRequest", "move"): "EngineMove",
+             ("LoggedMove", "move"): "EngineMove", ("Record", "result"): "GameResult",
+             ("Replay", "events"): "EngineEvent", ("Replay", "spectator_view"): "EngineView",
+             ("Replay", "seat_views"): "EngineView", ("GameErrorDetail", "legal_moves"): "EngineMove"}
+    for (component, prop), target in typed.items():
+        assert _target(schemas[component]["properties"][prop]) == target, (component, prop)
+    mapping = schemas["EngineView"]["discriminator"]["mapping"]
+    assert set(mapping) == set(KINDS)
+    assert schemas["ClaimView"]["properties"]["game"]["enum"] == ["claim", "claim2", "claim-mix"]
+    assert schemas["InheritorsView"]["additionalProperties"] is False
+    # the Inheritors vocabulary: one component per move shape, each closed, with its keys required
+    moves = [_target(m) for m in schemas["InheritorsMove"]["oneOf"]]
+    assert len(moves) == 17 and "InheritorsQuestMove" in moves and "InheritorsEndTurnMove" in moves
+    assert schemas["InheritorsQuestMove"]["required"] == ["action", "cards", "piles"]
+    assert schemas["InheritorsPassMove"]["properties"]["pass"] == {"type": "boolean", "enum": [True]}
+    assert schemas["ClaimEvent"]["discriminator"]["propertyName"] == "type"
+
+
+def test_the_builder_refuses_a_type_it_cannot_describe():
+    from games.api.typed_schema import _Builder
+
+    with pytest.raises(TypeError):
+        _Builder().schema(float)
+    assert _Builder().schema(list[int] | None) == {"type": "array", "items": {"type": "integer"}, "nullable": True}
+
+
 CASES = [("claim", 2), ("claim2", 2), ("claim-mix", 2), ("claim-mix", 3), ("claim-mix", 4), ("inheritors", 2),
          ("inheritors", 3), ("inheritors", 4)]
 
