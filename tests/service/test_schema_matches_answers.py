@@ -141,6 +141,16 @@ def test_the_game_bodies_refer_to_the_typed_components(components):
     assert schemas["ClaimEvent"]["discriminator"]["propertyName"] == "type"
 
 
+def test_the_examples_of_the_game_view_are_real_answers(components):
+    from games.api import schema
+
+    for example in (schema.GAME_VIEW_EXAMPLE, schema.BANK_VIEW_EXAMPLE):
+        components.check("EngineView", example["view"], "the example's view")
+        components.check("LastEvents", example["last_events"], "the example's last events")
+        for move in example["legal_moves"]:
+            components.check("EngineMove", move, "the example's legal move")
+
+
 def test_the_builder_refuses_a_type_it_cannot_describe():
     from games.api.typed_schema import _Builder
 
