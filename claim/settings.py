@@ -363,7 +363,10 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # The error answers every operation can give (parser, auth, CSRF, throttles...), added once (claim/openapi.py);
     # the NDJSON streams, an ASGI layer and not DRF views, with their own errors (games/stream_schema.py).
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "claim.openapi.add_common_errors",
+    # The engines' JSON shapes (moves, views, events, results) from their TypedDicts, after the enum hook
+    # (games/api/typed_schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "games.api.typed_schema.add_typed_components", "claim.openapi.add_common_errors",
                              "games.stream_schema.add_stream_paths"],
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {

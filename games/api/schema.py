@@ -16,16 +16,30 @@ SEATS_EXAMPLE = [
      "ai_name": "Knight", "rating": None, "joined": True, "to_act": False, "abort_offered": False,
      "outcome": None, "rank": None, "you": False},
 ]
+
+
+def _example_position() -> tuple[dict[str, object], list[object], dict[str, object], list[object]]:
+    """A real position of the examples (the engine's own JSON, so they are what the schema says): Claim with two
+    seats, the first deal that seat 1 leads, after its first card; seat 0's view and legal moves, and the events."""
+    from games.rules.claim import CLAIM
+
+    seed = next(s for s in range(100) if CLAIM.to_act(CLAIM.setup(None, 2, s)) == {1})
+    state = CLAIM.setup(None, 2, seed)
+    state, events = CLAIM.apply(state, 1, CLAIM.legal_moves(state, 1)[0])
+    return CLAIM.normalize_options(None, 2), list(CLAIM.legal_moves(state, 0)), dict(CLAIM.view(state, 0)), list(events)
+
+
+EXAMPLE_OPTIONS, EXAMPLE_LEGAL_MOVES, EXAMPLE_VIEW, EXAMPLE_EVENTS = _example_position()
 LINKS_EXAMPLE = {
     "self": "/api/v1/games/42", "moves": "/api/v1/games/42/moves", "history": "/api/v1/games/42/history",
     "record": "/api/v1/games/42/record", "replay": "/api/v1/games/42/replay",
 }
 GAME_VIEW_EXAMPLE = {
     "id": 42, "kind": "claim", "title": "Claim",
-    "options": {"factions": ["goblin", "knight", "undead", "dwarf", "doppelganger"]},
+    "options": EXAMPLE_OPTIONS,
     "status": "active", "version": 3, "move_count": 1, "seats": SEATS_EXAMPLE, "my_seat": 0, "creator_seat": 0,
     "to_act": [0],
-    "my_turn": True, "legal_moves": [{"play": "knight-7"}, {"play": "doppelganger-2"}],
+    "my_turn": True, "legal_moves": EXAMPLE_LEGAL_MOVES,
     "deadline": "2026-12-02T10:00:00Z",
     "time_control": {"type": "correspondence", "days_per_move": 3, "initial_seconds": None,
                      "increment_seconds": None, "cap_seconds": None, "description": "3 days per move"},
@@ -33,10 +47,8 @@ GAME_VIEW_EXAMPLE = {
               "seats": [{"index": 0, "running": True, "deadline": "2026-12-02T10:00:00Z", "left_seconds": None},
                         {"index": 1, "running": False, "deadline": None, "left_seconds": None}]},
     "rated": False,
-    "view": {"game": "claim", "seat": 0, "phase": 1, "hand": ["goblin-0", "knight-7", "doppelganger-2"],
-             "current_trick": [{"seat": 1, "card": "knight-4"}], "prize": "dwarf-6", "...": "..."},
-    "last_events": {"version": 3, "type": "move", "seat": 1, "events": [{"type": "play", "seat": 1,
-                                                                       "card": "knight-4"}]},
+    "view": EXAMPLE_VIEW,
+    "last_events": {"version": 3, "type": "move", "seat": 1, "events": EXAMPLE_EVENTS},
     "result": None, "ended_reason": None, "can_abort": False, "invite_code": None, "rematch_of": None,
     "rematch": None, "rematch_offer": None, "created_at": "2026-11-29T10:00:00Z", "updated_at": "2026-11-29T10:05:00Z",
     "links": LINKS_EXAMPLE,

@@ -147,15 +147,48 @@ class FillWithAISerializer(ClosedSerializer):
         return value
 
 
-@extend_schema_field({"type": "object", "minProperties": 1, "additionalProperties": True,
-                      "example": {"play": "knight-7"}})
-class MoveField(serializers.JSONField):
+def _component(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+# The JSON of the engines' moves, views, events and results, and of the service's events and results: in the
+# OpenAPI schema the components games.api.typed_schema builds from their TypedDicts (games/rules/*/types.py,
+# games/service/types.py), never a second copy here.
+
+@extend_schema_field(_component("EngineMove"))
+class EngineMoveField(serializers.JSONField):
+    """A move of any kind (``EngineMove``: ``ClaimMove`` or ``InheritorsMove``)."""
+
+
+@extend_schema_field(_component("EngineView"))
+class EngineViewField(serializers.JSONField):
+    """The engine's view of one seat or a spectator (``EngineView``, by ``game``: ``ClaimView`` or
+    ``InheritorsView``)."""
+
+
+@extend_schema_field(_component("EngineEvent"))
+class EngineEventField(serializers.JSONField):
+    """A public event of a move (``EngineEvent``: ``ClaimEvent`` or ``InheritorsEvent``)."""
+
+
+@extend_schema_field(_component("HistoryEvent"))
+class HistoryEventField(serializers.JSONField):
+    """An event of a history entry: an engine's (a move) or the service's (``ServiceEvent``)."""
+
+
+@extend_schema_field(_component("GameResult"))
+class GameResultField(serializers.JSONField):
+    """A finished game's result: the engine's (``EngineResult``) or, cut short, the service's (``EndedResult``)."""
+
+
+class MoveField(EngineMoveField):
     """A move: a non-empty JSON object (its exact shape is checked per game, games/rules/moveshape.py)."""
 
 
 class MoveSerializer(ClosedSerializer):
     version = StrictIntegerField(min_value=0, help_text="The game version your move was made against.")
-    move = MoveField(help_text='One of your legal_moves, e.g. {"play": "knight-7"}.')
+    move = MoveField(help_text='One of your legal_moves, e.g. {"play": "knight-7"} (Claim) or {"action": '
+                               '"play", "card": "green-1d"} (Inheritors: docs/api.md, "Inheritors moves").')
     client_id = serializers.CharField(required=False, allow_null=True, max_length=64,
                                       help_text="Your id for this move (e.g. a UUID): a retry with the same id "
                                                 "returns the first answer and applies nothing.")
@@ -261,7 +294,7 @@ class LastEventsSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     type = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
-    events = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=HistoryEventField())
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -280,7 +313,7 @@ class GameSummarySerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
     time_control = TimeControlSerializer()
     rated = serializers.BooleanField()
-    result = serializers.DictField(allow_null=True)
+    result = GameResultField(allow_null=True, help_text="Once finished: the result (null before).")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     links = LinksSerializer()
@@ -317,9 +350,9 @@ class GameViewSerializer(GameSummarySerializer):
     options = serializers.DictField()
     clock = ClockSerializer(help_text="The live clock: instants, not countdowns (show them in the viewer's zone).")
     move_count = serializers.IntegerField()
-    legal_moves = serializers.ListField(child=serializers.DictField(), help_text="Your legal moves now.")
-    view = serializers.DictField(allow_null=True, help_text="The engine's view for your seat (spectator view "
-                                                            "for others); null before the game starts.")
+    legal_moves = serializers.ListField(child=EngineMoveField(), help_text="Your legal moves now.")
+    view = EngineViewField(allow_null=True, help_text="The engine's view for your seat (spectator view for others); "
+                                                      "null before the game starts.")
     last_events = LastEventsSerializer(allow_null=True)
     ended_reason = serializers.ChoiceField(choices=ENDED_REASONS, allow_null=True)
     can_abort = serializers.BooleanField()
@@ -334,16 +367,16 @@ class HistoryEntrySerializer(serializers.Serializer):
     version = serializers.IntegerField()
     type = serializers.ChoiceField(choices=HISTORY_TYPES, help_text="What changed in this version.")
     seat = serializers.IntegerField(allow_null=True)
-    events = serializers.ListField(child=serializers.DictField(), help_text="Public events of this version.")
+    events = serializers.ListField(child=HistoryEventField(), help_text="Public events of this version.")
     move_number = serializers.IntegerField(allow_null=True)
-    move = serializers.DictField(allow_null=True, help_text="The raw move: only after the end or for its own seat.")
+    move = EngineMoveField(allow_null=True, help_text="The raw move: only after the end or for its own seat.")
     created_at = serializers.DateTimeField()
 
 
 class LoggedMoveSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     seat = serializers.IntegerField()
-    move = serializers.DictField()
+    move = EngineMoveField()
 
 
 class RecordSerializer(serializers.Serializer):
@@ -356,8 +389,8 @@ class RecordSerializer(serializers.Serializer):
     seed = serializers.IntegerField(help_text="The deal's seed: published with the record.")
     status = serializers.CharField()
     ended_reason = serializers.ChoiceField(choices=ENDED_REASONS, allow_null=True)
-    result = serializers.DictField(allow_null=True, help_text="The outcome; with `reason` when play was cut "
-                                                              "short (resigned, timeout, aborted).")
+    result = GameResultField(allow_null=True, help_text="The outcome; with `reason` when play was cut short "
+                                                        "(resigned, timeout, aborted).")
     moves = LoggedMoveSerializer(many=True)
     record = serializers.DictField(allow_null=True, help_text="The engine's record (e.g. claim.record/1).")
     created_at = serializers.DateTimeField()
@@ -369,10 +402,10 @@ class ReplaySerializer(serializers.Serializer):
     step = serializers.IntegerField()
     steps = serializers.IntegerField()
     move = LoggedMoveSerializer(allow_null=True)
-    events = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=EngineEventField(), help_text="The events of the last move applied.")
     to_act = serializers.ListField(child=serializers.IntegerField())
-    spectator_view = serializers.DictField()
-    seat_views = serializers.ListField(child=serializers.DictField())
+    spectator_view = EngineViewField()
+    seat_views = serializers.ListField(child=EngineViewField())
 
 
 class GameErrorDetailSerializer(serializers.Serializer):
@@ -382,8 +415,8 @@ class GameErrorDetailSerializer(serializers.Serializer):
     # replace Serializer.fields (djangorestframework-stubs cannot express that).
     fields = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="Per-field messages (code invalid).")
-    view = serializers.DictField(required=False, help_text="The current game view (409 stale_version).")
-    legal_moves = serializers.ListField(child=serializers.DictField(), required=False,
+    view = GameViewSerializer(required=False, help_text="The current game view (409 stale_version, not_active).")
+    legal_moves = serializers.ListField(child=EngineMoveField(), required=False,
                                         help_text="Your legal moves (400 illegal_move).")
     retry_after = serializers.IntegerField(required=False, help_text="Seconds to wait (429).")
 

@@ -297,7 +297,8 @@ class GameMovesView(GameView):
             "Play one of your `legal_moves` against the `version` you saw. The move is applied atomically "
             "(the game row is locked). Retry safety: send a `client_id`; a retry with the same id returns the "
             "first answer (200) and applies nothing. A move against an old version gets 409 `stale_version` with "
-            "the current view under `error.view`. Scope: `games:play` (or `bot:play` for a bot account). "
+            "the current view under `error.view`. The move shapes of each kind are `EngineMove`'s (Inheritors: "
+            "docs/api.md, \"Inheritors moves\"). Scope: `games:play` (or `bot:play` for a bot account). "
             f"Rate limit: `moves` scope ({settings.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'].get('moves')})."
         ),
         request=MoveSerializer,
@@ -307,6 +308,14 @@ class GameMovesView(GameView):
                                   "client_id": "6f1c1f8e-3a53-4c43-9b0e-2f3c7f1b8a10"}),
             OpenApiExample("Seer choice", request_only=True,
                            value={"version": 8, "move": {"seer": "top"}, "client_id": "a-unique-id-2"}),
+            OpenApiExample("Inheritors: play an influence card", request_only=True,
+                           value={"version": 5, "move": {"action": "play", "card": "green-1d"},
+                                  "client_id": "a-unique-id-3"}),
+            OpenApiExample("Inheritors: discard and take a pile", request_only=True,
+                           value={"version": 9, "move": {"action": "discard_take", "card": "red-3b", "pile": 0,
+                                                         "take": 1}, "client_id": "a-unique-id-4"}),
+            OpenApiExample("Inheritors: end the turn", request_only=True,
+                           value={"version": 10, "move": {"end_turn": True}, "client_id": "a-unique-id-5"}),
             *schema.GAME_VIEW_EXAMPLES,
         ],
         responses={

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from games.rules.base import JSON, GameInfo
 from games.rules.cards import (
@@ -42,7 +42,7 @@ from games.rules.claim.serial import (
     state_to_json,
 )
 from games.rules.claim.shapes import MOVE_SHAPES
-from games.rules.claim.types import ClaimEvent, ClaimMove, ClaimResult, ClaimView
+from games.rules.claim.types import ClaimEvent, ClaimKind, ClaimMove, ClaimResult, ClaimView
 from games.rules.errors import IllegalMove, NotYourTurn, RulesError
 from games.rules.moveshape import Shape
 
@@ -240,7 +240,7 @@ class ClaimRules:
         factions = st.factions
         by = [piles_by_faction(p, factions) for p in st.score]
         v: ClaimView = {
-            "game": st.kind,
+            "game": cast(ClaimKind, st.kind),
             "factions": [FACTION_NAMES[f] for f in factions],
             "seats": st.seats,
             "seat": seat,

@@ -10,6 +10,8 @@ Each type is exactly the JSON an engine gives (and the API serves): card ids are
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 SeerChoice = Literal["prize", "top"]
+#: The kinds this engine plays (``ClaimView.game``).
+ClaimKind = Literal["claim", "claim2", "claim-mix"]
 
 # ---------------------------------------------------------------------------------------------- moves
 
@@ -180,7 +182,7 @@ class Revealed(TypedDict):
 class ClaimView(TypedDict):
     """What one seat (or a spectator, ``seat`` null) may know; the seat's own keys are ``NotRequired``."""
 
-    game: str  # "claim", "claim2" or "claim-mix"
+    game: ClaimKind
     factions: list[str]
     seats: int
     seat: int | None
