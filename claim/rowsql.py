@@ -13,12 +13,15 @@ Only plain concrete fields are read (no deferred fields, no annotations); the ``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from django.db import connections, router
 from django.db.models import JSONField, Model
+from psycopg.types.json import Jsonb
 
 
 @dataclass(frozen=True)
@@ -160,8 +163,6 @@ def _json_from_db(field: Any) -> Any:
     """``JSONField.from_db_value`` for a plain ``JSONField`` (no decoder), parsing with orjson (the state of a
     game is ≈ 3 KB of JSON, read on every move): the same Python values; anything orjson refuses (integers
     beyond 64 bits, lone surrogates, text that is not JSON) goes to the field's own method."""
-    import orjson
-
     if type(field).from_db_value is not JSONField.from_db_value or field.decoder is not None:
         return None
     original = field.from_db_value
@@ -181,13 +182,9 @@ def _json_dumps(value: Any) -> str:
     """JSON text of a value for a ``jsonb`` parameter, written by orjson (a game's state, its events and the
     mover's answer are written on every move); what orjson refuses (non-text keys, integers beyond 64 bits)
     by the standard library, as Django writes it."""
-    import orjson
-
     try:
         return orjson.dumps(value).decode()
     except TypeError:
-        import json
-
         return json.dumps(value)
 
 
@@ -195,11 +192,9 @@ def _prep_save(field: Any, obj: Model, add: bool, connection: Any) -> Any:
     """The field's value as the ORM writes it (``pre_save`` + ``get_db_prep_save``); a plain ``JSONField``'s
     psycopg ``Jsonb`` parameter is the same value, dumped by :func:`_json_dumps`."""
     value = field.get_db_prep_save(field.pre_save(obj, add=add), connection)
-    if connection.vendor == "postgresql" and isinstance(field, JSONField) and field.encoder is None:
-        from psycopg.types.json import Jsonb
-
-        if type(value) is Jsonb:
-            return Jsonb(value.obj, dumps=_json_dumps)
+    if (connection.vendor == "postgresql" and isinstance(field, JSONField) and field.encoder is None
+            and type(value) is Jsonb):
+        return Jsonb(value.obj, dumps=_json_dumps)
     return value
 
 

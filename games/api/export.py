@@ -27,6 +27,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.settings import api_settings
 
+from accounts.models import User
 from claim.throttling import AnonRateThrottle, UserRateThrottle
 from games.models import Seat
 from games.rules.registry import GAMES
@@ -178,8 +179,6 @@ class UserGamesExportView(PublicReadView):
                    429: schema.E429},
     )
     def get(self, request, username: str):
-        from accounts.models import User
-
         filters = parse_filters(request.query_params)
         user = User.objects.filter(username__iexact=username).first()
         if user is None:
