@@ -9,6 +9,16 @@ missing outer-joined row), so callers cannot tell the difference.
 
 Only plain concrete fields are read (no deferred fields, no annotations); the ``where`` and
 ``order_by`` snippets are SQL with ``%s`` placeholders, written by the caller (never user text).
+
+Beyond Django's documented API (``Model.from_db``, ``Model._state``, ``_meta.get_field``, the custom
+field methods ``pre_save``, ``get_db_prep_save`` and ``from_db_value``) it uses the ORM's internals the
+compiler uses: ``_meta.concrete_fields``, ``_meta.auto_field``, ``Field.get_col``, ``Field.cast_db_type``,
+a relation's ``target_field`` and ``set_cached_value`` (its cache of the related object), and the
+backend's ``connection.ops`` (``quote_name``, ``get_db_converters``, ``last_insert_id``) and
+``connection.features`` (``can_return_columns_from_insert``, ``has_select_for_update``,
+``has_select_for_no_key_update``, ``has_select_for_update_of``). tests/foundation/test_private_api.py
+checks their shapes (see :mod:`claim.private_api`); tests/service/test_rowsql.py checks that the rows
+come back as the ORM builds them.
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from django.dispatch import Signal
 
+from claim.private_api import live_receivers
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ def commit_hooks(signal: Signal, **kwargs: Any) -> list[tuple[Callable[[], Any],
     """``(hook, robust)`` for each receiver of ``signal``, in the order they were connected: ``hook()`` calls
     the receiver with ``kwargs`` (the service runs each one on commit)."""
     hooks: list[tuple[Callable[[], Any], bool]] = []
-    for receiver in signal._live_receivers(Game)[0]:
+    for receiver in live_receivers(signal, Game)[0]:
         robust = getattr(receiver, _HOOK_ATTR, True)
         hooks.append((functools.partial(receiver, signal=signal, sender=Game, **kwargs),
                       bool(robust() if callable(robust) else robust)))
@@ -115,7 +116,7 @@ def dispatch_game_changes(changes: Iterable[Sequence[Any]]) -> None:
     batch: list[Change] = [(int(g), int(v), str(s)) for g, v, s in changes]
     if not batch or not game_changed.has_listeners(Game):
         return
-    sync_receivers, async_receivers = game_changed._live_receivers(Game)
+    sync_receivers, async_receivers = live_receivers(game_changed, Game)
     for receiver in sync_receivers:
         handler = getattr(receiver, _BATCH_ATTR, None)
         if handler is None:

@@ -25,10 +25,10 @@ import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
-from channels_redis.utils import create_pool, decode_hosts
 from redis import asyncio as aioredis
 
 from claim.loops import process_loop
+from claim.private_api import create_pool, decode_hosts
 from games.service._common import SEATS_GAME_CLOCK, game_and_seats
 
 from .lifecycle import lifecycle_messages
