@@ -13,11 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from oauth2_provider.models import AbstractAccessToken
 from rest_framework import authentication, exceptions, permissions
 
 from claim.rowsql import Join, JoinedSelect
 
 from .models import ApiToken, User
+from .oauth import OAUTH_ACCESS_PREFIX, authenticate_oauth, oauth_token_valid
 
 # Every API request runs this lookup: its SQL is compiled once (claim/rowsql.py).
 _TOKEN_WITH_USER = JoinedSelect(ApiToken, [Join("user")], where="t0.prefix = %s", order_by="t0.id")
@@ -42,8 +44,6 @@ def last_use_is_stale(token: ApiToken, now: Any) -> bool:
 def authenticate_token(plain: str) -> tuple[User, Any]:
     """Resolve a token string (personal or OAuth) to ``(user, token)``; raises AuthenticationFailed with a
     message a person can act on."""
-    from .oauth import OAUTH_ACCESS_PREFIX, authenticate_oauth
-
     if plain.startswith(OAUTH_ACCESS_PREFIX):
         return authenticate_oauth(plain)
     prefix = ApiToken.parse_prefix(plain)
@@ -69,8 +69,6 @@ BOT_PLAY_IMPLIES = ("games:read", "games:play", "account:read")
 def is_bearer_token(auth: Any) -> bool:
     """Whether ``request.auth`` (or a socket's ``scope["token"]``) is a token, personal or OAuth, rather than a
     session (which has every scope)."""
-    from oauth2_provider.models import AbstractAccessToken
-
     return isinstance(auth, (ApiToken, AbstractAccessToken))
 
 
@@ -79,8 +77,6 @@ def token_still_valid(token: Any) -> bool:
     by revocation, not expired) and its user active. Asked on every ``auth.recheck`` (accounts.services)."""
     if isinstance(token, ApiToken):
         return ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True, user__is_active=True).exists()
-    from .oauth import oauth_token_valid
-
     return oauth_token_valid(token)
 
 

@@ -26,7 +26,9 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.db.models.signals import post_delete
 from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
 from oauth2_provider.scopes import BaseScopes
 from rest_framework import exceptions
 
@@ -68,8 +70,6 @@ def _checksum(plain: str) -> str:
 
 def authenticate_oauth(plain: str) -> tuple[Any, Any]:
     """``(user, AccessToken)`` for a ``clo_…`` bearer token; AuthenticationFailed with an actionable message."""
-    from oauth2_provider.models import get_access_token_model
-
     token = (get_access_token_model().objects.select_related("user", "application")
              .filter(token_checksum=_checksum(plain)).first())
     if token is None:
@@ -85,8 +85,6 @@ def authenticate_oauth(plain: str) -> tuple[Any, Any]:
 
 def oauth_token_valid(token: Any) -> bool:
     """An open socket's or stream's OAuth token still exists (not revoked), has not expired, and its user is active."""
-    from oauth2_provider.models import get_access_token_model
-
     return get_access_token_model().objects.filter(pk=token.pk, expires__gt=timezone.now(),
                                                    user__is_active=True).exists()
 
@@ -94,8 +92,6 @@ def oauth_token_valid(token: Any) -> bool:
 def revoke_app_for_user(user: Any, application: Any) -> int:
     """End every grant of ``application`` for ``user``: refresh tokens revoked, access tokens and codes deleted.
     Returns how many access tokens ended (their sockets and streams close: :func:`on_access_token_deleted`)."""
-    from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
-
     with transaction.atomic():
         for refresh in get_refresh_token_model().objects.filter(user=user, application=application,
                                                                 revoked__isnull=True):
@@ -107,8 +103,6 @@ def revoke_app_for_user(user: Any, application: Any) -> int:
 
 def revoke_all_for_user(user: Any) -> None:
     """A password reset: every app's tokens and codes of ``user`` end."""
-    from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
-
     with transaction.atomic():
         for refresh in get_refresh_token_model().objects.filter(user=user, revoked__isnull=True):
             refresh.revoke()
@@ -123,8 +117,5 @@ def on_access_token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def connect_signals() -> None:
-    from django.db.models.signals import post_delete
-    from oauth2_provider.models import get_access_token_model
-
     post_delete.connect(on_access_token_deleted, sender=get_access_token_model(),
                         dispatch_uid="accounts.oauth.on_access_token_deleted")

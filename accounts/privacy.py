@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_refresh_token_model
 
 from .models import ApiToken, User
 from .signals import personal_data_requested
@@ -61,16 +62,12 @@ def _tokens(user: User, before: Any, limit: int) -> list[dict[str, Any]]:
 
 
 def _oauth_access(user: User, before: Any, limit: int) -> list[dict[str, Any]]:
-    from oauth2_provider.models import get_access_token_model
-
     rows = below(get_access_token_model().objects.filter(user=user).select_related("application"), before, limit)
     return [{"id": t.pk, "app": t.application.name if t.application else None, "scope": t.scope,
              "created_at": iso(t.created), "expires_at": iso(t.expires)} for t in rows]
 
 
 def _oauth_refresh(user: User, before: Any, limit: int) -> list[dict[str, Any]]:
-    from oauth2_provider.models import get_refresh_token_model
-
     rows = below(get_refresh_token_model().objects.filter(user=user).select_related("application"), before, limit)
     return [{"id": t.pk, "app": t.application.name if t.application else None, "created_at": iso(t.created),
              "revoked_at": iso(t.revoked)} for t in rows]

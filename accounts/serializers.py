@@ -13,8 +13,10 @@ from rest_framework import exceptions, serializers
 
 from claim.strict_fields import ClosedSerializer, StrictCharField
 
+from . import services
 from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, NameKey, User
 from .names import AI_LEVEL_NAMES, AI_SEAT_NAMES, SYSTEM_NAMES, is_system_name, reads_as_ai_seat
+from .services import USERNAME_TAKEN, user_for_reset_link
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -144,8 +146,6 @@ class RegisterSerializer(ClosedSerializer):
     time_zone = StrictCharField(max_length=64, required=False, default="UTC", validators=[validate_time_zone])
 
     def validate_username(self, value: str) -> str:
-        from .services import USERNAME_TAKEN
-
         if User.objects.filter(username__iexact=value).exists():
             raise serializers.ValidationError(USERNAME_TAKEN)
         return check_username_lookalike(value)
@@ -186,8 +186,6 @@ class PasswordResetConfirmSerializer(serializers.Serializer):
     new_password = _password_field()
 
     def validate(self, attrs):
-        from .services import user_for_reset_link
-
         user = user_for_reset_link(attrs["uid"], attrs["token"])
         if user is None:
             raise serializers.ValidationError(INVALID_RESET_LINK)
@@ -247,10 +245,8 @@ class TokenCreateSerializer(ClosedSerializer):
         return sorted(set(value))
 
     def validate(self, attrs):
-        from .services import MAX_ACTIVE_TOKENS
-
         active = ApiToken.objects.filter(user=self.context["user"], revoked_at__isnull=True).count()
-        if active >= MAX_ACTIVE_TOKENS:
+        if active >= services.MAX_ACTIVE_TOKENS:
             raise serializers.ValidationError(
                 f"You have {active} active tokens, the most allowed: revoke one you no longer use first."
             )

@@ -7,13 +7,19 @@ from typing import Any
 
 from django.contrib.auth.tokens import default_token_generator
 from django.db import IntegrityError, connection, transaction
+from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
+from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
+
+from claim.tasks import enqueue
 
 from .lookup import users_with_email
 from .models import ApiToken, User
+from .oauth import revoke_all_for_user
 from .signals import account_deleting, recheck_sockets
+from .tasks import send_password_reset_email
 
 MAX_ACTIVE_TOKENS = 20
 USERNAME_TAKEN = "This username is taken."
@@ -52,10 +58,6 @@ def users_for_reset(email: str):
 
 def request_password_reset(email: str) -> int:
     """Queue a reset e-mail to every matching account; returns how many (never shown to the client)."""
-    from claim.tasks import enqueue
-
-    from .tasks import send_password_reset_email
-
     users = users_for_reset(email)
     for user in users:
         enqueue(send_password_reset_email, user.pk)
@@ -91,8 +93,6 @@ def set_new_password(user: User, password: str, *, reset: bool) -> None:
         user.set_password(password)
         user.save(update_fields=["password"])
         if reset:
-            from .oauth import revoke_all_for_user
-
             ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
             revoke_all_for_user(user)  # and every OAuth app's tokens
         recheck_sockets(user.pk)
@@ -114,8 +114,6 @@ def on_user_deleted(sender: Any, instance: User, **kwargs: Any) -> None:
 
 
 def connect_signals() -> None:
-    from django.db.models.signals import post_delete, post_save
-
     post_save.connect(on_user_saved, sender=User, dispatch_uid="accounts.services.on_user_saved")
     post_delete.connect(on_user_deleted, sender=User, dispatch_uid="accounts.services.on_user_deleted")
 
@@ -137,8 +135,6 @@ def delete_account(user: User) -> None:
     name :data:`DELETED_NAME`, no e-mail, names or last login, an unusable password (which ends every session:
     Django's session hash no longer matches), not active, no staff rights. The row stays so that finished games
     keep their seats for the opponents. After the commit, the user's sockets and streams close (4401)."""
-    from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
-
     with transaction.atomic():
         account_deleting.send(sender=User, user=user)
         ApiToken.objects.filter(user=user).delete()

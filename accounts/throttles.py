@@ -28,9 +28,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.contrib import admin
 from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponse
 from rest_framework import exceptions
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
@@ -232,8 +234,6 @@ class AdminLoginThrottle(_AccountThrottle):
 
 
 def _too_many(throttle: Any) -> Any:
-    from django.http import HttpResponse
-
     wait = int((throttle.wait() or 60) + 0.999)
     response = HttpResponse(f"Too many login attempts: try again in {wait} seconds.", status=429,
                             content_type="text/plain; charset=utf-8")
@@ -244,8 +244,6 @@ def _too_many(throttle: Any) -> Any:
 def throttled_admin_login(request, extra_context=None):
     """Django admin's login view behind :class:`AdminLoginThrottle` and :class:`LoginAccountThrottle`: 429
     with ``Retry-After`` past either rate."""
-    from django.contrib import admin
-
     if request.method != "POST":
         return admin.site.login(request, extra_context)
     throttle = AdminLoginThrottle()

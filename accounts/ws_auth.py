@@ -28,11 +28,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
 from rest_framework.exceptions import AuthenticationFailed
 
+from .authentication import authenticate_token
+
 
 @database_sync_to_async
 def _user_for_token(plain: str) -> tuple[Any, Any]:
-    from .authentication import authenticate_token
-
     try:
         user, token = authenticate_token(plain)
     except AuthenticationFailed:

@@ -86,6 +86,8 @@ from urllib.parse import urlparse, urlunparse
 
 import httpx
 import orjson
+import psycopg
+import redis
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosedOK
 
@@ -115,8 +117,6 @@ def _free_port() -> int:
 
 
 def _ensure_database(database_url: str) -> None:
-    import psycopg
-
     parsed = urlparse(database_url)
     name = parsed.path.lstrip("/")
     admin = urlunparse(parsed._replace(path="/postgres"))
@@ -130,16 +130,12 @@ def _vacuum(database_url: str) -> None:
     off on this machine: each move updates its game and seat rows, whose dead versions piled up (280,000
     dead rows of 6,300 games after a few dozen runs), and the move path's prepared statements are planned
     for the table statistics of their first use (stale ones made the seats query 4 times slower)."""
-    import psycopg
-
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE)")
 
 
 def _checkpoints(database_url: str) -> int | None:
     """PostgreSQL's checkpoint count so far (None if it cannot be read, e.g. another database server)."""
-    import psycopg
-
     try:
         with psycopg.connect(database_url, autocommit=True, connect_timeout=3) as conn:
             row = conn.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").fetchone()
@@ -152,8 +148,6 @@ def _purge_queue(redis_url: str) -> None:
     """Drop Celery tasks left in the bench's broker database by an earlier run (or by anything that
     enqueued there without a worker): a worker working off that backlog would be measured as the
     cost of this run's moves."""
-    import redis
-
     client = redis.Redis.from_url(redis_url)
     left = client.llen("celery")
     client.delete("celery", "unacked", "unacked_index")
@@ -846,7 +840,7 @@ class Bench:
 def _loop_factory():
     """uvloop's event loop when installed (the server's, too): the client's share of the machine is smaller."""
     try:
-        import uvloop
+        import uvloop  # noqa: PLC0415 - optional: the standard loop without it
     except ImportError:
         return None
     return uvloop.new_event_loop

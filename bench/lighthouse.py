@@ -46,6 +46,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from websockets.sync.client import connect
+
 ROOT = Path(__file__).resolve().parents[1]
 LIGHTHOUSE_VERSION = os.environ.get("LIGHTHOUSE_VERSION", "12.8.2")
 CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
@@ -138,8 +140,6 @@ class Chromium:
         self.proc = subprocess.Popen(
             [CHROME, *CHROME_FLAGS.split(), f"--remote-debugging-port={self.port}", f"--user-data-dir={self.dir.name}",
              "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        from websockets.sync.client import connect
-
         for _ in range(100):
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/version", timeout=1) as r:

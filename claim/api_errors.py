@@ -13,7 +13,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views.defaults import page_not_found
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -96,9 +97,6 @@ def not_found(request: Any, exception: Exception | None = None) -> Any:
     """``handler404``: an unknown URL under /api/ answers in the API's error shape, pointing to the
     docs, and a plain HTTP request for the socket's /ws/ says how to open it; other paths get Django's page
     (the PWA serves its own routes)."""
-    from django.http import JsonResponse
-    from django.views.defaults import page_not_found
-
     if request.path.startswith("/api/"):
         message = f"There is no API endpoint at {request.path}: see /api/v1/docs/ for the endpoints."
         return JsonResponse(error_body("not_found", message), status=404)

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import socket
+import threading
+import time
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init, worker_ready
+from django.conf import settings
+from django.db import close_old_connections
+
+from claim.loops import start_background_loop
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 
@@ -18,8 +26,6 @@ app.autodiscover_tasks()
 def _lower_priority(**_: object) -> None:
     """The worker (and the pool processes it forks) runs ``WORKER_NICE`` nicer than the web server: its work
     is background work, and under load the CPU goes first to the moves and pushes."""
-    from django.conf import settings
-
     if settings.WORKER_NICE:
         os.nice(settings.WORKER_NICE)
 
@@ -28,8 +34,6 @@ def _lower_priority(**_: object) -> None:
 def _background_loop(**_: object) -> None:
     """Channel-layer sends of this worker process (AI moves' pushes, notifications) run on one loop
     for the process's life instead of a new loop and Redis connection per send (claim/loops.py)."""
-    from claim.loops import start_background_loop
-
     start_background_loop()
 
 
@@ -41,8 +45,6 @@ def _close_old_connections(sender: object = None, **_: object) -> None:
     all). Eager tasks run inside their caller's request or test, so they are left alone."""
     if getattr(getattr(sender, "request", None), "is_eager", False):
         return
-    from django.db import close_old_connections
-
     close_old_connections()
 
 
@@ -51,12 +53,8 @@ def _heartbeat(sender: object = None, **_: object) -> None:
     """The worker's heartbeat in Redis every few seconds (a thread of the worker's main process, so a pool
     busy with long tasks still counts as alive): ``/api/v1/health`` reads it instead of pinging the workers
     and waiting (claim/health.py)."""
-    import logging
-    import socket
-    import threading
-    import time
-
-    from claim.health import HEARTBEAT_EVERY, write_heartbeat
+    # claim/__init__ imports this module while the settings load; claim.health imports DRF, which needs them.
+    from claim.health import HEARTBEAT_EVERY, write_heartbeat  # noqa: PLC0415
 
     hostname = getattr(sender, "hostname", None) or socket.gethostname()
 

@@ -15,6 +15,7 @@ import threading
 import time
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import connection
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -54,8 +55,6 @@ def _database() -> str:
 
 
 def _redis_client() -> Any:
-    import redis
-
     return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
 
 

@@ -20,7 +20,7 @@ import asyncio
 import os
 import threading
 
-from asgiref.sync import SyncToAsync
+from claim.private_api import sync_to_async_loop
 
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
@@ -52,9 +52,7 @@ def process_loop() -> asyncio.AbstractEventLoop | None:
     loop = recorded_loop()
     if loop is not None:
         return loop
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return _usable(getattr(SyncToAsync.threadlocal, "main_event_loop", None))
+    return _usable(sync_to_async_loop())
 
 
 def start_background_loop() -> asyncio.AbstractEventLoop:

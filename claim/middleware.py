@@ -25,6 +25,8 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import bad_request as django_bad_request
+from django.views.defaults import permission_denied
 
 from claim.api_errors import error_body
 from claim.parsers import text_problem
@@ -109,8 +111,6 @@ class RequestGuard:
 
 def bad_request_page(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler400``: the API's JSON shape under /api/, Django's plain page elsewhere."""
-    from django.views.defaults import bad_request as django_bad_request
-
     if is_api(request):
         return JsonResponse(error_body("bad_request", "The request could not be understood."), status=400)
     return django_bad_request(request, exception)
@@ -118,8 +118,6 @@ def bad_request_page(request: HttpRequest, exception: Exception) -> HttpResponse
 
 def forbidden_page(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler403``: the API's JSON shape under /api/, Django's plain page elsewhere."""
-    from django.views.defaults import permission_denied
-
     if is_api(request):
         return JsonResponse(error_body("permission_denied", "You do not have permission to do this."), status=403)
     return permission_denied(request, exception)

@@ -9,17 +9,30 @@ missing outer-joined row), so callers cannot tell the difference.
 
 Only plain concrete fields are read (no deferred fields, no annotations); the ``where`` and
 ``order_by`` snippets are SQL with ``%s`` placeholders, written by the caller (never user text).
+
+Beyond Django's documented API (``Model.from_db``, ``Model._state``, ``_meta.get_field``, the custom
+field methods ``pre_save``, ``get_db_prep_save`` and ``from_db_value``) it uses the ORM's internals the
+compiler uses: ``_meta.concrete_fields``, ``_meta.auto_field``, ``Field.get_col``, ``Field.cast_db_type``,
+a relation's ``target_field`` and ``set_cached_value`` (its cache of the related object), and the
+backend's ``connection.ops`` (``quote_name``, ``get_db_converters``, ``last_insert_id``) and
+``connection.features`` (``can_return_columns_from_insert``, ``has_select_for_update``,
+``has_select_for_no_key_update``, ``has_select_for_update_of``). tests/foundation/test_private_api.py
+checks their shapes (see :mod:`claim.private_api`); tests/service/test_rowsql.py checks that the rows
+come back as the ORM builds them.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
+import orjson
 from django.db import connections, router
 from django.db.models import Field, ForeignKey, JSONField, Model, OneToOneRel
 from django.db.models.options import Options
+from psycopg.types.json import Jsonb
 
 _M = TypeVar("_M", bound=Model)
 
@@ -168,8 +181,6 @@ def _json_from_db(field: Any) -> Any:
     """``JSONField.from_db_value`` for a plain ``JSONField`` (no decoder), parsing with orjson (the state of a
     game is ≈ 3 KB of JSON, read on every move): the same Python values; anything orjson refuses (integers
     beyond 64 bits, lone surrogates, text that is not JSON) goes to the field's own method."""
-    import orjson
-
     if type(field).from_db_value is not JSONField.from_db_value or field.decoder is not None:
         return None
     original = field.from_db_value
@@ -189,13 +200,9 @@ def _json_dumps(value: Any) -> str:
     """JSON text of a value for a ``jsonb`` parameter, written by orjson (a game's state, its events and the
     mover's answer are written on every move); what orjson refuses (non-text keys, integers beyond 64 bits)
     by the standard library, as Django writes it."""
-    import orjson
-
     try:
         return orjson.dumps(value).decode()
     except TypeError:
-        import json
-
         return json.dumps(value)
 
 
@@ -203,11 +210,9 @@ def _prep_save(field: Any, obj: Model, add: bool, connection: Any) -> Any:
     """The field's value as the ORM writes it (``pre_save`` + ``get_db_prep_save``); a plain ``JSONField``'s
     psycopg ``Jsonb`` parameter is the same value, dumped by :func:`_json_dumps`."""
     value = field.get_db_prep_save(field.pre_save(obj, add=add), connection)
-    if connection.vendor == "postgresql" and isinstance(field, JSONField) and field.encoder is None:
-        from psycopg.types.json import Jsonb
-
-        if type(value) is Jsonb:
-            return Jsonb(value.obj, dumps=_json_dumps)
+    if (connection.vendor == "postgresql" and isinstance(field, JSONField) and field.encoder is None
+            and type(value) is Jsonb):
+        return Jsonb(value.obj, dumps=_json_dumps)
     return value
 
 

@@ -12,13 +12,17 @@ Two shapes from the same code:
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from .env import env_bool, env_int, env_list, env_str
 
@@ -276,14 +280,8 @@ def _embedded_vapid_keys() -> tuple[str, str]:
     """The embedded run makes its own Web Push key pair once, into ``VAR_DIR/vapid.json`` (as it does the
     secret key), so permission -> subscription -> push works on the one-command app. Returns (public
     key: the uncompressed P-256 point, private key: its 32-byte value), both base64url as VAPID wants."""
-    import base64
-    import json
-
     path = VAR_DIR / "vapid.json"
     if not path.exists():
-        from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric import ec
-
         key = ec.generate_private_key(ec.SECP256R1())
         raw = key.private_numbers().private_value.to_bytes(32, "big")
         point = key.public_key().public_bytes(serialization.Encoding.X962,

@@ -24,7 +24,7 @@ if XDIST_WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
         for _var in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
             os.environ.pop(_var, None)
 
-from .settings import *  # noqa: F403
+from .settings import *  # noqa: E402, F403
 
 # Throttle counters in a per-process cache: tests clear it freely without flushing the Redis
 # database that the channel layer and Celery share.

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -22,6 +23,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections
+
+from claim.celery import app
 
 log = logging.getLogger(__name__)
 _pool: ThreadPoolExecutor | None = None
@@ -83,8 +86,6 @@ class Batcher:
         if settings.TASK_MODE != "celery":
             enqueue(self.task, [item])
             return
-        import os
-
         with self._cond:
             if self._thread is None or self._pid != os.getpid():  # first use, or a forked child
                 self._items, self._pid = [], os.getpid()
@@ -135,8 +136,6 @@ def register_tasks() -> Any:
     """Import every app's ``tasks`` module, as a Celery worker does at start (``autodiscover_tasks`` is
     lazy: only a worker triggers it). A web process that runs the beat in-process (the embedded run) looks
     its tasks up by name, so it must know them all. Returns the Celery app."""
-    from claim.celery import app
-
     app.loader.import_default_modules()
     return app
 

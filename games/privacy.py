@@ -25,12 +25,15 @@ from django.db.models import Q
 
 from accounts.privacy import Section, below, iso
 
+from .challenges import service as challenges
 from .challenges.models import Challenge
 from .clock.models import VacationAccount, VacationPeriod, VacationUse
 from .models import Game, Seat, SeatDeparture
 from .notify.models import Delivery, Notification, NotifySettings, Preference, PushSubscription, ReminderLog
 from .ratings.models import Rating, RatingHistory
 from .seeks.models import Seek
+from .seeks.service import SeekMatched, cancel_seek
+from .service import ServiceError, offer_abort, resign
 
 logger = logging.getLogger(__name__)
 
@@ -98,8 +101,6 @@ def _challenges(user: Any):
 
 def _end_games(user: Any) -> None:
     """Abort the user's open games and resign their active ones, each through the game service."""
-    from .service import ServiceError, offer_abort, resign
-
     current = (Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
                .values_list("game_id", "game__status", "joined_at"))
     for game_id, status, joined_at in current:
@@ -113,10 +114,6 @@ def _end_games(user: Any) -> None:
 
 
 def _end_seeks_and_challenges(user: Any) -> None:
-    from .challenges import service as challenges
-    from .seeks.service import SeekMatched, cancel_seek
-    from .service import ServiceError
-
     for seek_id in Seek.objects.filter(user=user, status=Seek.Status.OPEN).values_list("pk", flat=True):
         with contextlib.suppress(SeekMatched):  # paired meanwhile: its game is ended next (_end_games)
             cancel_seek(user, seek_id)

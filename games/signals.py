@@ -44,7 +44,11 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from django.dispatch import Signal
+
+from claim.private_api import live_receivers
+from games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +83,8 @@ def commit_hook(*, robust: bool | Callable[[], bool] = True) -> Callable[[Any], 
 def commit_hooks(signal: Signal, **kwargs: Any) -> list[tuple[Callable[[], Any], bool]]:
     """``(hook, robust)`` for each receiver of ``signal``, in the order they were connected: ``hook()`` calls
     the receiver with ``kwargs`` (the service runs each one on commit)."""
-    from games.models import Game
-
     hooks: list[tuple[Callable[[], Any], bool]] = []
-    for receiver in signal._live_receivers(Game)[0]:
+    for receiver in live_receivers(signal, Game)[0]:
         robust = getattr(receiver, _HOOK_ATTR, True)
         hooks.append((functools.partial(receiver, signal=signal, sender=Game, **kwargs),
                       bool(robust() if callable(robust) else robust)))
@@ -102,8 +104,6 @@ def batched(handler: Callable[[list[Change]], None]) -> Callable[[Any], Any]:
 
 def dispatch_game_changed(game_id: int, version: int, status: str) -> None:
     """Run every receiver now for one change (``dispatch_game_changes`` of one change does the same)."""
-    from games.models import Game
-
     for receiver, response in game_changed.send_robust(sender=Game, game_id=game_id, version=version,
                                                        status=status):
         if isinstance(response, Exception):
@@ -113,12 +113,10 @@ def dispatch_game_changed(game_id: int, version: int, status: str) -> None:
 def dispatch_game_changes(changes: Iterable[Sequence[Any]]) -> None:
     """Run every receiver now for a batch of ``(game_id, version, status)`` changes (inside the
     background task): batch handlers once per :data:`CHUNK` changes, other receivers once per change."""
-    from games.models import Game
-
     batch: list[Change] = [(int(g), int(v), str(s)) for g, v, s in changes]
     if not batch or not game_changed.has_listeners(Game):
         return
-    sync_receivers, async_receivers = game_changed._live_receivers(Game)
+    sync_receivers, async_receivers = live_receivers(game_changed, Game)
     for receiver in sync_receivers:
         handler = getattr(receiver, _BATCH_ATTR, None)
         if handler is None:
@@ -133,8 +131,6 @@ def dispatch_game_changes(changes: Iterable[Sequence[Any]]) -> None:
                               receiver, len(chunk), _describe(chunk))
                 _one_by_one(receiver, chunk, Game)
     if async_receivers:
-        from asgiref.sync import async_to_sync
-
         for receiver in async_receivers:
             _one_by_one(async_to_sync(receiver), batch, Game)
 

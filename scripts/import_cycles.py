@@ -20,6 +20,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -121,8 +123,6 @@ def ast_graph(package: str) -> dict[str, set[str]]:
 
 
 def grimp_graph(package: str) -> dict[str, set[str]]:
-    import grimp
-
     graph = grimp.build_graph(package.split(".")[0])
     names = {m for m in graph.modules if m == package or m.startswith(package + ".")}
     return {m: graph.find_modules_directly_imported_by(m) & names for m in names}

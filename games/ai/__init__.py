@@ -17,6 +17,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.ai import inheritors
+from games.ai.claim import king, knight, squire
+
 LEVELS: dict[int, str] = {1: "Squire", 2: "Knight", 3: "King"}
 CLAIM_KINDS = ("claim", "claim2", "claim-mix")
 DEFAULT_BUDGET = 1.0  # seconds per King move on one core (converted to a playout count)
@@ -46,18 +49,10 @@ def choose_move(kind: str, level: int, view: Mapping[str, Any], legal: Sequence[
         return dict(legal[0])
     if kind in CLAIM_KINDS:
         if level == 1:
-            from games.ai.claim import squire
-
             return squire.choose(view, legal, seed)
         if level == 2:
-            from games.ai.claim import knight
-
             return knight.choose(view, legal, seed)
-        from games.ai.claim import king
-
         return king.choose(view, legal, seed, DEFAULT_BUDGET if budget is None else budget)
     if kind == "inheritors":
-        from games.ai import inheritors
-
         return inheritors.choose(view, legal, seed, level)
     return random_move(legal, seed)  # a kind without a dedicated AI yet: random legal moves

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.ai import choose_move, random_move
+from games.rules.cards import FACTION_NAMES
+from games.rules.claim.options import random_mix
+from games.rules.inheritors import RULES
+from games.rules.registry import get_rules
 
 Player = str | int
 
@@ -21,20 +25,13 @@ def deal_options(kind: str, deal_seed: int, seats: int = 2) -> dict[str, Any] | 
     """Game options for one deal: claim-mix draws a random valid faction mix from the seed
     (one pair + 3 singles for 2 seats, + 5 singles for 3-4 seats, M3.1)."""
     if kind == "claim-mix":
-        from games.rules.cards import FACTION_NAMES
-        from games.rules.claim.options import random_mix
-
         return {"factions": [FACTION_NAMES[f] for f in random_mix(random.Random(deal_seed), seats)]}
     return None
 
 
 def get_engine(kind: str) -> Any:
     if kind == "inheritors":
-        from games.rules.inheritors import RULES
-
         return RULES
-    from games.rules.registry import get_rules
-
     return get_rules(kind)
 
 

@@ -26,6 +26,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 
+from accounts.models import User
 from claim.throttling import AnonRateThrottle, UserRateThrottle, configured_rate
 from games.models import Seat
 from games.rules.registry import GAMES
@@ -177,8 +178,6 @@ class UserGamesExportView(PublicReadView):
                    429: schema.E429},
     )
     def get(self, request, username: str):
-        from accounts.models import User
-
         filters = parse_filters(request.query_params)
         user = User.objects.filter(username__iexact=username).first()
         if user is None:

@@ -23,6 +23,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from accounts.models import User
 from claim.throttling import AnonRateThrottle, UserRateThrottle
 from games import service
 from games.models import Game, Seat
@@ -109,8 +110,6 @@ class UserGamesView(PublicReadView):
                    429: schema.E429},
     )
     def get(self, request, username: str):
-        from accounts.models import User
-
         after_id = keyset.cursor_param(request.query_params.get("cursor"))
         limit = keyset.limit_param(request.query_params.get("limit"), PAGE, MOST)
         user = User.objects.filter(username__iexact=username).first()

@@ -6,6 +6,8 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
+from games.rules.claim import CLAIM
+
 from .serializers import GameErrorSerializer
 
 SEATS_EXAMPLE = [
@@ -21,8 +23,6 @@ SEATS_EXAMPLE = [
 def _example_position() -> tuple[dict[str, object], list[object], dict[str, object], list[object]]:
     """A real position of the examples (the engine's own JSON, so they are what the schema says): Claim with two
     seats, the first deal that seat 1 leads, after its first card; seat 0's view and legal moves, and the events."""
-    from games.rules.claim import CLAIM
-
     seed = next(s for s in range(100) if CLAIM.to_act(CLAIM.setup(None, 2, s)) == {1})
     state = CLAIM.setup(None, 2, seed)
     state, events = CLAIM.apply(state, 1, CLAIM.legal_moves(state, 1)[0])

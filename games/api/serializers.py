@@ -10,6 +10,9 @@ from rest_framework import serializers
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
 from games.ai import LEVELS
 from games.models import DAYS_PER_MOVE_CHOICES
+from games.rules.registry import GAMES
+from games.service.clock import parse_time_control
+from games.service.errors import InvalidRequest
 
 MAX_MOVE_CHARS = 2000
 
@@ -45,8 +48,6 @@ class OpponentSerializer(ClosedSerializer):
 
 def KindField(**kwargs) -> serializers.ChoiceField:
     """A game kind of the registry (an enum in the schema), refused with the registry's message."""
-    from games.rules.registry import GAMES
-
     known = ", ".join(sorted(GAMES))
     return serializers.ChoiceField(choices=sorted(GAMES), error_messages={
         "invalid_choice": "unknown game kind '{input}' (known: " + known + ")"}, **kwargs)
@@ -80,9 +81,6 @@ class TimeControlField(serializers.JSONField):
     """``time_control`` of a create request, checked by :func:`games.service.clock.parse_time_control`."""
 
     def to_internal_value(self, data):
-        from games.service.clock import parse_time_control
-        from games.service.errors import InvalidRequest
-
         value = super().to_internal_value(data)
         if value is None:
             return None

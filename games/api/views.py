@@ -8,7 +8,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, NotAuthenticated
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -99,8 +99,6 @@ class PublicReadView(GameView):
 
     def handle_exception(self, exc):
         if isinstance(exc, GameAPIError) and exc.status_code == 404 and not self.request.user.is_authenticated:
-            from rest_framework.exceptions import NotAuthenticated
-
             exc = NotAuthenticated("Only finished games are public: log in or send a token to see your own games.")
         return super().handle_exception(exc)
 

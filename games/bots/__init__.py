@@ -12,6 +12,8 @@ from typing import Any
 
 from django.core.cache import cache
 
+from accounts.models import User
+
 ONLINE_TTL = 90
 #: The most bots ``GET /bots/online`` lists.
 MAX_LISTED = 200
@@ -29,8 +31,6 @@ def mark_online(user: Any) -> None:
 
 def online_bots() -> list[Any]:
     """The active bot accounts marked online, by username."""
-    from accounts.models import User
-
     bots = list(User.objects.filter(is_bot=True, is_active=True).order_by("username")
                 .only("id", "username", "display_name", "is_bot"))
     online = cache.get_many([_key(b.pk) for b in bots]) if bots else {}

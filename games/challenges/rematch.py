@@ -24,6 +24,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from games import signals
 from games.models import Game, Seat
 from games.service._common import lock_game, seats_of
 from games.service.clock import clock_row, time_control_of
@@ -112,8 +113,6 @@ def on_game_committed(sender: Any = None, *, game_id: int, status: str, game: An
 
 def connect() -> None:
     """Register the two-seat offers with the service and follow rematch games (the app's ``ready()``)."""
-    from games import signals
-
     REMATCH_CHALLENGES["find"] = find
     REMATCH_CHALLENGES["offer"] = offer
     signals.game_committed.connect(on_game_committed, dispatch_uid="games.challenges.rematch")

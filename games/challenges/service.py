@@ -35,8 +35,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games.rules.base import RulesError
 from games.rules.registry import get_rules
+from games.service import create_game, join_game
 from games.service.clock import parse_time_control
 from games.service.errors import Conflict, InvalidRequest, ServiceError
 from games.service.payload import offer_links
@@ -158,8 +160,6 @@ def _terms(kind: str, options: Any, time_control: Any, days_per_move: int | None
 def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_control: Any = None,
            days_per_move: int | None = None, rated: bool = False, seat: int | None = None,
            expires_in: int | None = None) -> Challenge:
-    from accounts.models import User
-
     normalized, control = _terms(kind, options, time_control, days_per_move, rated)
     ttl = DEFAULT_TTL if expires_in is None else expires_in
     if not MIN_TTL <= ttl <= MAX_TTL:
@@ -189,8 +189,6 @@ def _check_pending(user: Any, target: Any) -> None:
     serializes one user's creations and blocks no foreign key to that user), so two parallel requests
     cannot both see room for one more. The counts read the ``challenge_outgoing`` index: at most
     :data:`MAX_PENDING` pending rows of this user, whatever their history."""
-    from accounts.models import User
-
     list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
     pending = Challenge.objects.filter(challenger=user, status=Challenge.Status.PENDING,
                                        expires_at__gt=timezone.now())
@@ -249,8 +247,6 @@ def _answer(fn: Any, user: Any, challenge_id: str, *args: Any) -> Any:
 
 
 def _accept(c: Challenge, user: Any) -> Challenge:
-    from games.service import create_game, join_game
-
     if user.pk == c.challenger_id:
         raise Conflict("You cannot accept your own challenge; cancel it instead.", code="own_challenge")
     seat = c.seat if c.seat is not None else secrets.randbelow(2)

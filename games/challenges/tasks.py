@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .service import expire_due
+
 
 @shared_task(acks_late=True, name="challenges.expire")
 def expire_challenges_task() -> int:
     """Periodic: mark pending challenges past their ``expires_at`` expired (with their events)."""
-    from .service import expire_due
-
     return expire_due()

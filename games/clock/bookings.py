@@ -15,9 +15,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+import claim.tasks
 from games.service import Conflict, InvalidRequest, ServiceError
 
 from .models import VacationAccount, VacationPeriod
+from .tasks import announce_vacation_task
 from .vacation import DAY, account_for, accrual_every_days, forget, max_days
 
 
@@ -135,15 +137,11 @@ def changed(user_id: int, old: tuple[datetime, datetime] | None = None,
     """Inside the transaction that changed the user's periods: the cached periods are cleared now and on
     commit, then the user's active games get a ``vacation`` version (:func:`games.clock.service.announce_vacation`,
     in the background). ``old``/``new``: a period cancelled or shortened (deadlines it had moved come back)."""
-    from claim.tasks import enqueue
-
-    from .tasks import announce_vacation_task
-
     forget(user_id)
     args = [user_id, [_iso(t) for t in old] if old else None, [_iso(t) for t in new] if new else None]
 
     def after() -> None:
         forget(user_id)
-        enqueue(announce_vacation_task, *args)
+        claim.tasks.enqueue(announce_vacation_task, *args)
 
     transaction.on_commit(after, robust=True)

@@ -11,7 +11,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.db import transaction
+from django.utils import timezone
+
 from games.models import GameClock
+from games.service import lock_game, seats_of
+from games.service.clock import end_pause, write_bank
 from games.signals import Change, batched
 
 from . import service
@@ -73,12 +78,6 @@ def _follow(game_id: int, version: int, control: str, paused_at: Any, paused_ver
 
 def _end_pause_by_move(game_id: int, version: int) -> None:
     """Someone moved during a pause: the pause is over (the move already set a fresh deadline)."""
-    from django.db import transaction
-    from django.utils import timezone
-
-    from games.service import lock_game, seats_of
-    from games.service.clock import end_pause, write_bank
-
     with transaction.atomic():
         game = lock_game(game_id)
         clock = GameClock.objects.select_for_update().get(game=game)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.models import Game, Seat, SeatDeparture
+
 WINDOW = 50
 DECAY = 0.9
 FORGIVE_EVERY = 20
@@ -13,8 +15,6 @@ FORGIVE_EVERY = 20
 
 def missed_games(user: Any) -> set[int]:
     """Game ids the user lost on time or left (replaced by the AI)."""
-    from games.models import Game, Seat, SeatDeparture
-
 
     left = set(SeatDeparture.objects.filter(user=user).values_list("game_id", flat=True))
     timeouts = Seat.objects.filter(user=user, game__ended_reason="timeout", outcome=Seat.Outcome.LOSS,
@@ -23,8 +23,6 @@ def missed_games(user: Any) -> set[int]:
 
 
 def reliability(user: Any) -> int:
-    from games.models import Game, SeatDeparture
-
 
     played = set(Game.objects.filter(seats__user=user, status=Game.Status.FINISHED).values_list("pk", flat=True))
     played |= set(SeatDeparture.objects.filter(user=user).values_list("game_id", flat=True))

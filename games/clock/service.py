@@ -47,7 +47,7 @@ from games.service import (
 from games.service.clock import bonus_of, clock_row, covered_until, end_pause, seat_vacation, seats_to_act, write_bank
 
 from .notices import seat_replaced, vacation_used
-from .vacation import extension_for
+from .vacation import extension_for, periods_of
 
 log = logging.getLogger("games.clock")
 
@@ -160,8 +160,6 @@ def announce_vacation(user_id: int, old: list[str] | None = None, new: list[str]
     differently. Returns how many games got one. The games come from one query on the user's seats of
     unfinished games (index ``seat_user``), active ones only, at most :data:`ANNOUNCE_MAX_GAMES`; each is its
     own short locked transaction."""
-    from .vacation import periods_of
-
     before, after = _span(old), _span(new)
     # The user's seats of unfinished games (``finished_at`` is set when a game finishes), active ones only.
     game_ids = list(Game.objects.filter(seats__user_id=user_id, seats__finished_at__isnull=True,

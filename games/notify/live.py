@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.realtime.publish import send_to_groups, user_group
+
 #: Channel-layer message type; the consumer handles it in ``notification_new``.
 MESSAGE_TYPE = "notification.new"
 
 
 def push_to_sockets(items: list[tuple[int, dict[str, Any]]]) -> None:
     """``items``: ``(user id, inbox item)``. Never raises."""
-    from games.realtime.publish import send_to_groups, user_group
-
     messages = [(user_group(user_id), {"type": MESSAGE_TYPE, "notification": item}) for user_id, item in items]
     send_to_groups(messages, "pushing notifications to sockets")

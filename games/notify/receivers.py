@@ -24,6 +24,9 @@ from django.db.models import Q, QuerySet
 from games.models import GameEvent, Seat
 from games.signals import Change, batched
 
+from .service import notify_groups
+from .texts import ai_seat, game_url, person, render, spec
+
 if TYPE_CHECKING:
     from .service import Group, Item
 
@@ -53,8 +56,6 @@ def _seats(games: list[int]) -> QuerySet:
 def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int, dict[str, Any]], dict[int, str]]:
     """(the seated humans as ``(index, user id, joined_at, to_act, outcome, rank)``, who every seat is by index
     (``texts.person`` or ``texts.ai_seat``), each human's language by user id)."""
-    from .texts import ai_seat, person
-
     humans, seat_names, languages = [], {}, {}
     for index, user_id, joined, to_act, outcome, rank, ai_level, username, display, language, _active in rows:
         if ai_level is not None:
@@ -69,8 +70,6 @@ def _split(rows: list[tuple[Any, ...]]) -> tuple[list[tuple[Any, ...]], dict[int
 def on_game_changes(changes: list[Change]) -> None:
     """The notifications of a batch of changes, exactly those of :func:`on_game_changed` called on each
     change in turn, in the same order."""
-    from .service import notify_groups
-
     pairs = list(dict.fromkeys((game_id, version) for game_id, version, _ in changes))
     if not pairs:
         return
@@ -134,8 +133,6 @@ def _groups(game_id: int, status: str, type_: str, actor: int | None, kind: str,
     """The ``(event, game id, items)`` to send for one change (``notify_groups``), in order: each item in
     its recipient's language, naming the game and the other players, with the game's link, and what it says
     for any language (``texts.spec``: the inbox shows it in the reader's language of the moment)."""
-    from .texts import game_url, render, spec
-
     url = {"url": game_url(game_id)}
 
     def say(uid: int, index: int, title: str, body: str, **values: Any) -> Item:

@@ -18,13 +18,21 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.utils import timezone
 
+import claim.tasks
+from games.models import Game, Seat
 from games.realtime.presence import present_pairs
+from games.service.clock import turn_start
+from games.service.payload import seats_payload
 
-from .models import DEFAULTS, Delivery, Notification, NotifySettings, Preference, PushSubscription
+from . import live as live_notes
+from . import texts
+from .endpoints import EndpointRefused, endpoint_problem, public_session
+from .models import DEFAULTS, Delivery, Notification, NotifySettings, Preference, PushSubscription, ReminderLog
 
 log = logging.getLogger("games.notify")
 _channels_sql: dict[tuple[str, int, int], str] = {}
@@ -44,9 +52,6 @@ def channels_for(user_ids: Iterable[int], events: Iterable[str]) -> dict[tuple[i
     user_ids, events = list(dict.fromkeys(user_ids)), list(dict.fromkeys(events))
     if not user_ids or not events:
         return {}
-    from django.contrib.auth import get_user_model
-    from django.db import connections, router
-
     user_model = get_user_model()
     connection = connections[router.db_for_read(Preference)]
     key = (connection.vendor, len(user_ids), len(events))
@@ -149,16 +154,12 @@ def notify_groups(groups: list[Group]) -> list[Notification]:
     if not notes:
         return []
     Notification.objects.bulk_create(notes)
-    from claim.tasks import enqueue
-
     for note, (push, email) in zip(notes, delivery, strict=True):
         if push or email:
-            transaction.on_commit(partial(enqueue, deliver_task, note.pk, push, email), robust=True)
+            transaction.on_commit(partial(claim.tasks.enqueue, deliver_task, note.pk, push, email), robust=True)
     live = [(note.user_id, note_payload(note)) for note in notes if note.inbox]
     if live:
-        from .live import push_to_sockets
-
-        transaction.on_commit(lambda: push_to_sockets(live), robust=True)
+        transaction.on_commit(lambda: live_notes.push_to_sockets(live), robust=True)
     return notes
 
 
@@ -166,13 +167,6 @@ def notify_game(event: str, game_id: int, user_ids: list[int], title: str, body:
                 data: dict[str, Any] | None = None, **values: Any) -> list[Notification]:
     """Notify players of one game in their own language (:mod:`games.notify.texts` keys ``title`` and
     ``body``), naming the game and each recipient's opponents, with the game's link in ``data["url"]``."""
-    from django.contrib.auth import get_user_model
-
-    from games.models import Game, Seat
-    from games.service.payload import seats_payload
-
-    from . import texts
-
     kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
     if kind is None:
         return []
@@ -196,8 +190,6 @@ def _iso(dt: datetime | None) -> str | None:
 def note_text(n: Notification, language: str | None) -> tuple[str, str]:
     """The ``(title, body)`` of ``n`` in ``language`` (:func:`texts.render` of ``n.render``); the text stored at
     creation when it keeps nothing to render (made before issue 33) or what it keeps does not render."""
-    from . import texts
-
     if n.render:
         try:
             return texts.render(language, n.render)
@@ -233,10 +225,8 @@ def _sent_text(note: Notification) -> tuple[str, str]:
 def email_subject(note: Notification) -> str:
     """Fixed product text in the recipient's language naming the game only (:func:`texts.email_subject`):
     the note's title may carry a player's name, which stays in the body, quoted."""
-    from .texts import email_subject as subject
-
     game = note.game
-    return subject(note.user.language, note.event, game.kind if game else None, note.game_id)
+    return texts.email_subject(note.user.language, note.event, game.kind if game else None, note.game_id)
 
 
 def _url(note: Notification) -> str:
@@ -255,9 +245,8 @@ def _email_body(note: Notification) -> str:
 
 def send_push(sub: PushSubscription, note: Notification) -> bool:
     """One Web Push message. Expired subscriptions (404/410) are deleted; every failure is recorded."""
-    from pywebpush import WebPushException, webpush
-
-    from .endpoints import EndpointRefused, endpoint_problem, public_session
+    # pywebpush (with aiohttp) costs ~0.15 s to import: only the processes that send pushes pay it.
+    from pywebpush import WebPushException, webpush  # noqa: PLC0415
 
     if not settings.VAPID_PRIVATE_KEY:
         Delivery.objects.create(notification=note, user=note.user, channel="push", ok=False,
@@ -322,11 +311,6 @@ THRESHOLDS = (10, 50)
 
 def send_reminders(now: datetime | None = None) -> int:
     """deadline_near at 50 % and 10 % of the turn's time left, at most one per game and user per 12 h."""
-    from games.models import Game, Seat
-    from games.service.clock import turn_start
-
-    from .models import ReminderLog
-
     now = now or timezone.now()
     sent = 0
     games = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now)
@@ -372,8 +356,6 @@ def digest_text(user: Any, since: datetime) -> str | None:
 
 def send_digests(now: datetime | None = None) -> int:
     """The daily digest: one e-mail per subscribed user per 24 h with their unread notifications."""
-    from . import texts
-
     now = now or timezone.now()
     sent = 0
     for st in NotifySettings.objects.filter(email_digest=True).select_related("user"):

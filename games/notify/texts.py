@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.service.payload import AI_SEAT_NAMES
+
 KINDS: dict[str, dict[str, str]] = {
     "en": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim mix", "inheritors": "Inheritors"},
     "de": {"claim": "Claim", "claim2": "Claim 2", "claim-mix": "Claim-Mix", "inheritors": "Inheritors"},
@@ -202,8 +204,6 @@ def ai_seat(index: int) -> NameRef:
 def shown(language: str | None, ref: NameRef) -> str:
     """How ``ref`` reads in ``language``: a person's name quoted, an AI seat's own name with the language's "AI"."""
     if "ai" in ref:
-        from games.service.payload import AI_SEAT_NAMES
-
         index = int(ref["ai"])
         return text(language, "ai_seat", name=AI_SEAT_NAMES[index % len(AI_SEAT_NAMES)])
     return quoted(language, str(ref.get("name", "")))

@@ -13,6 +13,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.clock.reliability import reliability
 from games.rules.registry import GAMES
 
 from . import schema
@@ -23,8 +24,6 @@ POOL_RE = re.compile(r"^(?P<kind>[a-z0-9-]+?)(?:-(?P<n>[34])p)?$")
 
 
 def profile(user) -> dict:
-    from games.clock.reliability import reliability
-
     return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot,
             "reliability": reliability(user), "ratings": ratings_of_user(user), "history": history_of_user(user)}
 

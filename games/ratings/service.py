@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games.ai import LEVELS, level_name
 from games.models import Game, GameClock, Seat, SeatDeparture
+from games.rules.registry import GAMES
 
 from . import glicko2, openskill_rating
 from .models import RatedGame, Rating, RatingHistory
@@ -175,8 +176,6 @@ def pools() -> list[dict[str, Any]]:
     ``players``: active people with a rating in the pool (provisional or not, any activity); the
     leaderboard shows the established, recently active subset.
     """
-    from games.rules.registry import GAMES
-
     rows = Rating.objects.filter(user__isnull=False, user__is_active=True).values("pool").annotate(n=Count("id"))
     counts = {r["pool"]: r["n"] for r in rows}
     out = []

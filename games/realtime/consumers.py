@@ -23,11 +23,12 @@ import json
 import logging
 from typing import Any
 
+from channels.auth import get_user
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
-from accounts.authentication import effective_scopes
+from accounts.authentication import effective_scopes, token_still_valid
 from claim.ids import is_id
 from claim.parsers import loads
 from games.bots import mark_online
@@ -309,12 +310,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             return
         token = self.scope.get("token")
         if token is not None:
-            from accounts.authentication import token_still_valid
-
             valid = await database_sync_to_async(token_still_valid)(token)
         else:
-            from channels.auth import get_user
-
             session = self.scope.get("session")
             key = getattr(session, "session_key", None)
             # the session still stored (not logged out), and its password hash still the user's

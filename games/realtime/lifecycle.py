@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.service.payload import game_summary
+
 START_TYPES = frozenset({"created", "joined", "ai_filled"})
 END_TYPES = frozenset({"move", "resigned", "timeout", "aborted"})
 
@@ -30,8 +32,6 @@ def lifecycle_kind(status: str, change: str | None) -> str | None:
 
 def lifecycle_messages(game: Any, seats: list[Any], views: dict[int, dict[str, Any]]) -> list[tuple[int, dict]]:
     """``(user id, channel-layer message)`` of this version's lifecycle frame for each seated human, or []."""
-    from games.service.payload import game_summary
-
     any_view = next(iter(views.values()), None)
     change = ((any_view or {}).get("last_events") or {}).get("type")
     kind = lifecycle_kind(game.status, change)

@@ -21,10 +21,15 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from redis import asyncio as aioredis
 
 from claim.loops import process_loop
+from claim.private_api import create_pool, decode_hosts
+from games.service._common import SEATS_GAME_CLOCK, game_and_seats
 
 from .lifecycle import lifecycle_messages
 
@@ -42,8 +47,6 @@ def user_group(user_id: int) -> str:
 def load_game_and_seats(game_id: int):
     """``(game, seats)`` in one query (seats ordered by index, with their users, the game and its clock),
     or ``(None, [])``. Every seat row carries the same ``Game`` instance, so ``seat.game`` costs nothing."""
-    from games.service._common import SEATS_GAME_CLOCK, game_and_seats
-
     return game_and_seats(SEATS_GAME_CLOCK.fetch([game_id]))
 
 
@@ -63,7 +66,7 @@ def build_all(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] 
     :class:`~games.service.payload.GameParts` of this version; built once here otherwise, so the
     per-game parts of the views are computed once for all users.
     """
-    from games.service.payload import GameParts, game_view_payload
+    from games.service.payload import GameParts, game_view_payload  # noqa: PLC0415 - read per call: tests patch it
 
     if game is None or seats is None:
         game, seats = load_game_and_seats(game_id)
@@ -114,9 +117,6 @@ class _PubSubPublisher:
     """
 
     def __init__(self, layer, host) -> None:
-        from channels_redis.utils import create_pool
-        from redis import asyncio as aioredis
-
         self.layer = layer
         self.loop_layer = layer._get_layer()
         self.client = aioredis.Redis(connection_pool=create_pool(host))
@@ -157,8 +157,6 @@ def _slim(message: dict) -> dict:
 
 def client_frame(game_id: int, version: int, view: dict) -> str:
     """The socket frame of a game view (docs/realtime.md): ``{"type": "game", "game_id", "version", "view"}``."""
-    import orjson
-
     return orjson.dumps({"type": "game", "game_id": game_id, "version": version, "view": view}).decode()
 
 
@@ -167,8 +165,6 @@ _publishers: dict[int, tuple[asyncio.AbstractEventLoop, _PubSubPublisher]] = {}
 
 def _pubsub_publisher(layer) -> _PubSubPublisher | None:
     """The pipelined publisher of the running loop for a one-host pub/sub layer, else None."""
-    from channels_redis.pubsub import RedisPubSubChannelLayer
-
     if not isinstance(layer, RedisPubSubChannelLayer):
         return None
     hosts = layer._kwargs.get("hosts") or (layer._args[0] if layer._args else None)
@@ -177,8 +173,6 @@ def _pubsub_publisher(layer) -> _PubSubPublisher | None:
     loop = asyncio.get_running_loop()
     found = _publishers.get(id(layer))
     if found is None or found[0] is not loop or found[1].task.done():
-        from channels_redis.utils import decode_hosts
-
         found = _publishers[id(layer)] = (loop, _PubSubPublisher(layer, decode_hosts(hosts)[0]))
     return found[1]
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.models import Seat
+from games.service.payload import game_view_payload
+
+from .publish import load_game_and_seats
+
 
 def seated_game_versions(user_id: int, game_ids: list[int]) -> dict[int, int]:
     """``{game_id: version}`` for those of ``game_ids`` in which ``user_id`` holds a seat."""
-    from games.models import Seat
-
     rows = Seat.objects.filter(user_id=user_id, game_id__in=game_ids).values_list("game_id", "game__version")
     return dict(rows)
 
@@ -19,10 +22,6 @@ def current_view(user, game_id: int) -> dict[str, Any] | None:
     "No such game" and "not your game" are the same answer, so the socket never reveals which
     game ids exist.
     """
-    from games.service.payload import game_view_payload
-
-    from .publish import load_game_and_seats
-
     game, seats = load_game_and_seats(game_id)
     if game is None or not any(seat.user_id == user.pk for seat in seats):
         return None

@@ -20,6 +20,8 @@ import weakref
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from accounts.models import User
+
 logger = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 3.0
@@ -29,8 +31,6 @@ RECHECK = {"type": "auth.recheck"}
 
 def users_not_active(user_ids: list[int]) -> list[int]:
     """Those of ``user_ids`` whose account is inactive or gone (one query per :data:`CHUNK` ids)."""
-    from accounts.models import User
-
     active: set[int] = set()
     for start in range(0, len(user_ids), CHUNK):
         chunk = user_ids[start:start + CHUNK]

@@ -48,6 +48,7 @@ from games.rules.claim.engine import ClaimRules
 from games.rules.claim.serial import RECORD_FORMAT as CLAIM_FORMAT
 from games.rules.inheritors import cards as icards
 from games.rules.inheritors.engine import InheritorsRules
+from games.rules.inheritors.setup import state_from_setup
 from games.rules.moveshape import check_move
 from games.rules.registry import get_rules
 
@@ -368,8 +369,6 @@ def verify_inheritors(rec: Mapping[str, Any]) -> tuple[str, str]:
         raise Problem(DEAL, f"start_player {setup['start_player']} is not a seat (0-{seats - 1})")
     moves = _moves(rec)
     try:
-        from games.rules.inheritors.setup import state_from_setup
-
         state = state_from_setup(setup)
     except (RulesError, KeyError, TypeError, ValueError) as exc:
         raise Problem(DEAL, f"the setup cannot be built: {exc}") from None

@@ -28,7 +28,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import User
+from games.clock.reliability import reliability
 from games.models import Game
+from games.ratings.models import Rating
+from games.ratings.service import pool_for, rating_payload
 
 from . import service
 from .models import Seek
@@ -48,9 +52,6 @@ class NotJoinable(Exception):
 
 def _ratings(user: Any, seeks: list[Seek]) -> dict[tuple[int, str], int]:
     """The rating of every seek's user and of ``user`` in every pool of ``seeks``: one query."""
-    from games.ratings.models import Rating
-    from games.ratings.service import pool_for, rating_payload
-
     pools = {pool_for(s.kind, s.seats) for s in seeks}
     uids = {s.user_id for s in seeks} | {user.pk}
     rows = {(r.user_id, r.pool): r for r in Rating.objects.filter(pool__in=pools, user_id__in=uids)}
@@ -74,8 +75,6 @@ def refusal(user: Any, seek: Seek, mine: int, theirs: int, now: datetime, reliab
 
 def _attach_users(seeks: list[Seek]) -> None:
     """Their users by primary key, one query (a join could hash the whole user table for a page of seeks)."""
-    from accounts.models import User
-
     users = User.objects.in_bulk({s.user_id for s in seeks})
     for s in seeks:
         s.user = users[s.user_id]
@@ -86,8 +85,6 @@ def _reliability_of(user: Any) -> Callable[[], int]:
 
     def get() -> int:
         if not cache:
-            from games.clock.reliability import reliability
-
             cache.append(reliability(user))
         return cache[0]
 
@@ -99,8 +96,6 @@ def lobby_page(user: Any, after: tuple[datetime, int] | None, limit: int, kind: 
     """Up to ``limit`` open seeks of others that ``user`` may join, oldest first, after ``after`` (the
     ``(created_at, id)`` of the cursor's seek), each with its player's rating; and the cursor of the next page
     (the id of the last seek read; None: no more)."""
-    from games.ratings.service import pool_for
-
     qs = Seek.objects.filter(status=Seek.Status.OPEN).exclude(user=user)
     if kind is not None:
         qs = qs.filter(kind=kind)
@@ -139,8 +134,6 @@ def accept(user: Any, seek_id: int) -> tuple[Seek, Game | None]:
     """Join the open seek ``seek_id`` of another player (see the module's rulings): my new seek and the game
     (None: a 3-4 seat table still waiting). Raises ``LookupError`` (no such open seek), :class:`NotJoinable`,
     ``service.TooManySeeks``."""
-    from games.ratings.service import pool_for
-
     target = Seek.objects.select_related("user").filter(pk=seek_id, status=Seek.Status.OPEN).first()
     if target is None:
         raise LookupError(seek_id)

@@ -34,7 +34,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
+from games.ai import LEVELS
+from games.clock.reliability import reliability
 from games.models import Game
+from games.notify.service import notify_game
+from games.ratings.service import rating_for
+from games.service import create_game, join_game
 
 from .models import Seek
 
@@ -78,16 +84,12 @@ class _Ctx:
         self.rel: dict[int, int] = {}
 
     def rating(self, seek: Seek) -> float:
-        from games.ratings.service import rating_for
-
         key = (seek.user_id, seek.kind, seek.seats)
         if key not in self.ratings:
             self.ratings[key] = rating_for(seek.user, seek.kind, seek.seats)["rating"]
         return self.ratings[key]
 
     def reliability(self, user: Any) -> int:
-        from games.clock.reliability import reliability
-
         if user.pk not in self.rel:
             self.rel[user.pk] = reliability(user)
         return self.rel[user.pk]
@@ -169,8 +171,6 @@ def _pair_once(seek_id: int, oldest_first: bool, partner: int | None = None) -> 
     """One attempt of :func:`try_pair`: ``(game, False)``, ``(None, False)`` (nothing to pair now) or
     ``(None, True)`` (a seek of the group found was no longer open once locked). ``partner``: as
     :func:`find_group`."""
-    from games.service import create_game, join_game
-
     now = timezone.now()
     with transaction.atomic():
         seek = Seek.objects.select_related("user").filter(pk=seek_id).first()
@@ -202,12 +202,6 @@ def _pair_once(seek_id: int, oldest_first: bool, partner: int | None = None) -> 
 
 
 def _announce(game_id: int, user_ids: list[int]) -> None:
-    from django.apps import apps
-
-    if not apps.is_installed("games.notify"):
-        return
-    from games.notify.service import notify_game
-
     notify_game("match_found", game_id, user_ids, "match.title", "match.body")
 
 
@@ -235,8 +229,6 @@ def create_seek(user: Any, **fields: Any) -> tuple[Seek, Game | None]:
 def _new_seek(user: Any, fields: dict[str, Any]) -> Seek:
     """Insert a seek of ``user`` (in the caller's transaction) after counting their open seeks under a lock
     on their row: :class:`TooManySeeks` past :func:`max_open`."""
-    from accounts.models import User
-
     list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
     open_seeks = Seek.objects.filter(user=user, status=Seek.Status.OPEN).count()
     if open_seeks >= max_open():
@@ -278,16 +270,11 @@ def quick_pair(user: Any, kind: str, seats: int = 2, days_per_move: int | None =
 
 
 def ai_level_for(user: Any, kind: str, seats: int) -> int:
-    from games.ai import LEVELS
-    from games.ratings.service import rating_for
-
     mine = rating_for(user, kind, seats)["rating"]
     return min(LEVELS, key=lambda lvl: (abs(rating_for(lvl, kind, seats)["rating"] - mine), lvl))
 
 
 def fallback_to_ai(seek_id: int) -> Game | None:
-    from games.service import create_game
-
     with transaction.atomic():
         seek = Seek.objects.select_for_update().select_related("user").filter(pk=seek_id).first()
         if seek is None or seek.status != Seek.Status.OPEN or not seek.quick:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import connections, transaction
+from django.utils import timezone
 
 from claim.rowsql import insert_row, insert_statement, update_row
+from games import signals
 from games.ai import choose_move
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.base import NotYourTurn, RulesError, replay
@@ -31,7 +34,7 @@ from ._common import (
     set_to_act,
 )
 from .access import lock_joined_seat, require_joined_seat
-from .clock import only_clock_entries_since
+from .clock import end_pause_by_move, is_paused, only_clock_entries_since
 from .errors import Conflict, GameNotFound, IllegalMoveError
 from .payload import GameParts, game_view_payload
 from .records import store_record
@@ -208,8 +211,6 @@ def make_move(user: Any, game_id: int, version: int, move: Mapping[str, Any],
             if answer is not None:
                 return answer
             raise
-        from .clock import end_pause_by_move, is_paused
-
         # A move ends a pause in its own transaction (undone with it if the move is not stored).
         savepoint = transaction.savepoint() if is_paused(game) else None
         if savepoint is not None:
@@ -319,12 +320,6 @@ def resume_ai_turns(idle_seconds: float = 120.0) -> list[tuple[int, int]]:
     leaves a game waiting for an AI that was never asked). Harmless when run often: the task is
     idempotent by version. Returns the (game id, version) pairs enqueued. Meant for Celery beat.
     """
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from games import signals
-
     cutoff = timezone.now() - timedelta(seconds=idle_seconds)
     stalled = list(
         Game.objects.filter(status=Game.Status.ACTIVE, updated_at__lt=cutoff,

@@ -17,6 +17,7 @@ from games.ai import level_name
 from games.models import Game, GameEvent, Seat
 
 from ._common import human_has_moved, load_state, rules_of, seat_of_user, seats_of
+from .clock import clock_row, clock_view, time_control_of
 
 
 def _iso(dt: Any) -> str | None:
@@ -92,8 +93,6 @@ def seat_payload(seat: Seat, user: Any) -> dict[str, Any]:
 
 def _time_control(game: Game) -> dict[str, Any]:
     """The time control (``type`` "correspondence" = days per move, "bank" or "unlimited") and its description."""
-    from .clock import clock_row, time_control_of
-
     return time_control_of(game, clock_row(game)).payload()
 
 
@@ -207,8 +206,6 @@ class GameParts:
         its clock; a bank clock one version behind is extended by the last entry, read only then. The seats'
         booked vacation comes from the clock app's reader (a cache read; the database on a miss)."""
         if self._clock is None:
-            from .clock import clock_row, clock_view
-
             row = clock_row(self.game)
             stale = (row is not None and row.control == row.Control.BANK and row.synced_version != self.game.version
                      and self.game.status == Game.Status.ACTIVE)

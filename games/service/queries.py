@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import BooleanField, Exists, F, OuterRef, QuerySet, Value
 
 from games.models import Game, GameEvent, Seat
+from games.rules.registry import GAMES
 
 from ._common import SEATS_GAME_CLOCK, game_and_seats, seats_of
 from .access import require_visible
@@ -30,8 +31,6 @@ def inbox(user: Any, status: str = "current", kind: str | None = None) -> QueryS
     """The user's games (of one ``kind`` if given), correspondence order: my turn first, then nearest deadline,
     then most recently updated. ``finished``: newest finished first, a range of the seat_user_finished index
     (a page costs its own rows, however long the player's history)."""
-    from games.rules.registry import GAMES
-
     if status not in INBOX_STATUSES:
         raise InvalidRequest(f"status must be one of {', '.join(INBOX_STATUSES)}.", field="status")
     if kind is not None and kind not in GAMES:

@@ -36,9 +36,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules.claim import core
+from games.rules.claim.multi import winners_n
 from games.rules.claim.playout import random_playout
 
-from . import knight
+from . import knight, knight_n
 from .knowledge import (
     Knowledge,
     apply_core,
@@ -124,8 +125,6 @@ def choose_core(k: Knowledge, cands: list[int], seed: int, budget: float) -> int
 
 
 def _result_n(st: core.Core, seat: int) -> float:
-    from games.rules.claim.multi import winners_n
-
     winners = winners_n(st)
     if not winners:
         return 0.5  # 4 seats: a draw between the teams (M7.3)
@@ -136,8 +135,6 @@ def _result_n(st: core.Core, seat: int) -> float:
 
 def choose_core_n(k: Knowledge, cands: list[int], seed: int, budget: float) -> int:
     """3-4 seats: determinized rollouts in both phases (see the module docstring)."""
-    from . import knight_n
-
     rng = random.Random(seed)
     cands = sorted(set(cands))
     if len(cands) == 1:

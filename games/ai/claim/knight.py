@@ -30,6 +30,7 @@ from typing import Any
 from games.rules.cards import GNOME, SEER, UNDEAD
 from games.rules.claim import core
 
+from . import knight_n
 from .evaluate import card_power, follower_weight, gnome_risk, win_prob
 from .knowledge import Knowledge, build_core, core_move, opponent_hand_phase2, read_view, sample_hidden
 from .solver import Budget, Solver
@@ -242,8 +243,6 @@ def phase2_scores(k: Knowledge, legal: Sequence[int]) -> dict[int, float]:
 def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int) -> dict[str, Any]:
     k = read_view(view)
     if k.seats != 2:
-        from . import knight_n  # 3-4 seats (claim-mix M3-M7)
-
         return knight_n.choose_k(k, legal, seed)
     rng = random.Random(seed)
     if k.seer_pending == k.seat and k.peek is not None and k.prize is not None:

@@ -36,7 +36,7 @@ from games.rules.cards import GNOME, SEER, UNDEAD
 from games.rules.claim import core
 
 from .evaluate import card_power, faction_prob, follower_weight, majority_prob, strongest_gnome_rival
-from .knowledge import Knowledge, build_core_n, sample_hidden_n
+from .knowledge import Knowledge, build_core_n, core_move, sample_hidden_n
 
 SPEND = 0.045  # win-probability units per unit of card_power spent in phase 1 (as for 2 seats)
 SAMPLES = 8  # placements of the unseen cards per decision
@@ -302,8 +302,6 @@ def scores(k: Knowledge, cards: Sequence[int], rng: random.Random) -> dict[int, 
 
 
 def choose_k(k: Knowledge, legal: Sequence[Mapping[str, Any]], seed: int) -> dict[str, Any]:
-    from .knowledge import core_move
-
     rng = random.Random(seed)
     if k.seer_pending == k.seat and k.peek is not None and k.prize is not None:
         want = "top" if seer_choice_value(k, True) > seer_choice_value(k, False) else "prize"

@@ -31,6 +31,7 @@ from games.rules.cards import (
 )
 from games.rules.claim import core
 from games.rules.claim.core import OVER, P2_DEST, PHASE1, SEER_PRIZE, SEER_TOP, Core
+from games.rules.claim.multi import HAND_SIZE, winners_n
 
 _BASE_DECKS: dict[tuple[int, ...], list[int]] = {}
 
@@ -118,8 +119,6 @@ def _playout_n(st: Core, rnd: Callable[[], float], log: list[tuple[int, int]] | 
             core.apply_move(st, m)
         if log is not None:
             log.append((seat, m))
-    from games.rules.claim.multi import winners_n
-
     winners = winners_n(st)
     return winners[0] if len(winners) == 1 else None
 
@@ -128,8 +127,6 @@ def random_game_n(factions: Sequence[int], seats: int, rng: random.Random,
                   kind: str = "claim-mix") -> list[int]:
     """3-4 seats (M3): deal 12/9 cards each from the 72-card deck and play a random game;
     returns the winning seats (a team's two seats with 4 players; [] = draw)."""
-    from games.rules.claim.multi import HAND_SIZE, winners_n
-
     base = _base(factions)
     deck = base[:]
     rng.shuffle(deck)

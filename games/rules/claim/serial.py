@@ -8,6 +8,7 @@ from typing import Any, cast
 from games.rules.base import JSON
 from games.rules.cards import CARD_ID, FACTION_ALIASES, FACTION_NAMES, parse_card
 from games.rules.claim.core import Core, new_core
+from games.rules.claim.multi import result_n
 from games.rules.claim.scoring import decide, piles_by_faction
 from games.rules.claim.types import ClaimResult, TrickSummary
 from games.rules.errors import RulesError
@@ -128,8 +129,6 @@ def result_of(st: Core) -> ClaimResult:
     """C8 / T4 / M2.4 scoring breakdown (valid at any time; the game result once over).
     3-4 seats: M7 (:func:`games.rules.claim.multi.result_n`)."""
     if st.seats != 2:
-        from games.rules.claim.multi import result_n
-
         return result_n(st, ids, FACTION_NAMES)
     factions = st.factions
     by = [piles_by_faction(st.score[s], factions) for s in range(st.seats)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import cards as C
 from . import clans
+from .data import COLOUR_NAMES
 from .state import InheritorsState
 from .types import InheritorsEvent, PlaceEvent
 
@@ -26,8 +27,6 @@ def next_value_problem(state: InheritorsState, seat: int, cid: str) -> str | Non
 
 
 def state_colour(colour: str) -> str:
-    from .data import COLOUR_NAMES
-
     return COLOUR_NAMES.get(colour, colour)
 
 
