@@ -10,6 +10,8 @@ from django.test import Client
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from tests.openapi_json import json_schema
+
 from .conftest import adb, play_one
 from .test_streams import Stream
 
@@ -20,23 +22,6 @@ def served_schema() -> dict:
     response = Client().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     return json.loads(response.content)
-
-
-def json_schema(node):
-    """OpenAPI 3.0's ``nullable: true`` as JSON Schema (``null`` allowed), everywhere in ``node``."""
-    if isinstance(node, list):
-        return [json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: json_schema(value) for key, value in node.items() if key != "nullable"}
-    if node.get("nullable"):
-        if "type" in out:
-            out["type"] = [out["type"], "null"]
-            if "enum" in out:
-                out["enum"] = [*out["enum"], None]
-        else:
-            out = {"anyOf": [out, {"type": "null"}]}
-    return out
 
 
 def validator(schema: dict, ref: str) -> Draft202012Validator:

@@ -29,25 +29,9 @@ from games.models import Game
 from games.rules.cards import FACTION_NAMES
 from games.rules.claim.options import random_mix
 from games.rules.registry import KINDS
+from tests.openapi_json import json_schema
 
 pytestmark = pytest.mark.django_db
-
-
-def _json_schema(node: Any) -> Any:
-    """OpenAPI 3.0's ``nullable: true`` as JSON Schema (``null`` allowed), everywhere in ``node``."""
-    if isinstance(node, list):
-        return [_json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: _json_schema(value) for key, value in node.items() if key != "nullable"}
-    if node.get("nullable"):
-        if "type" in out:
-            out["type"] = [out["type"], "null"]
-            if "enum" in out:
-                out["enum"] = [*out["enum"], None]
-        else:
-            out = {"anyOf": [out, {"type": "null"}]}
-    return out
 
 
 class Components:
@@ -56,7 +40,7 @@ class Components:
 
     def __init__(self) -> None:
         self.schema = SchemaGenerator().get_schema(request=None, public=True)
-        self._document = _json_schema(self.schema)
+        self._document = json_schema(self.schema)
         self._registry = Registry().with_resource("urn:claim-openapi", Resource.opaque(self._document))
         self._validators: dict[str, Any] = {}
         self.seen: dict[str, int] = {}
