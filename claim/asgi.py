@@ -1,8 +1,9 @@
-"""ASGI entry point: HTTP by Django's ASGI handler, NDJSON streams on the loop, WebSockets at /ws/ by Channels.
+"""ASGI entry point: HTTP (the NDJSON streams too) by Django's ASGI handler, WebSockets at /ws/ by Channels.
 
-Every request goes through Django's stack (middleware, DRF, the views); nothing answers beside it. Run by
-uvicorn: for everything under ``make run``; in production for the sockets and streams only, which the proxy
-sends here while Django's other HTTP runs on gunicorn (claim/wsgi.py; docs/architecture.md, "Process model").
+Every HTTP request goes through Django's stack (middleware, DRF, the views); the two NDJSON streams are Django
+views whose body is an async iterator, sent on the event loop (games/streams.py). Run by uvicorn: for everything
+under ``make run``; in production for the sockets and streams only, which the proxy sends here while Django's
+other HTTP runs on gunicorn (claim/wsgi.py; docs/architecture.md, "Process model").
 """
 
 from __future__ import annotations
@@ -17,10 +18,7 @@ django.setup(set_prefix=False)
 
 from django.core.asgi import get_asgi_application  # noqa: E402
 
-from games.streams import Streams  # noqa: E402
-
-# NDJSON streams hold no request thread: answered on the loop (games/streams.py); everything else is Django's.
-http_app = Streams(get_asgi_application())
+http_app = get_asgi_application()
 # Objects made at start-up (modules, settings, URL patterns) are left out of the garbage collector's passes.
 gc.freeze()
 

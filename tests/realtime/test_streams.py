@@ -17,6 +17,11 @@ def _eager(settings):
     settings.TASK_MODE = "eager"
 
 
+def headers(start: dict) -> dict[str, str]:
+    """An ``http.response.start`` message's header fields, by lower-case name (names are case-insensitive)."""
+    return {name.decode().lower(): value.decode() for name, value in start["headers"]}
+
+
 class Stream:
     def __init__(self, app, path: str, token: str | None, method: str = "GET") -> None:
         path, _, query = path.partition("?")
@@ -55,7 +60,7 @@ async def test_a_game_stream_sends_the_current_view_then_each_version_and_ends_w
     token = await adb(make_token)(alice, scopes=["games:read"])
     stream = Stream(asgi_app, f"/api/v1/games/{game_id}/stream", token)
     start = await stream.start()
-    assert start["status"] == 200 and (b"content-type", b"application/x-ndjson") in start["headers"]
+    assert start["status"] == 200 and headers(start)["content-type"] == "application/x-ndjson"
     first = await stream.line()
     assert first["type"] == "game" and first["game_id"] == game_id and first["view"]["my_seat"] == 0
     _, version = await adb(play_one)(game_id, alice, bob)
