@@ -34,14 +34,12 @@ import asyncio
 import contextlib
 import json
 import re
-import weakref
 from collections import Counter
 from collections.abc import AsyncIterator
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any, cast
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.core.handlers.asgi import ASGIRequest
@@ -57,6 +55,8 @@ from games.service.errors import GameNotFound
 
 KEEPALIVE_SECONDS = 20.0
 MAX_PER_USER = 8
+#: An admitted stream whose body has not started after this many seconds was dropped unread: its places go.
+START_SECONDS = 30.0
 EVENTS_PATH = "/api/v1/stream/events"
 GAME_PATH_TEMPLATE = "/api/v1/games/{game_id}/stream"  # as the OpenAPI schema names it (games/stream_schema.py)
 GAME_PATH = re.compile("^" + re.escape(GAME_PATH_TEMPLATE).replace(re.escape("{game_id}"), r"(\d{1,18})") + "$")
@@ -87,29 +87,37 @@ class StreamsNeedAsgi(exceptions.APIException):
 
 class _Held:
     """What one admitted stream counts in this process (:data:`_open`, the address's count); released once, on
-    the event loop that counted it."""
+    the event loop that counted it: when its body ends, or after :data:`START_SECONDS` if its body never
+    started (Django drops a response unread when the client goes while the middleware still handles it)."""
 
     def __init__(self, user_id: int, address: str, loop: asyncio.AbstractEventLoop) -> None:
-        self.user_id, self.address, self.loop, self.released = user_id, address, loop, False
+        self.user_id, self.address, self.released, self.started = user_id, address, False, False
+        self.unstarted = loop.call_later(START_SECONDS, self._release_unstarted)
+
+    def start(self) -> bool:
+        """The body starts; False if too late (its places were released: the stream ends at once)."""
+        self.unstarted.cancel()
+        self.started = not self.released
+        return self.started
+
+    def _release_unstarted(self) -> None:
+        if not self.started:
+            self.release()
 
     def release(self) -> None:
         if self.released:
             return
         self.released = True
+        self.unstarted.cancel()
         limits.release(self.address)
         _open[self.user_id] -= 1
         if _open[self.user_id] <= 0:
             del _open[self.user_id]
 
-    def release_soon(self) -> None:
-        """From any thread: release on the loop (for a response dropped before its body was read)."""
-        with contextlib.suppress(RuntimeError):  # the loop is closed: its counts are gone with it
-            self.loop.call_soon_threadsafe(self.release)
 
-
-async def _admit(user_id: int, address: str) -> _Held:
-    """Count one more stream of ``user_id`` from ``address``, or refuse it (on the loop: nothing awaits between
-    a check and its increment, as games.realtime.limits requires)."""
+def _admit(user_id: int, address: str) -> _Held:
+    """Count one more stream of ``user_id`` from ``address``, or refuse it; on the event loop, which alone keeps
+    these counts (nothing awaits between a check and its increment, as games.realtime.limits requires)."""
     if _open[user_id] >= MAX_PER_USER:
         raise TooManyConnections(f"At most {MAX_PER_USER} open streams per user: close one first.",
                                  code="too_many_streams")
@@ -176,6 +184,8 @@ async def _lines(held: _Held, user: Any, token: Any, session_key: str | None, ga
     goes (Django's handler cancels the iteration: the ``finally`` clauses leave the group and release the
     counts)."""
     try:
+        if not held.start():
+            return
         from games.bots import mark_online
         from games.realtime.publish import user_group
         from games.realtime.queries import current_view
@@ -240,11 +250,31 @@ async def _lines(held: _Held, user: Any, token: Any, session_key: str | None, ga
         held.release()
 
 
+class PendingStream(StreamingHttpResponse):
+    """:class:`StreamCheck`'s answer to a request that passed DRF's checks: the stream's response, its body not
+    set yet; :func:`stream` admits it on the event loop and sets the body, or answers DRF's 429 instead."""
+
+    def __init__(self, check: StreamCheck, user: Any, token: Any, session_key: str | None, game_id: int | None,
+                 notifications: bool, address: str) -> None:
+        super().__init__((), content_type="application/x-ndjson")
+        self["Cache-Control"] = "no-store"
+        self["X-Accel-Buffering"] = "no"
+        self.check: StreamCheck | None = check
+        self.user, self.token, self.session_key = user, token, session_key
+        self.game_id, self.notifications, self.address = game_id, notifications, address
+
+    def refused(self, exc: exceptions.APIException) -> HttpResponseBase:
+        """DRF's answer to ``exc``, as the view would have given it (the API's exception handler, renderer and
+        headers)."""
+        assert self.check is not None
+        return self.check.finalize_response(self.check.request, self.check.handle_exception(exc))
+
+
 class StreamCheck(APIView):
     """DRF's part of a stream request: the API's default authentication, permission and throttle classes (those
-    of ``GET /api/v1/games``), its exception handler and renderer; then, for an admitted request, the streamed
-    response. Run by :func:`stream` in a thread; not in the OpenAPI schema by itself (games/stream_schema.py).
-    Streams are read with GET (HEAD, POST, …: 405, after the checks, as on a REST endpoint)."""
+    of ``GET /api/v1/games``), its exception handler and renderer. Run by :func:`stream` in a thread; not in the
+    OpenAPI schema by itself (games/stream_schema.py). Streams are read with GET (HEAD, POST, …: 405, after the
+    checks, as on a REST endpoint)."""
 
     http_method_names = ["get", "options"]
 
@@ -252,26 +282,17 @@ class StreamCheck(APIView):
         raw = request._request
         if not isinstance(raw, ASGIRequest):
             raise StreamsNeedAsgi()
-        user_id = request.user.pk
-        assert user_id is not None  # IsAuthenticated passed
         if game_id is not None:
             from games.realtime.queries import seated_game_versions
 
-            if not seated_game_versions(user_id, [game_id]):
+            if not seated_game_versions(request.user.pk, [game_id]):  # type: ignore[arg-type]  # authenticated
                 raise GameAPIError(GameNotFound())  # what GET /api/v1/games/{id} answers for such a game
-        notifications = request.query_params.get("notifications", "0") in ("1", "true")
         session = getattr(raw, "session", None)
-        session_key = None if request.auth is not None or session is None else session.session_key
-        held = async_to_sync(_admit)(user_id, limits.address_key(cast(dict, raw.scope)))
-        response = StreamingHttpResponse(
-            _lines(held, request.user, request.auth, session_key, game_id, notifications),
-            content_type="application/x-ndjson")
-        response["Cache-Control"] = "no-store"
-        response["X-Accel-Buffering"] = "no"
-        # A response dropped before its body is read (the client went while the middleware ran) never starts
-        # _lines, whose ``finally`` releases the counts: then they are released when the response is collected.
-        weakref.finalize(response, held.release_soon)
-        return response
+        return PendingStream(
+            self, request.user, request.auth,
+            session_key=None if request.auth is not None or session is None else session.session_key,
+            game_id=game_id, notifications=request.query_params.get("notifications", "0") in ("1", "true"),
+            address=limits.address_key(cast(dict, raw.scope)))
 
 
 _check = StreamCheck.as_view()
@@ -280,6 +301,17 @@ _check = StreamCheck.as_view()
 @csrf_exempt  # as DRF's views are: DRF checks a session's CSRF token itself (unsafe methods only)
 async def stream(request: HttpRequest, game_id: int | None = None) -> HttpResponseBase:
     """The async view of both stream routes: :class:`StreamCheck` in a thread (the database connection it used
-    is closed after it: an open stream holds none), then Django streams the body on the loop."""
+    is closed after it: an open stream holds none), then, on the event loop, the admission (:func:`_admit`) and
+    the body (:func:`_lines`), which Django's handler sends as it comes."""
     kwargs = {} if game_id is None else {"game_id": game_id}
-    return await database_sync_to_async(_check)(request, **kwargs)
+    response = await database_sync_to_async(_check)(request, **kwargs)
+    if not isinstance(response, PendingStream):
+        return response  # DRF's refusal
+    try:
+        held = _admit(response.user.pk, response.address)
+    except TooManyConnections as exc:
+        return response.refused(exc)
+    response.check = None  # the view no longer needed (it refers back to the response)
+    response.streaming_content = _lines(held, response.user, response.token, response.session_key,
+                                        response.game_id, response.notifications)
+    return response
