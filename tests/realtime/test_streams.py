@@ -124,6 +124,34 @@ async def test_streams_are_read_with_get_only(asgi_app, make_user, make_token, m
     assert start["status"] == 405 and headers(start)["allow"] == "GET, OPTIONS"
 
 
+async def test_streams_are_served_without_a_thread_of_their_own(asgi_app, make_user, make_token):
+    """claim.asgi routes the stream paths to StreamsHandler (no per-request thread), everything else to Django's
+    own handler; an open stream adds no thread to the process."""
+    import threading
+
+    from channels.routing import URLRouter
+
+    from claim.asgi import StreamsHandler, http_app, http_routes
+    from games import streams
+
+    router = URLRouter(http_routes)
+    game = streams.GAME_PATH_TEMPLATE.format(game_id=12)
+    for path, app in ((streams.EVENTS_PATH, StreamsHandler), (game, StreamsHandler),
+                      ("/api/v1/games/12", type(http_app)), ("/api/v1/games/12/streamx", type(http_app))):
+        first = next(r for r in router.routes if r.pattern.match(path.lstrip("/")))
+        assert type(first.callback) is app, path
+    plain = await adb(make_token)(await adb(make_user)())
+    warm = Stream(asgi_app, "/api/v1/stream/events", plain)
+    assert (await warm.start())["status"] == 200
+    threads = threading.active_count()
+    opened = [Stream(asgi_app, "/api/v1/stream/events", plain) for _ in range(5)]
+    for stream in opened:
+        assert (await stream.start())["status"] == 200
+    assert threading.active_count() <= threads
+    for stream in (warm, *opened):
+        await stream.close()
+
+
 def test_the_stream_routes_are_the_documented_paths():
     """The paths the schema names (games/stream_schema.py) are the URLconf's routes of the stream view."""
     from django.urls import resolve, reverse
