@@ -8,8 +8,8 @@
 One JSON object per line, exactly the frames the socket sends; an empty line every
 :data:`KEEPALIVE_SECONDS` keeps proxies from closing an idle stream.
 
-Both are Django views (routes in games/urls.py) answered by Django's ASGI handler (claim/asgi.py), through the
-whole middleware stack. A request first passes DRF's own checks in :class:`StreamCheck`, a DRF view with the
+Both are Django views (routes in games/urls.py) answered by Django's ASGI handler, through the whole middleware
+stack (claim/asgi.py routes their paths to ``StreamsHandler``, Django's handler without a thread per request). A request first passes DRF's own checks in :class:`StreamCheck`, a DRF view with the
 API's default authentication (bearer token, personal or OAuth; session), permissions (``games:read``, or a bot
 account's ``bot:play``) and throttles: a refusal is DRF's answer, exactly what a REST endpoint answers (the
 API's error body, ``WWW-Authenticate``, ``RateLimit``, ``Retry-After``). Then the stream is admitted on the
