@@ -9,12 +9,13 @@ One JSON object per line, exactly the frames the socket sends; an empty line eve
 :data:`KEEPALIVE_SECONDS` keeps proxies from closing an idle stream.
 
 Both are Django views (routes in games/urls.py) answered by Django's ASGI handler, through the whole middleware
-stack (claim/asgi.py routes their paths to ``StreamsHandler``, Django's handler without a thread per request). A request first passes DRF's own checks in :class:`StreamCheck`, a DRF view with the
-API's default authentication (bearer token, personal or OAuth; session), permissions (``games:read``, or a bot
-account's ``bot:play``) and throttles: a refusal is DRF's answer, exactly what a REST endpoint answers (the
-API's error body, ``WWW-Authenticate``, ``RateLimit``, ``Retry-After``). Then the stream is admitted on the
-event loop: at most :data:`MAX_PER_USER` streams per user and server process, and at most
-``CONNECTIONS_PER_ADDRESS`` sockets and streams per client address (games.realtime.limits); past either, 429.
+stack (claim/asgi.py routes their paths to ``StreamsHandler``, Django's handler without a thread per request).
+A request first passes DRF's own checks in :class:`StreamCheck`, a DRF view with the API's default
+authentication (bearer token, personal or OAuth; session), permissions (``games:read``, or a bot account's
+``bot:play``) and throttles: a refusal is DRF's answer, exactly what a REST endpoint answers (the API's error
+body, ``WWW-Authenticate``, ``RateLimit``, ``Retry-After``). Then the stream is admitted on the event loop: at
+most :data:`MAX_PER_USER` streams per user and server process, and at most ``CONNECTIONS_PER_ADDRESS`` sockets
+and streams per client address (games.realtime.limits); past either, 429.
 
 The body is an async iterator (:func:`_lines`) on the server's event loop: it holds no database connection
 and does no work between messages, only a channel on the channel layer (it joins the user's group
