@@ -1,14 +1,18 @@
-"""ASGI entry point: HTTP by Django's ASGI handler, NDJSON streams on the loop, WebSockets at /ws/ by Channels.
+"""ASGI entry point: HTTP (the NDJSON streams too) by Django's ASGI handler, WebSockets at /ws/ by Channels.
 
-Every request goes through Django's stack (middleware, DRF, the views); nothing answers beside it. Run by
-uvicorn: for everything under ``make run``; in production for the sockets and streams only, which the proxy
-sends here while Django's other HTTP runs on gunicorn (claim/wsgi.py; docs/architecture.md, "Process model").
+Every HTTP request goes through Django's stack (middleware, DRF, the views); the two NDJSON streams are Django
+views whose body is an async iterator, sent on the event loop (games/streams.py). Their paths are routed (by
+Channels' URLRouter) to a second instance of Django's handler, :class:`StreamsHandler`, which differs in one
+thing only: no per-request thread. Run by uvicorn: for everything under ``make run``; in production for the
+sockets and streams only, which the proxy sends here while Django's other HTTP runs on gunicorn (claim/wsgi.py;
+docs/architecture.md, "Process model").
 """
 
 from __future__ import annotations
 
 import gc
 import os
+from typing import Any
 
 import django
 
@@ -16,11 +20,23 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 django.setup(set_prefix=False)
 
 from django.core.asgi import get_asgi_application  # noqa: E402
+from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-from games.streams import Streams  # noqa: E402
 
-# NDJSON streams hold no request thread: answered on the loop (games/streams.py); everything else is Django's.
-http_app = Streams(get_asgi_application())
+class StreamsHandler(ASGIHandler):
+    """Django's ASGI handler without its per-request ``ThreadSensitiveContext``: that context's worker thread
+    (where the middleware's and the view's synchronous parts run) lives as long as the request, so each open
+    stream would keep an idle thread. Here their synchronous parts run in asgiref's one shared thread, as the
+    Channels consumers' database calls do; each is short (the checks, one read), the body waits on the loop."""
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        await self.handle(scope, receive, send)
+
+
+http_app = get_asgi_application()
+streams_app = StreamsHandler()
 # Objects made at start-up (modules, settings, URL patterns) are left out of the garbage collector's passes.
 gc.freeze()
 
@@ -30,17 +46,27 @@ if os.environ.get("CLAIM_EMBEDDED_BEAT") == "1":  # set by `make run`: no Celery
     start_embedded_beat()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from accounts.ws_auth import SocketAuthStack  # noqa: E402
 from claim.logfilters import redact_tokens_in_server_logs  # noqa: E402
 from claim.ws_routing import websocket_urlpatterns  # noqa: E402
+from games.streams import EVENTS_PATH, GAME_PATH  # noqa: E402
 
 redact_tokens_in_server_logs()
+
+# The two stream paths to StreamsHandler, every other HTTP request to Django's own handler (ASGI applications
+# as routes, as Channels' URLRouter takes them; django-stubs types re_path for views).
+http_routes: list = [
+    re_path("^" + EVENTS_PATH.removeprefix("/") + "$", streams_app),  # type: ignore[arg-type]
+    re_path(GAME_PATH.pattern.replace("^/", "^", 1), streams_app),  # type: ignore[arg-type]
+    re_path("", http_app),  # type: ignore[arg-type]
+]
 
 # The socket's credential and Origin check are decided in one place (accounts/ws_auth.py).
 application = ProtocolTypeRouter(
     {
-        "http": http_app,
+        "http": URLRouter(http_routes),
         "websocket": SocketAuthStack(URLRouter(websocket_urlpatterns)),
     }
 )

@@ -1,10 +1,10 @@
 """The NDJSON streams in the OpenAPI schema (drf-spectacular postprocessing hook; issue 26).
 
-The streams are answered by an ASGI layer in front of Django (games/streams.py), so no DRF view describes
-them: this hook adds their two ``GET`` operations and the line shapes, which refer to the same components the
-REST answers use (``GameView``, ``GameSummary``, ``Challenge``, ``Notification``) because the lines are the
-socket's frames built from the same payloads. The paths are the module's own constants, so the schema cannot
-name a path the layer does not serve.
+The streams are async Django views (games/streams.py) that no DRF view describes to drf-spectacular: this hook
+adds their two ``GET`` operations and the line shapes, which refer to the same components the REST answers use
+(``GameView``, ``GameSummary``, ``Challenge``, ``Notification``) because the lines are the socket's frames built
+from the same payloads. The paths are the module's constants, which tests/realtime/test_streams.py checks
+against the URLconf's routes.
 
 The operations carry ``x-streaming: true``: a 200 answer never ends (it is closed by the client, the game's end,
 or a revoked token), so request-per-example fuzzers leave them out (tests/hardening). Their answers are
@@ -80,8 +80,9 @@ COMPONENTS: dict[str, dict[str, Any]] = {
     },
 }
 
-AUTH = ("A bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot "
-        "account); a session cookie is not accepted. At most "
+AUTH = ("Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with "
+        "`games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the "
+        "API's error shape. At most "
         f"{streams.MAX_PER_USER} open streams per user and server process (429 beyond). One JSON object per line "
         f"(`{NDJSON}`); an empty line every {int(streams.KEEPALIVE_SECONDS)} s keeps proxies from closing it. "
         "Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself "
@@ -91,7 +92,9 @@ AUTH = ("A bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:
 def _errors(*codes: int) -> dict[str, Any]:
     words = {401: "No token, or a malformed, unknown, revoked or expired one (`WWW-Authenticate: Bearer`).",
              403: "The token lacks `games:read`.", 404: "No such game, or not one of yours.",
-             405: "Streams are read with GET.", 429: "Too many open streams for this user: close one first."}
+             405: "Streams are read with GET.",
+             429: "A rate limit (`throttled`, `Retry-After`), or too many open streams for this user "
+                  "(`too_many_streams`) or connections from this address (`too_many_connections`)."}
     return {str(code): {"description": words[code], "content": {"application/json": {"schema": _ref("ApiError")}}}
             for code in codes}
 
@@ -100,7 +103,8 @@ def _operation(operation_id: str, summary: str, description: str, line: str, cod
                parameters: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "operationId": operation_id, "summary": summary, "description": description + " " + AUTH,
-        "tags": [TAG], "parameters": parameters, "security": [{"tokenAuth": []}], "x-streaming": True,
+        "tags": [TAG], "parameters": parameters, "security": [{"tokenAuth": []}, {"cookieAuth": []}],
+        "x-streaming": True,
         "responses": {"200": {"description": "The stream: one JSON object per line.",
                               "content": {NDJSON: {"schema": _ref(line)}}}, **_errors(*codes)},
     }

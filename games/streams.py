@@ -1,21 +1,32 @@
 """NDJSON HTTP streams for clients that cannot keep a WebSocket (docs/realtime.md, "NDJSON streams").
 
 * ``GET /api/v1/stream/events``: the user's typed events (challenge changes, ``game_started``,
-  ``game_finished``) as they happen; with ``?notifications=1`` also the ``notification`` frames.
+  ``game_finished``, ``rematch_offer``) as they happen; with ``?notifications=1`` also the ``notification`` frames.
 * ``GET /api/v1/games/{id}/stream``: the user's own view of one of their games: first the current one,
   then one line per new version (the socket's ``game`` frames); the stream ends after the game ends.
 
 One JSON object per line, exactly the frames the socket sends; an empty line every
-:data:`KEEPALIVE_SECONDS` keeps proxies from closing an idle stream. Authentication: a bearer token
-(``games:read``, or a bot account's ``bot:play``), personal or OAuth. A stream whose token is revoked, expires or
-ends with a password reset, or whose account is deactivated or deleted, gets one ``{"type": "error", "code":
+:data:`KEEPALIVE_SECONDS` keeps proxies from closing an idle stream.
+
+Both are Django views (routes in games/urls.py) answered by Django's ASGI handler, through the whole middleware
+stack (claim/asgi.py routes their paths to ``StreamsHandler``, Django's handler without a thread per request).
+A request first passes DRF's own checks in :class:`StreamCheck`, a DRF view with the API's default
+authentication (bearer token, personal or OAuth; session), permissions (``games:read``, or a bot account's
+``bot:play``) and throttles: a refusal is DRF's answer, exactly what a REST endpoint answers (the API's error
+body, ``WWW-Authenticate``, ``RateLimit``, ``Retry-After``). Then the stream is admitted on the event loop: at
+most :data:`MAX_PER_USER` streams per user and server process, and at most ``CONNECTIONS_PER_ADDRESS`` sockets
+and streams per client address (games.realtime.limits); past either, 429.
+
+The body is an async iterator (:func:`_lines`) on the server's event loop: it holds no database connection
+and does no work between messages, only a channel on the channel layer (it joins the user's group
+``user.<id>``, like a socket); its database reads are short hops to a thread. A client that disconnects ends it
+(Django's handler cancels it). A stream whose token is revoked, expires or ends with a password reset, whose
+session ends, or whose account is deactivated or deleted, gets one ``{"type": "error", "code":
 "unauthenticated"}`` line and ends, within seconds: it hears the same ``auth.recheck`` message as the user's
 sockets (accounts.services.recheck_sockets; for a deactivation without a signal: games.realtime.watch).
 
-This is an ASGI layer in front of the HTTP app (claim/asgi.py), on the server's event loop: a stream
-holds no request thread or process, only a channel on the channel layer (it joins the user's group
-``user.<id>``, like a socket). At most :data:`MAX_PER_USER` streams per user and server process, and at most
-``CONNECTIONS_PER_ADDRESS`` sockets and streams per client address (games.realtime.limits); past either, 429.
+Under WSGI (gunicorn) a stream would hold a request thread for as long as the client stays: there an admitted
+request is answered 501 ``streams_need_asgi``; the proxy sends the two paths to uvicorn (docker/Caddyfile).
 """
 
 from __future__ import annotations
@@ -25,81 +36,126 @@ import contextlib
 import json
 import re
 from collections import Counter
-from typing import Any
-from urllib.parse import parse_qs
+from collections.abc import AsyncIterator
+from importlib import import_module
+from types import SimpleNamespace
+from typing import Any, cast
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
+from games.api.views import GameAPIError
 from games.realtime import limits
+from games.service.errors import GameNotFound
 
 KEEPALIVE_SECONDS = 20.0
 MAX_PER_USER = 8
+#: An admitted stream whose body has not started after this many seconds was dropped unread: its places go.
+START_SECONDS = 30.0
 EVENTS_PATH = "/api/v1/stream/events"
 GAME_PATH_TEMPLATE = "/api/v1/games/{game_id}/stream"  # as the OpenAPI schema names it (games/stream_schema.py)
 GAME_PATH = re.compile("^" + re.escape(GAME_PATH_TEMPLATE).replace(re.escape("{game_id}"), r"(\d{1,18})") + "$")
-HEADERS = [(b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-store"),
-           (b"x-accel-buffering", b"no")]
 _open: Counter[int] = Counter()
 
-
-class StreamError(Exception):
-    def __init__(self, status: int, code: str, message: str, headers: list | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.headers = status, code, message, headers or []
-
-
-def _bearer(scope: dict) -> str | None:
-    for name, value in scope.get("headers", []):
-        if name == b"authorization":
-            parts = value.decode("latin-1").split()
-            if len(parts) == 2 and parts[0].lower() == "bearer":
-                return parts[1]
-            raise StreamError(401, "authentication_failed", "Authorization header must be 'Bearer <token>'.",
-                              [(b"www-authenticate", b"Bearer")])
-    return None
-
-
-@database_sync_to_async
-def _authenticate(plain: str) -> Any:
-    from rest_framework.exceptions import AuthenticationFailed
-
-    from accounts.authentication import authenticate_token, effective_scopes
-
-    try:
-        user, token = authenticate_token(plain)
-    except AuthenticationFailed as exc:
-        raise StreamError(401, "authentication_failed", str(exc.detail), [(b"www-authenticate", b"Bearer")]) from None
-    if "games:read" not in effective_scopes(token.scopes, user.is_bot):
-        raise StreamError(403, "insufficient_scope", "This token lacks the scope: games:read.")
-    return user, token
-
-
 REVOKED = {"type": "error", "code": "unauthenticated",
-           "message": "Your token was revoked or has expired, your password was reset or your account disabled: "
-                      "authorize again."}
+           "message": "Your token was revoked or has expired, your session ended, your password was reset or your "
+                      "account disabled: authorize again."}
+
+
+class TooManyConnections(exceptions.APIException):
+    """429 for a stream past a cap on held connections (not a rate: no ``Retry-After``)."""
+
+    status_code = 429
+    default_code = "too_many_connections"
+    default_detail = "Too many open connections: close one first."
+
+
+class StreamsNeedAsgi(exceptions.APIException):
+    """An admitted stream request reached the WSGI server, which does not hold streams."""
+
+    status_code = 501
+    default_code = "streams_need_asgi"
+    default_detail = ("NDJSON streams are served by the ASGI server (uvicorn, claim/asgi.py), not by this WSGI "
+                      "server: send /api/v1/stream/events and /api/v1/games/{id}/stream there (docs/architecture.md, "
+                      "\"Process model\").")
+
+
+class _Held:
+    """What one admitted stream counts in this process (:data:`_open`, the address's count); released once, on
+    the event loop that counted it: when its body ends, or after :data:`START_SECONDS` if its body never
+    started (Django drops a response unread when the client goes while the middleware still handles it)."""
+
+    def __init__(self, user_id: int, address: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.user_id, self.address, self.released, self.started = user_id, address, False, False
+        self.unstarted = loop.call_later(START_SECONDS, self._release_unstarted)
+
+    def start(self) -> bool:
+        """The body starts; False if too late (its places were released: the stream ends at once)."""
+        self.unstarted.cancel()
+        self.started = not self.released
+        return self.started
+
+    def _release_unstarted(self) -> None:
+        if not self.started:
+            self.release()
+
+    def release(self) -> None:
+        if self.released:
+            return
+        self.released = True
+        self.unstarted.cancel()
+        limits.release(self.address)
+        _open[self.user_id] -= 1
+        if _open[self.user_id] <= 0:
+            del _open[self.user_id]
+
+
+def _admit(user_id: int, address: str) -> _Held:
+    """Count one more stream of ``user_id`` from ``address``, or refuse it; on the event loop, which alone keeps
+    these counts (nothing awaits between a check and its increment, as games.realtime.limits requires)."""
+    if _open[user_id] >= MAX_PER_USER:
+        raise TooManyConnections(f"At most {MAX_PER_USER} open streams per user: close one first.",
+                                 code="too_many_streams")
+    if not limits.take(address, limits.connections_per_address()):
+        raise TooManyConnections(f"At most {limits.connections_per_address()} open sockets and streams from one "
+                                 f"address on this server: close one first.")
+    _open[user_id] += 1
+    return _Held(user_id, address, asyncio.get_running_loop())
 
 
 def _seconds_left(token: Any) -> float | None:
-    """Seconds until an OAuth token expires (personal tokens do not), for a re-check when it does."""
+    """Seconds until an OAuth token expires (personal tokens and sessions do not), for a re-check when it does."""
     from django.utils import timezone
 
     expires = getattr(token, "expires", None)
     return None if expires is None else max(0.0, (expires - timezone.now()).total_seconds())
 
 
+def _session_holds(session_key: str | None, user_id: int) -> bool:
+    """Whether a session still logs ``user_id`` in: stored (not logged out), its password hash still the user's,
+    the account active (Django's ``auth.get_user`` checks the last two)."""
+    from django.conf import settings
+    from django.contrib import auth
+
+    if not session_key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+    return bool(user.is_authenticated) and user.pk == user_id
+
+
 @database_sync_to_async
-def _still_valid(token: Any) -> bool:
+def _still_valid(token: Any, session_key: str | None, user_id: int) -> bool:
+    """The stream's credential still holds (asked on every ``auth.recheck`` and when an OAuth token expires)."""
     from accounts.authentication import token_still_valid
 
-    return token_still_valid(token)
-
-
-async def _error(send: Any, err: StreamError) -> None:
-    body = json.dumps({"error": {"code": err.code, "message": err.message}}).encode()
-    await send({"type": "http.response.start", "status": err.status,
-                "headers": [(b"content-type", b"application/json"), *err.headers]})
-    await send({"type": "http.response.body", "body": body})
+    return token_still_valid(token) if token is not None else _session_holds(session_key, user_id)
 
 
 def _frame(message: dict, *, game_id: int | None, notifications: bool) -> tuple[str | None, int | None]:
@@ -123,126 +179,140 @@ def _ended(line: str) -> bool:
     return json.loads(line).get("view", {}).get("status") in ("finished", "aborted")
 
 
-class Streams:
-    """ASGI ``http`` layer: answers the two stream paths, hands everything else to ``inner``."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
-        if scope.get("type") != "http":
-            return await self.inner(scope, receive, send)
-        path = scope.get("path", "")
-        match = GAME_PATH.match(path)
-        if path != EVENTS_PATH and match is None:
-            return await self.inner(scope, receive, send)
-        game_id = int(match.group(1)) if match else None
-        try:
-            if scope.get("method") != "GET":
-                raise StreamError(405, "method_not_allowed", "Streams are read with GET.")
-            plain = _bearer(scope)
-            if plain is None:
-                raise StreamError(401, "not_authenticated", "Send a token: Authorization: Bearer clm_…",
-                                  [(b"www-authenticate", b"Bearer")])
-            user, token = await _authenticate(plain)
-            if _open[user.pk] >= MAX_PER_USER:
-                raise StreamError(429, "too_many_streams",
-                                  f"At most {MAX_PER_USER} open streams per user: close one first.")
-            address = limits.address_key(scope)  # released below, when the stream ends (games.realtime.limits)
-            if not limits.take(address, limits.connections_per_address()):
-                raise StreamError(429, "too_many_connections",
-                                  f"At most {limits.connections_per_address()} open sockets and streams from one "
-                                  f"address on this server: close one first.")
-        except StreamError as err:
-            return await _error(send, err)
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        notifications = query.get("notifications", ["0"])[0] in ("1", "true")
-        _open[user.pk] += 1
-        try:
-            await self._stream(user, token, game_id, notifications, receive, send)
-        finally:
-            limits.release(address)
-            _open[user.pk] -= 1
-            if _open[user.pk] <= 0:
-                del _open[user.pk]
-
-    async def _stream(self, user: Any, token: Any, game_id: int | None, notifications: bool, receive: Any,
-                      send: Any) -> None:
+async def _lines(held: _Held, user: Any, token: Any, session_key: str | None, game_id: int | None,
+                 notifications: bool) -> AsyncIterator[bytes]:
+    """The stream's body, on the event loop, until the game ends, the credential no longer holds, or the client
+    goes (Django's handler cancels the iteration: the ``finally`` clauses leave the group and release the
+    counts)."""
+    try:
+        if not held.start():
+            return
         from games.bots import mark_online
         from games.realtime.publish import user_group
         from games.realtime.queries import current_view
         from games.realtime.watch import watch
 
         layer = get_channel_layer()
+        assert layer is not None, "the streams need a channel layer (CHANNEL_LAYERS)"
         channel = await layer.new_channel()
         group = user_group(user.pk)
         await layer.group_add(group, channel)
         watch().add(user.pk, channel)
         try:
             last = 0
-            first = None
             if game_id is not None:  # joined first, read second: no version falls between the two
                 current = await database_sync_to_async(current_view)(user, game_id)
-                if current is None:
-                    return await _error(send, StreamError(404, "not_found", "No such game (or it is not yours)."))
+                if current is None:  # the game went away since the check
+                    return
                 first = json.dumps({"type": "game", **current})
                 last = current["version"]
-            await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-            if first is not None:
-                await send({"type": "http.response.body", "body": first.encode() + b"\n", "more_body": True})
+                yield first.encode() + b"\n"
                 if _ended(first):
-                    return await send({"type": "http.response.body", "body": b""})
+                    return
             await database_sync_to_async(mark_online)(user)
-            disconnected = asyncio.ensure_future(_wait_disconnect(receive))
+            loop = asyncio.get_running_loop()
             expiry = _seconds_left(token)
-            expires_at = None if expiry is None else asyncio.get_running_loop().time() + expiry
-            try:
-                while not disconnected.done():
-                    getter = asyncio.ensure_future(layer.receive(channel))
-                    wait = KEEPALIVE_SECONDS
-                    if expires_at is not None:
-                        wait = max(0.0, min(wait, expires_at - asyncio.get_running_loop().time()))
-                    done, _ = await asyncio.wait({getter, disconnected}, timeout=wait,
-                                                 return_when=asyncio.FIRST_COMPLETED)
-                    message = getter.result() if getter in done else None
-                    expired = expires_at is not None and asyncio.get_running_loop().time() >= expires_at
-                    if expired or (message is not None and message.get("type") == "auth.recheck"):
-                        # A token of the user was revoked or a password reset (accounts.services.recheck_sockets),
-                        # or this OAuth token expired: the stream of a credential that no longer holds ends.
-                        if message is None:
-                            getter.cancel()
-                        if not await _still_valid(token):
-                            await send({"type": "http.response.body", "body": json.dumps(REVOKED).encode() + b"\n",
-                                        "more_body": True})
-                            break
-                        if expired:
-                            expires_at = asyncio.get_running_loop().time() + 1.0
-                        if message is None or message.get("type") == "auth.recheck":
-                            continue
-                    if getter not in done:
-                        getter.cancel()
-                        if not disconnected.done():
-                            await send({"type": "http.response.body", "body": b"\n", "more_body": True})
-                            await database_sync_to_async(mark_online)(user)
-                        continue
-                    line, version = _frame(getter.result(), game_id=game_id, notifications=notifications)
-                    if line is None or (version is not None and version <= last):
-                        continue
-                    last = version or last
-                    await send({"type": "http.response.body", "body": line.encode() + b"\n", "more_body": True})
-                    if game_id is not None and _ended(line):
-                        break
-                await send({"type": "http.response.body", "body": b""})
-            finally:
-                disconnected.cancel()
+            expires_at = None if expiry is None else loop.time() + expiry
+            message: dict | None
+            while True:
+                wait = KEEPALIVE_SECONDS
+                if expires_at is not None:
+                    wait = max(0.0, min(wait, expires_at - loop.time()))
+                message = None
+                with contextlib.suppress(TimeoutError):
+                    message = await asyncio.wait_for(layer.receive(channel), timeout=wait)
+                expired = expires_at is not None and loop.time() >= expires_at
+                if expired or (message is not None and message.get("type") == "auth.recheck"):
+                    # A token of the user was revoked, a session ended or a password reset
+                    # (accounts.services.recheck_sockets), the account went (games.realtime.watch), or this OAuth
+                    # token expired: the stream of a credential that no longer holds ends.
+                    if not await _still_valid(token, session_key, user.pk):
+                        yield json.dumps(REVOKED).encode() + b"\n"
+                        return
+                    if expired:
+                        expires_at = loop.time() + 1.0
+                    continue
+                if message is None:  # nothing for KEEPALIVE_SECONDS: an empty line, and the bot is still here
+                    yield b"\n"
+                    await database_sync_to_async(mark_online)(user)
+                    continue
+                line, version = _frame(message, game_id=game_id, notifications=notifications)
+                if line is None or (version is not None and version <= last):
+                    continue
+                last = version or last
+                yield line.encode() + b"\n"
+                if game_id is not None and _ended(line):
+                    return
         finally:
             watch().discard(user.pk, channel)
             with contextlib.suppress(Exception):
                 await layer.group_discard(group, channel)
+    finally:
+        held.release()
 
 
-async def _wait_disconnect(receive: Any) -> None:
-    while True:
-        message = await receive()
-        if message.get("type") == "http.disconnect":
-            return
+class PendingStream(StreamingHttpResponse):
+    """:class:`StreamCheck`'s answer to a request that passed DRF's checks: the stream's response, its body not
+    set yet; :func:`stream` admits it on the event loop and sets the body, or answers DRF's 429 instead."""
+
+    def __init__(self, check: StreamCheck, user: Any, token: Any, session_key: str | None, game_id: int | None,
+                 notifications: bool, address: str) -> None:
+        super().__init__((), content_type="application/x-ndjson")
+        self["Cache-Control"] = "no-store"
+        self["X-Accel-Buffering"] = "no"
+        self.check: StreamCheck | None = check
+        self.user, self.token, self.session_key = user, token, session_key
+        self.game_id, self.notifications, self.address = game_id, notifications, address
+
+    def refused(self, exc: exceptions.APIException) -> HttpResponseBase:
+        """DRF's answer to ``exc``, as the view would have given it (the API's exception handler, renderer and
+        headers)."""
+        assert self.check is not None
+        return self.check.finalize_response(self.check.request, self.check.handle_exception(exc))
+
+
+class StreamCheck(APIView):
+    """DRF's part of a stream request: the API's default authentication, permission and throttle classes (those
+    of ``GET /api/v1/games``), its exception handler and renderer. Run by :func:`stream` in a thread; not in the
+    OpenAPI schema by itself (games/stream_schema.py). Streams are read with GET (HEAD, POST, …: 405, after the
+    checks, as on a REST endpoint)."""
+
+    http_method_names = ["get", "options"]
+
+    def get(self, request: Request, game_id: int | None = None) -> HttpResponseBase:
+        raw = request._request
+        if not isinstance(raw, ASGIRequest):
+            raise StreamsNeedAsgi()
+        if game_id is not None:
+            from games.realtime.queries import seated_game_versions
+
+            if not seated_game_versions(request.user.pk, [game_id]):  # type: ignore[arg-type]  # authenticated
+                raise GameAPIError(GameNotFound())  # what GET /api/v1/games/{id} answers for such a game
+        session = getattr(raw, "session", None)
+        return PendingStream(
+            self, request.user, request.auth,
+            session_key=None if request.auth is not None or session is None else session.session_key,
+            game_id=game_id, notifications=request.query_params.get("notifications", "0") in ("1", "true"),
+            address=limits.address_key(cast(dict, raw.scope)))
+
+
+_check = StreamCheck.as_view()
+
+
+@csrf_exempt  # as DRF's views are: DRF checks a session's CSRF token itself (unsafe methods only)
+async def stream(request: HttpRequest, game_id: int | None = None) -> HttpResponseBase:
+    """The async view of both stream routes: :class:`StreamCheck` in a thread (the database connection it used
+    is closed after it: an open stream holds none), then, on the event loop, the admission (:func:`_admit`) and
+    the body (:func:`_lines`), which Django's handler sends as it comes."""
+    kwargs = {} if game_id is None else {"game_id": game_id}
+    response = await database_sync_to_async(_check)(request, **kwargs)
+    if not isinstance(response, PendingStream):
+        return response  # DRF's refusal
+    try:
+        held = _admit(response.user.pk, response.address)
+    except TooManyConnections as exc:
+        return response.refused(exc)
+    response.check = None  # the view no longer needed (it refers back to the response)
+    response.streaming_content = _lines(held, response.user, response.token, response.session_key,
+                                        response.game_id, response.notifications)
+    return response

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+from games import streams
 from games.bots.api import OnlineBotsView
 
 app_name = "games"
@@ -16,4 +17,7 @@ urlpatterns = [
     path("", include("games.notify.urls")),
     path("", include("games.challenges.urls")),
     path("bots/online", OnlineBotsView.as_view(), name="bots-online"),
+    # The NDJSON streams (games/streams.py; in the OpenAPI schema by games/stream_schema.py): served by uvicorn.
+    path("stream/events", streams.stream, name="stream-events"),
+    path("games/<id:game_id>/stream", streams.stream, name="game-stream"),
 ]

@@ -1,5 +1,5 @@
 """The NDJSON streams in the served OpenAPI schema (issue 26, games/stream_schema.py): their paths are the ones
-the ASGI layer answers, and what a real stream sends (lines, errors) validates against the documented shapes."""
+the stream views answer, and what a real stream sends (lines, errors) validates against the documented shapes."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_the_schema_documents_both_streams_as_ndjson_with_bearer_auth():
     game = schema["paths"]["/api/v1/games/{game_id}/stream"]["get"]
     assert streams.GAME_PATH.match("/api/v1/games/{game_id}/stream".replace("{game_id}", "7"))
     for op, line in ((events, "StreamEventLine"), (game, "StreamGameLine")):
-        assert op["x-streaming"] is True and op["security"] == [{"tokenAuth": []}]
+        assert op["x-streaming"] is True and op["security"] == [{"tokenAuth": []}, {"cookieAuth": []}]  # as REST
         assert op["responses"]["200"]["content"]["application/x-ndjson"]["schema"]["$ref"].endswith(line)
         assert op["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].endswith("ApiError")
     assert "404" in game["responses"]
