@@ -2,9 +2,9 @@
 
 Every HTTP request goes through Django's stack (middleware, DRF, the views); the two NDJSON streams are Django
 views whose body is an async iterator, sent on the event loop (games/streams.py). Their paths are routed (by
-Channels' URLRouter) to a second instance of Django's handler, :class:`StreamsHandler`, which differs in one
-thing only: no per-request thread. Run by uvicorn: for everything under ``make run``; in production for the
-sockets and streams only, which the proxy sends here while Django's other HTTP runs on gunicorn (claim/wsgi.py;
+Channels' URLRouter) to a second instance of Django's handler, ``StreamsHandler`` (claim/private_api.py),
+which differs in one thing only: no per-request thread. Run by uvicorn: for everything under ``make run``; in
+production for the sockets and streams only, which the proxy sends here while Django's other HTTP runs on gunicorn (claim/wsgi.py;
 docs/architecture.md, "Process model").
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import os
-from typing import Any
 
 import django
 
@@ -20,20 +19,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claim.settings")
 django.setup(set_prefix=False)
 
 from django.core.asgi import get_asgi_application  # noqa: E402
-from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
-
-class StreamsHandler(ASGIHandler):
-    """Django's ASGI handler without its per-request ``ThreadSensitiveContext``: that context's worker thread
-    (where the middleware's and the view's synchronous parts run) lives as long as the request, so each open
-    stream would keep an idle thread. Here their synchronous parts run in asgiref's one shared thread, as the
-    Channels consumers' database calls do; each is short (the checks, one read), the body waits on the loop."""
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        await self.handle(scope, receive, send)
-
+from claim.private_api import StreamsHandler  # noqa: E402
 
 http_app = get_asgi_application()
 streams_app = StreamsHandler()

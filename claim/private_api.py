@@ -13,6 +13,8 @@ Wrapped here:
 * asgiref: ``SyncToAsync.threadlocal.main_event_loop`` and ``.main_event_loop_pid``, the loop of the
   ``sync_to_async`` call that runs the current thread (:func:`sync_to_async_loop`; claim.loops hands
   channel-layer sends to it).
+* Django's ASGI handler: ``ASGIHandler.handle(scope, receive, send)``, called by :class:`StreamsHandler`
+  without the ``ThreadSensitiveContext`` that ``ASGIHandler.__call__`` wraps it in.
 * channels_redis: ``channels_redis.utils.create_pool`` and ``decode_hosts`` (a module of the library's
   internals), re-exported for games.realtime.publish.
 
@@ -36,9 +38,22 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync
 from channels_redis.utils import create_pool, decode_hosts
+from django.core.handlers.asgi import ASGIHandler
 from django.dispatch import Signal
 
-__all__ = ["create_pool", "decode_hosts", "live_receivers", "sync_to_async_loop"]
+__all__ = ["StreamsHandler", "create_pool", "decode_hosts", "live_receivers", "sync_to_async_loop"]
+
+
+class StreamsHandler(ASGIHandler):
+    """Django's ASGI handler without its per-request ``ThreadSensitiveContext``: that context's worker thread
+    (where the middleware's and the view's synchronous parts run) lives as long as the request, so each open
+    stream would keep an idle thread. Here their synchronous parts run in asgiref's one shared thread, as the
+    Channels consumers' database calls do; each is short (the checks, one read), the body waits on the loop."""
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        await self.handle(scope, receive, send)
 
 
 def live_receivers(signal: Signal, sender: Any) -> tuple[list[Callable[..., Any]], list[Callable[..., Any]]]:

@@ -43,15 +43,23 @@ from typing import Any, cast
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib import auth
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from accounts.authentication import token_still_valid
 from games.api.views import GameAPIError
+from games.bots import mark_online
 from games.realtime import limits
+from games.realtime.publish import client_frame, user_group
+from games.realtime.queries import current_view, seated_game_versions
+from games.realtime.watch import watch
 from games.service.errors import GameNotFound
 
 KEEPALIVE_SECONDS = 20.0
@@ -131,7 +139,6 @@ def _admit(user_id: int, address: str) -> _Held:
 
 def _seconds_left(token: Any) -> float | None:
     """Seconds until an OAuth token expires (personal tokens and sessions do not), for a re-check when it does."""
-    from django.utils import timezone
 
     expires = getattr(token, "expires", None)
     return None if expires is None else max(0.0, (expires - timezone.now()).total_seconds())
@@ -140,8 +147,6 @@ def _seconds_left(token: Any) -> float | None:
 def _session_holds(session_key: str | None, user_id: int) -> bool:
     """Whether a session still logs ``user_id`` in: stored (not logged out), its password hash still the user's,
     the account active (Django's ``auth.get_user`` checks the last two)."""
-    from django.conf import settings
-    from django.contrib import auth
 
     if not session_key:
         return False
@@ -153,7 +158,6 @@ def _session_holds(session_key: str | None, user_id: int) -> bool:
 @database_sync_to_async
 def _still_valid(token: Any, session_key: str | None, user_id: int) -> bool:
     """The stream's credential still holds (asked on every ``auth.recheck`` and when an OAuth token expires)."""
-    from accounts.authentication import token_still_valid
 
     return token_still_valid(token) if token is not None else _session_holds(session_key, user_id)
 
@@ -164,7 +168,6 @@ def _frame(message: dict, *, game_id: int | None, notifications: bool) -> tuple[
     if game_id is not None:
         if kind != "game.update" or message.get("game_id") != game_id:
             return None, None
-        from games.realtime.publish import client_frame
 
         text = message.get("text") or client_frame(game_id, message["version"], message["view"])
         return text, message["version"]
@@ -187,10 +190,6 @@ async def _lines(held: _Held, user: Any, token: Any, session_key: str | None, ga
     try:
         if not held.start():
             return
-        from games.bots import mark_online
-        from games.realtime.publish import user_group
-        from games.realtime.queries import current_view
-        from games.realtime.watch import watch
 
         layer = get_channel_layer()
         assert layer is not None, "the streams need a channel layer (CHANNEL_LAYERS)"
@@ -283,11 +282,8 @@ class StreamCheck(APIView):
         raw = request._request
         if not isinstance(raw, ASGIRequest):
             raise StreamsNeedAsgi()
-        if game_id is not None:
-            from games.realtime.queries import seated_game_versions
-
-            if not seated_game_versions(request.user.pk, [game_id]):  # type: ignore[arg-type]  # authenticated
-                raise GameAPIError(GameNotFound())  # what GET /api/v1/games/{id} answers for such a game
+        if game_id is not None and not seated_game_versions(request.user.pk, [game_id]):  # type: ignore[arg-type]  # logged in
+            raise GameAPIError(GameNotFound())  # what GET /api/v1/games/{id} answers for such a game
         session = getattr(raw, "session", None)
         return PendingStream(
             self, request.user, request.auth,

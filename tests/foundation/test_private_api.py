@@ -214,3 +214,14 @@ def test_spectacular_maps_a_basic_serializer():
 def test_drf_request_wraps_the_django_request():
     django_request = RequestFactory().get("/")
     assert Request(django_request)._request is django_request
+
+
+def test_django_asgi_handler_wraps_handle_in_a_thread_sensitive_context():
+    """StreamsHandler replaces ``__call__`` by its body minus the context: both shapes must still be Django's."""
+    import inspect
+
+    from django.core.handlers.asgi import ASGIHandler
+
+    assert list(inspect.signature(ASGIHandler.handle).parameters) == ["self", "scope", "receive", "send"]
+    source = inspect.getsource(ASGIHandler.__call__)
+    assert "ThreadSensitiveContext" in source and "self.handle(scope, receive, send)" in source, source
