@@ -4,8 +4,8 @@ Every HTTP request goes through Django's stack (middleware, DRF, the views); the
 views whose body is an async iterator, sent on the event loop (games/streams.py). Their paths are routed (by
 Channels' URLRouter) to a second instance of Django's handler, ``StreamsHandler`` (claim/private_api.py),
 which differs in one thing only: no per-request thread. Run by uvicorn: for everything under ``make run``; in
-production for the sockets and streams only, which the proxy sends here while Django's other HTTP runs on gunicorn (claim/wsgi.py;
-docs/architecture.md, "Process model").
+production for the sockets and streams only, which the proxy sends here while Django's other HTTP runs on
+gunicorn (claim/wsgi.py; docs/architecture.md, "Process model").
 """
 
 from __future__ import annotations
