@@ -65,10 +65,11 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+# The docstring is Markdown: the OpenAPI schema shows it as the description of every body without one of its own.
 class ClosedSerializer(serializers.Serializer):
-    """A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+    """A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-    (``additionalProperties: false``, :class:`ClosedSerializerSchema`)."""
+    (`additionalProperties: false`)."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
