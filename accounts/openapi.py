@@ -223,7 +223,10 @@ def oauth_paths() -> dict[str, Any]:
 
 
 def add_oauth_endpoints(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: `POST /o/token/` and `POST /o/revoke_token/` and their components."""
+    """drf-spectacular postprocessing hook: `POST /o/token/` and `POST /o/revoke_token/` and their components
+    (in the whole site's schema: not in one generated for some URL patterns only)."""
+    if getattr(generator, "patterns", None) is not None:
+        return result
     result.setdefault("paths", {}).update(oauth_paths())
     result.setdefault("components", {}).setdefault("schemas", {}).update(OAUTH_COMPONENTS)
     return result

@@ -88,4 +88,12 @@ class ClosedSerializerSchema(OpenApiSerializerExtension):
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
-        return {**auto_schema._map_basic_serializer(self.target, direction), "additionalProperties": False}
+        schema = {**auto_schema._map_basic_serializer(self.target, direction), "additionalProperties": False}
+        for name, field in self.target.fields.items():  # a nested list's bounds (drf-spectacular leaves them out)
+            prop = schema.get("properties", {}).get(name)
+            if isinstance(field, serializers.ListSerializer) and prop is not None and prop.get("type") == "array":
+                if field.min_length is not None or not field.allow_empty:
+                    prop["minItems"] = max(field.min_length or 0, 0 if field.allow_empty else 1)
+                if field.max_length is not None:
+                    prop["maxItems"] = field.max_length
+        return schema
