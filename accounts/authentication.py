@@ -125,10 +125,10 @@ class HasScopes(permissions.BasePermission):
     @staticmethod
     def openapi_scopes(view: Any, method: str) -> list[str]:
         """The scopes a token needs for ``method`` (the OpenAPI schema's OAuth requirement: accounts.openapi)."""
-        required = getattr(view, "required_scopes", [])
+        required = getattr(view, "required_scopes", None) or []
         if isinstance(required, dict):
             required = required.get(method, required.get("*", []))
-        return list(required)
+        return list(required or [])
 
     def has_permission(self, request, view) -> bool:
         token = request.auth

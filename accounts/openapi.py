@@ -58,7 +58,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     def get_security_requirement(self, auto_schema):
         view, method = auto_schema.view, auto_schema.method
         requirements = [{TOKEN_SCHEME: []}, *oauth_requirements(operation_scopes(view, method))]
-        return requirements + [{}] if anonymous_allowed(view, method) else requirements
+        return [*requirements, {}] if anonymous_allowed(view, method) else requirements
 
     def get_security_definition(self, auto_schema):
         return [

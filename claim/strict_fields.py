@@ -92,8 +92,9 @@ class ClosedSerializerSchema(OpenApiSerializerExtension):
         for name, field in self.target.fields.items():  # a nested list's bounds (drf-spectacular leaves them out)
             prop = schema.get("properties", {}).get(name)
             if isinstance(field, serializers.ListSerializer) and prop is not None and prop.get("type") == "array":
-                if field.min_length is not None or not field.allow_empty:
-                    prop["minItems"] = max(field.min_length or 0, 0 if field.allow_empty else 1)
-                if field.max_length is not None:
-                    prop["maxItems"] = field.max_length
+                low, high = getattr(field, "min_length", None), getattr(field, "max_length", None)
+                if low is not None or not field.allow_empty:
+                    prop["minItems"] = max(low or 0, 0 if field.allow_empty else 1)
+                if high is not None:
+                    prop["maxItems"] = high
         return schema

@@ -96,6 +96,29 @@ async def test_an_accepted_challenge_reaches_both_players_active_never_open(conn
     assert [e["type"] for e in entries[0]["events"]] == ["created", "joined", "started"]
 
 
+@pytest.mark.django_db
+def test_whoever_moves_first_after_an_accepted_challenge_is_told_it_is_their_turn(alice, bob):
+    """The game starts in its ``created`` version, made by the player who accepted: the challenger, who made the
+    challenge long before, hears of the turn as after a join; the one who just accepted is not told (docs: a join)."""
+    from games.models import Seat
+    from games.notify.models import Notification
+
+    seen = set()
+    for attempt in range(24):  # who leads is the deal's: until both players have led once
+        made = alice.post("/api/v1/challenges", {"to": "bob", "kind": "claim", "days_per_move": 3,
+                                                 "seat": attempt % 2})
+        assert made.status_code == 201, made.content
+        game_id = bob.post(f"/api/v1/challenges/{made.json()['id']}/accept").json()["game_id"]
+        first = Seat.objects.get(game_id=game_id, to_act=True).user.username
+        told = list(Notification.objects.filter(game_id=game_id, event="your_turn")
+                    .values_list("user__username", flat=True))
+        assert told == ([] if first == "bob" else ["alice"]), (first, told)
+        seen.add(first)
+        if seen == {"alice", "bob"}:
+            break
+    assert seen == {"alice", "bob"}
+
+
 # --- 4. public operations are marked public, and only they --------------------------------------------------------
 
 def _anonymous_passes(view_class: Any, path: str, method: str) -> bool:
@@ -186,8 +209,8 @@ def test_game_ids_are_integers_in_paths_and_bodies(generated):
 # --- 5. seats bounded by what the kinds take ------------------------------------------------------------------------
 
 def test_every_seats_in_a_request_body_is_bounded_by_the_kinds(generated):
-    assert (MIN_SEATS, MAX_SEATS) == (min(g.info.min_seats for g in GAMES.values()),
-                                      max(g.info.max_seats for g in GAMES.values()))
+    kinds = (min(g.info.min_seats for g in GAMES.values()), max(g.info.max_seats for g in GAMES.values()))
+    assert kinds == (MIN_SEATS, MAX_SEATS)
     schema = generated[0]
     requests = {name: node for name, node in schema["components"]["schemas"].items() if name.endswith("Request")}
     counted = 0
