@@ -119,13 +119,19 @@ class HasScopes(permissions.BasePermission):
     message = "This token lacks a required scope."
     code = "insufficient_scope"
 
+    @staticmethod
+    def openapi_scopes(view: Any, method: str) -> list[str]:
+        """The scopes a token needs for ``method`` (the OpenAPI schema's OAuth requirement: accounts.openapi)."""
+        required = getattr(view, "required_scopes", None) or []
+        if isinstance(required, dict):
+            required = required.get(method, required.get("*", []))
+        return list(required or [])
+
     def has_permission(self, request, view) -> bool:
         token = request.auth
         if not is_bearer_token(token):
             return True
-        required: Any = getattr(view, "required_scopes", [])  # a list of scopes, or one per method (a dict)
-        if isinstance(required, dict):
-            required = required.get(request.method, required.get("*", []))
+        required = self.openapi_scopes(view, request.method)
         have = effective_scopes(token.scopes, bool(getattr(request.user, "is_bot", False)))
         missing = [s for s in required if s not in have]
         if missing:

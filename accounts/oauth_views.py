@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
+from oauth2_provider.http import OAuth2ResponseRedirect
 from oauth2_provider.models import get_access_token_model, get_application_model, get_refresh_token_model
 from oauth2_provider.views.mixins import OAuthLibMixin
 from oauthlib.oauth2.rfc6749.errors import UnsupportedCodeChallengeMethodError
@@ -44,10 +45,31 @@ BOT_SCOPE = "bot:play"
 PKCE_METHOD = "S256"
 
 
-def authorize_redirect(request: HttpRequest) -> HttpResponseRedirect:
-    """``/o/authorize/``: on to the PWA's consent screen with the same query string (same origin, fixed path)."""
+def authorize_redirect(request: HttpRequest) -> HttpResponse:
+    """``/o/authorize/``: on to the PWA's consent screen with the same query string (same origin, fixed path);
+    a request refused for a reason other than its client or redirect URI (a ``code_challenge_method`` other
+    than ``S256``, a missing challenge, an unknown scope) goes straight back to the app's redirect URI with the
+    OAuth error and the ``state`` (RFC 6749 4.1.2.1), without a consent screen."""
+    back = _early_refusal(request)
+    if back is not None:
+        return OAuth2ResponseRedirect(*back)
     query = request.META.get("QUERY_STRING", "")
     return HttpResponseRedirect(PWA_SCREEN + ("?" + query if query else ""))
+
+
+def _early_refusal(request: HttpRequest) -> tuple[str, list[str]] | None:
+    """``(the app's redirect URI with the error, its allowed schemes)`` when DOT/oauthlib or the PKCE check
+    refuse the request and the client and the redirect URI are valid (else the consent screen shows the error:
+    a bad client or redirect URI is never redirected to); None when the request passes."""
+    application = _application(request.GET.get("client_id"))
+    try:
+        _scopes, credentials = OAuthLibMixin().validate_authorization_request(request)
+    except OAuthToolkitError as error:
+        refusal: Response | None = _refusal(error, application)
+    else:
+        refusal = _pkce_refusal(credentials, application)
+    target = None if refusal is None else refusal.data["error"].get("redirect_to")
+    return None if target is None else (target, application.get_allowed_schemes())
 
 
 class ScopeWordsSerializer(serializers.Serializer):
@@ -56,7 +78,7 @@ class ScopeWordsSerializer(serializers.Serializer):
 
 
 class AuthorizeRequestSerializer(serializers.Serializer):
-    """What the screen posts back: the validated request as ``GET`` answered it, and the decision."""
+    """What the screen posts back: the validated request as `GET` answered it, and the decision."""
 
     client_id = serializers.CharField(max_length=100)
     redirect_uri = serializers.CharField(max_length=2000)

@@ -362,11 +362,16 @@ SPECTACULAR_SETTINGS = {
     # The error answers every operation can give (parser, auth, CSRF, throttles...), added once (claim/openapi.py);
     # the NDJSON streams, an ASGI layer and not DRF views, with their own errors (games/stream_schema.py).
     # The engines' JSON shapes (moves, views, events, results) from their TypedDicts, after the enum hook
-    # (games/api/typed_schema.py).
+    # (games/api/typed_schema.py); OAuth's token and revocation endpoints (django-oauth-toolkit's, not DRF views).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "games.api.typed_schema.add_typed_components", "claim.openapi.add_common_errors",
-                             "games.stream_schema.add_stream_paths"],
+                             "games.stream_schema.add_stream_paths", "accounts.openapi.add_oauth_endpoints"],
+    # The docs page's "Authorize" uses the authorization code grant with PKCE, as the server requires.
+    "SWAGGER_UI_SETTINGS": {"usePkceWithAuthorizationCodeGrant": True},
     "COMPONENT_SPLIT_REQUEST": True,
+    # ``<id:…>`` path segments (claim/ids.py) are integers, as the same ids are in bodies and answers.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,
+                                        "maximum": 2**63 - 1}},
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
         "OpponentTypeEnum": "games.api.serializers.OPPONENT_TYPES",
@@ -407,6 +412,8 @@ OAUTH2_PROVIDER = {
     # Native apps use a loopback or private-use scheme redirect (RFC 8252); exact match, no wildcards.
     "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"] if (DEBUG or EMBEDDED or TESTING) else ["https"],
     "ALLOW_URI_WILDCARDS": False,
+    # The admin's application form offers only the authorization code grant (accounts/oauth_admin.py).
+    "APPLICATION_ADMIN_CLASS": "accounts.oauth_admin.OAuthApplicationAdmin",
 }
 
 # --- Security (production defaults; relaxed only for the embedded run / DEBUG) ------------------

@@ -65,10 +65,11 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+# The docstring is Markdown: the OpenAPI schema shows it as the description of every body without one of its own.
 class ClosedSerializer(serializers.Serializer):
-    """A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+    """A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-    (``additionalProperties: false``, :class:`ClosedSerializerSchema`)."""
+    (`additionalProperties: false`)."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -87,4 +88,13 @@ class ClosedSerializerSchema(OpenApiSerializerExtension):
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
-        return {**auto_schema._map_basic_serializer(self.target, direction), "additionalProperties": False}
+        schema = {**auto_schema._map_basic_serializer(self.target, direction), "additionalProperties": False}
+        for name, field in self.target.fields.items():  # a nested list's bounds (drf-spectacular leaves them out)
+            prop = schema.get("properties", {}).get(name)
+            if isinstance(field, serializers.ListSerializer) and prop is not None and prop.get("type") == "array":
+                low, high = getattr(field, "min_length", None), getattr(field, "max_length", None)
+                if low is not None or not field.allow_empty:
+                    prop["minItems"] = max(low or 0, 0 if field.allow_empty else 1)
+                if high is not None:
+                    prop["maxItems"] = high
+        return schema

@@ -156,7 +156,6 @@ class UserGamesExportView(PublicReadView):
 
     @extend_schema(
         tags=["games"], operation_id="users_games_export", summary="Export a player's finished games (NDJSON)",
-        auth=schema.PUBLIC_AUTH,  # public: credentials are optional
         description="One record per line (`application/x-ndjson`), newest first: the `GET /games/{id}/record` body "
                     "of each finished game the player sat in, streamed. Public; without credentials the "
                     "`export_anon` rate applies too. `ETag` on every answer: send it back in `If-None-Match` "

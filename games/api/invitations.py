@@ -102,7 +102,6 @@ class InvitationPreviewView(APIView):
 
     @extend_schema(
         tags=["games"], operation_id="invitations_retrieve", summary="What an invitation link invites to",
-        auth=schema.PUBLIC_AUTH,  # public: credentials are optional
         description="The preview of an open invitation by its code, for the landing page of the link (also "
                     "without credentials): the game's kind, seats, empty seats, time control, rated, and who "
                     "invites. Only an open game with an empty seat answers; any other code is 404 `not_found`. "

@@ -23,6 +23,11 @@ class GameScopes(permissions.BasePermission):
     message = "This token lacks a required scope."
     code = "insufficient_scope"  # the same code as accounts.authentication.HasScopes
 
+    @staticmethod
+    def openapi_scopes(view: Any, method: str) -> list[str]:
+        """The scope a token needs for ``method`` (the OpenAPI schema's OAuth requirement: accounts.openapi)."""
+        return [READ] if method in permissions.SAFE_METHODS else [PLAY]
+
     def has_permission(self, request, view) -> bool:
         token = request.auth
         if not is_bearer_token(token):

@@ -94,7 +94,6 @@ class UserGamesView(PublicReadView):
 
     @extend_schema(
         tags=["games"], operation_id="users_games_list", summary="A player's finished games (newest first, paged)",
-        auth=schema.PUBLIC_AUTH,  # public: credentials are optional
         description="The finished games the player sat in, newest first, as inbox summaries with `player_seat`, "
                     "`outcome`, `ended_reason` and `finished_at`. Keyset pages: send the answer's `next` back as "
                     "`cursor` for the next (older) page; `next` is null on the last. Public (finished games "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
 from games.rules.claim import CLAIM
@@ -95,7 +93,3 @@ E429 = error("Rate limit exceeded; the `Retry-After` header says how many second
              "Request was throttled. Expected available in 12 seconds.", retry_after=12)
 STANDARD = {401: E401, 403: E403, 404: E404, 429: E429}
 
-
-#: ``extend_schema(auth=...)`` of a public operation: a token, a session, or no credentials at all. (Typed Any:
-#: drf-spectacular's stubs declare ``auth`` as a list of scheme names, but it takes these requirement objects.)
-PUBLIC_AUTH: Any = [{"tokenAuth": []}, {"cookieAuth": []}, {}]

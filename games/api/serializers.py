@@ -15,6 +15,10 @@ from games.service.clock import parse_time_control
 from games.service.errors import InvalidRequest
 
 MAX_MOVE_CHARS = 2000
+#: The fewest and the most seats any kind takes: the bounds of every ``seats`` in a request (the schema's
+#: minimum and maximum); the kind's own span is checked after (400 naming it).
+MIN_SEATS = min(rules.info.min_seats for rules in GAMES.values())
+MAX_SEATS = max(rules.info.max_seats for rules in GAMES.values())
 
 
 # ----------------------------------------------------------------------------- requests
@@ -59,7 +63,7 @@ class OptionsField(serializers.JSONField):
 
 
 class NewTimeControlSerializer(serializers.Serializer):
-    """Documentation of ``time_control`` in a create request (validated by the service's parser)."""
+    """Documentation of `time_control` in a create request (validated by the service's parser)."""
 
     type = serializers.ChoiceField(choices=NEW_TIME_CONTROL_TYPES,
                                    help_text='"days": days per move; "bank": a time bank per seat with an '
@@ -94,9 +98,11 @@ class CreateGameSerializer(ClosedSerializer):
     kind = KindField(help_text='Game kind: "claim", "claim2", "claim-mix", ...')
     options = OptionsField(required=False, default=dict,
                                     help_text='Engine options, e.g. {"factions": [5 names]} for claim-mix.')
-    seats = StrictIntegerField(required=False, default=2, min_value=1, max_value=16)
-    opponents = OpponentSerializer(many=True, required=False,
-                                   help_text='One entry per other seat; default: all "open" (invitation code).')
+    seats = StrictIntegerField(required=False, default=2, min_value=MIN_SEATS, max_value=MAX_SEATS,
+                               help_text=f"{MIN_SEATS}-{MAX_SEATS}, as many as the kind takes.")
+    opponents = serializers.ListSerializer(child=OpponentSerializer(), required=False, max_length=MAX_SEATS - 1,
+                                           help_text='One entry per other seat; default: all "open" (invitation '
+                                                     'code).')
     days_per_move = StrictChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
                                             allow_null=True, default=None,
                                             help_text="Days per move (older form of time_control); "
@@ -108,7 +114,8 @@ class CreateGameSerializer(ClosedSerializer):
                                               'precedence over days_per_move (give one of them).')
     rated = StrictBooleanField(required=False, default=False,
                                      help_text="Rated games need a time control (not unlimited) and no AI seat.")
-    seat = StrictIntegerField(required=False, default=0, min_value=0, help_text="The creator's seat.")
+    seat = StrictIntegerField(required=False, default=0, min_value=0, max_value=MAX_SEATS - 1,
+                              help_text="The creator's seat (0-based, below `seats`).")
 
     def validate_options(self, value):
         if value is None:
@@ -128,13 +135,13 @@ class JoinGameSerializer(ClosedSerializer):
 
 
 class FillSeatSerializer(ClosedSerializer):
-    index = StrictIntegerField(min_value=0, max_value=15, help_text="An empty seat of the game (0-based).")
+    index = StrictIntegerField(min_value=0, max_value=MAX_SEATS - 1, help_text="An empty seat of the game (0-based).")
     level = StrictChoiceField(choices=sorted(LEVELS), help_text="1 Squire, 2 Knight, 3 King.")
 
 
 class FillWithAISerializer(ClosedSerializer):
     # max_length: a many=True serializer's list limit (DRF ≥ 3.14); djangorestframework-stubs lack it
-    seats = FillSeatSerializer(many=True, allow_empty=False, max_length=15,  # type: ignore[call-arg]
+    seats = FillSeatSerializer(many=True, allow_empty=False, max_length=MAX_SEATS - 1,  # type: ignore[call-arg]
                                help_text="The empty seats to give to the AI, each with its level; seats left out "
                                          "stay open.")
 

@@ -82,12 +82,20 @@ class GameView(APIView):
 MAX_INT_PARAM = 2**31 - 1
 
 
+ANONYMOUS_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
 class PublicFinishedRead(GameScopes):
     """Anonymous ``GET`` passes (the view then shows only finished games); everyone else as :class:`GameScopes`."""
 
+    @staticmethod
+    def openapi_anonymous(view: Any, method: str) -> bool:
+        """The schema marks these reads public (`{}` in their security: accounts.openapi)."""
+        return method in ANONYMOUS_METHODS
+
     def has_permission(self, request, view) -> bool:
         if not request.user.is_authenticated:
-            return request.method in ("GET", "HEAD", "OPTIONS")
+            return request.method in ANONYMOUS_METHODS
         return super().has_permission(request, view)
 
 

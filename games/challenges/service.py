@@ -16,8 +16,8 @@ Rulings:
   the limit together; making one is also rate limited (``games_create``, api.py).
 * Answers (accept, decline, cancel, expire) lock the challenge row: of two answers racing, the first wins
   and the second gets 409 ``challenge_not_pending`` (one game at most per challenge).
-* Accepting creates the game through ``games.service.create_game`` and seats the acceptor
-  (``join_game``): it starts at once.
+* Accepting creates the game through ``games.service.create_game`` with both players seated (``seated``): its
+  first version is already active, so neither player ever sees it ``open``.
 * A rematch of a finished two-seat game against a human is a challenge to the other player with
   ``rematch_of`` set (games/challenges/rematch.py, through ``POST /games/{id}/rematch``); accepting it makes
   the game a rematch of that one (``rematch_of``).
@@ -38,7 +38,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.rules.base import RulesError
 from games.rules.registry import get_rules
-from games.service import create_game, join_game
+from games.service import create_game
 from games.service.clock import parse_time_control
 from games.service.errors import Conflict, InvalidRequest, ServiceError
 from games.service.payload import offer_links
@@ -250,9 +250,9 @@ def _accept(c: Challenge, user: Any) -> Challenge:
     if user.pk == c.challenger_id:
         raise Conflict("You cannot accept your own challenge; cancel it instead.", code="own_challenge")
     seat = c.seat if c.seat is not None else secrets.randbelow(2)
+    # Both players are seated at once: the game's first version is active (docs/api.md), never an open one.
     game = create_game(c.challenger, c.kind, c.options, 2, opponents=[{"type": "user", "username": user.username}],
-                       rated=c.rated, seat=seat, time_control=c.time_control, rematch_of=c.rematch_of)
-    join_game(user, game.pk)
+                       rated=c.rated, seat=seat, time_control=c.time_control, rematch_of=c.rematch_of, seated=True)
     if c.to_id is None:
         c.to = user
         c.save(update_fields=["to"])

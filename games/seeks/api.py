@@ -16,7 +16,7 @@ from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoi
 from claim.throttling import AnonRateThrottle, UserRateThrottle
 from games.api import keyset
 from games.api import schema as schema_errors
-from games.api.serializers import TimeControlField
+from games.api.serializers import MAX_SEATS, MIN_SEATS, TimeControlField
 from games.api.views import CreateGameThrottle
 from games.models import DAYS_PER_MOVE_CHOICES
 from games.rules.base import RulesError
@@ -76,13 +76,15 @@ class _GameChoiceSerializer(ClosedSerializer):
 
     kind = serializers.ChoiceField(choices=sorted(GAMES))
     options = serializers.DictField(required=False, default=dict)
-    seats = StrictIntegerField(min_value=2, max_value=4, default=2)
+    seats = StrictIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2,
+                               help_text=f"{MIN_SEATS}-{MAX_SEATS}, as many as the kind takes.")
     days_per_move = StrictChoiceField(choices=DAYS, allow_null=True, default=3,
                                       help_text="Days per move (older form of time_control); null: unlimited.")
     time_control = TimeControlField(required=False, allow_null=True, default=None,
                                     help_text="As when creating a game (days, a bank, unlimited); takes precedence "
                                               "over days_per_move. Seeks pair only with the same time control.")
-    rated = StrictBooleanField(default=True)
+    rated = StrictBooleanField(default=False, help_text="A rated game (as `POST /games` and `POST /challenges`: "
+                                                        "false unless asked); needs a time control.")
     bots_welcome = StrictBooleanField(
         default=False, help_text="Also pair with bot accounts (a bot's seek pairs only with bots and with seeks "
                                  "that welcome them).")
@@ -116,9 +118,7 @@ class SeekSerializer(_GameChoiceSerializer):
 
 
 class QuickSerializer(_GameChoiceSerializer):
-    """'Play now': the same choices as a seek; rated by default only if asked (an AI fallback never is)."""
-
-    rated = StrictBooleanField(default=False)
+    """'Play now': the same choices as a seek (an AI fallback is never rated)."""
 
 
 def _check_cap(user: Any) -> None:

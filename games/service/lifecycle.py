@@ -100,8 +100,13 @@ def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: i
 def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, seats: int = 2,
                 opponents: Sequence[Mapping[str, Any]] | None = None, days_per_move: int | None = None,
                 rated: bool = False, seat: int | None = 0, rematch_of: Game | None = None,
-                time_control: Mapping[str, Any] | None = None) -> Game:
+                time_control: Mapping[str, Any] | None = None, seated: bool = False) -> Game:
     """A new game; the creator takes ``seat``. It starts at once when every seat is filled (AI seats are).
+
+    ``seated`` (service only: an accepted challenge, both players agreed): the invited users are seated as joined
+    at once, so the game is created started (its first version is ``active``, no ``open`` one is ever published);
+    the history's ``created`` entry lists their ``joined`` events and is made by the last of them (the one who
+    accepted: the others are told it is their turn).
 
     Time control: ``time_control`` (days per move, a bank with increment and cap, or unlimited; see
     :func:`games.service.clock.parse_time_control`) or the older ``days_per_move`` (null = unlimited).
@@ -153,7 +158,7 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
             if opp["type"] == "ai":
                 rows.append(Seat(game=game, index=index, ai_level=opp["level"], joined_at=now))
             elif opp["type"] == "user":
-                rows.append(Seat(game=game, index=index, user=opp["user"]))
+                rows.append(Seat(game=game, index=index, user=opp["user"], joined_at=now if seated else None))
             else:
                 rows.append(Seat(game=game, index=index))
         Seat.objects.bulk_create(rows)
@@ -161,8 +166,13 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
         events: list[dict[str, Any]] = [{"type": "created", "seat": seat}]
         if rematch_of is not None:
             events[0]["rematch_of"] = rematch_of.pk
+        actor = seat
+        if seated:
+            joined = [s.index for s in seat_rows if s.user_id is not None and s.index != seat]
+            events += [{"type": "joined", "seat": index} for index in joined]
+            actor = joined[-1] if joined else seat
         _start_if_full(game, seat_rows, events)
-        entry = bump(game, "created", seat, events)
+        entry = bump(game, "created", actor, events)
         game.save()
         after_commit(game, seat_rows, parts=committed_parts(game, seat_rows, entry))
     return game

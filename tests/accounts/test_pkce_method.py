@@ -57,3 +57,36 @@ def test_a_bad_redirect_uri_with_plain_is_shown_never_redirected(session_client,
                             redirect_uri="https://evil.example/cb")
     checked = session_client.get("/api/v1/oauth/authorize?" + urlencode(query))
     assert checked.status_code == 400 and "redirect_to" not in error(checked), checked.content
+
+
+@pytest.mark.parametrize("method", ["plain", None])
+def test_issue34_authorize_sends_a_non_s256_request_straight_back_to_the_app(client_app, method):
+    """RFC 6749 4.1.2.1: the authorization endpoint itself redirects to the (valid) redirect URI with the error and
+    the state; no consent screen is shown (no login needed for that either)."""
+    from django.test import Client
+
+    verifier, _challenge = pkce()
+    query = authorize_query(client_app, verifier, code_challenge_method=method)
+    answer = Client().get("/o/authorize/?" + urlencode(query))
+    assert answer.status_code == 302
+    target = urlsplit(answer["Location"])
+    assert f"{target.scheme}://{target.netloc}{target.path}" == REDIRECT
+    told = parse_qs(target.query)
+    assert told["error"] == ["invalid_request"] and told["state"] == ["st-123"] and "code" not in told
+
+
+def test_issue34_authorize_never_redirects_to_a_bad_redirect_uri(client_app):
+    from django.test import Client
+
+    verifier, _challenge = pkce()
+    query = authorize_query(client_app, verifier, code_challenge_method="plain", redirect_uri="https://evil.example/cb")
+    answer = Client().get("/o/authorize/?" + urlencode(query))
+    assert answer.status_code == 302 and answer["Location"].startswith("/#/authorize?")  # the screen shows it
+
+
+def test_issue34_a_valid_request_still_goes_to_the_consent_screen(client_app):
+    from django.test import Client
+
+    _verifier, challenge = pkce()
+    answer = Client().get("/o/authorize/?" + urlencode(authorize_query(client_app, challenge)))
+    assert answer.status_code == 302 and answer["Location"].startswith("/#/authorize?")

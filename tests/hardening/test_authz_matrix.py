@@ -67,6 +67,10 @@ MATRIX: dict[str, dict[str, int]] = {
     "accounts_oauth_apps_destroy": row(401, 403, 403, 404, 403, 403),
     "oauth_authorize_retrieve": row(401, 403, 403, 400, 403, 403),
     "oauth_authorize_create": row(401, 403, 403, 400, 403, 403),
+    # The OAuth server's own endpoints (django-oauth-toolkit): the caller's credentials play no part, a request
+    # without its form fields is an OAuth error for everyone.
+    "oauth_token": row(400, 400, 400, 400, 400, 400),
+    "oauth_revoke_token": row(400, 400, 400, 400, 400, 400),
     # One's own data (issue 32): session only, like the tokens (the export lists them).
     "accounts_me_data_retrieve": row(401, 403, 403, 200, 403, 403),
     "accounts_me_data_section_retrieve": row(401, 403, 403, 200, 403, 403),
