@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -100,9 +101,9 @@ class CreateGameSerializer(ClosedSerializer):
                                     help_text='Engine options, e.g. {"factions": [5 names]} for claim-mix.')
     seats = StrictIntegerField(required=False, default=2, min_value=MIN_SEATS, max_value=MAX_SEATS,
                                help_text=f"{MIN_SEATS}-{MAX_SEATS}, as many as the kind takes.")
-    opponents = serializers.ListSerializer(child=OpponentSerializer(), required=False, max_length=MAX_SEATS - 1,
-                                           help_text='One entry per other seat; default: all "open" (invitation '
-                                                     'code).')
+    opponents: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=OpponentSerializer(), required=False, max_length=MAX_SEATS - 1,
+        help_text='One entry per other seat; default: all "open" (invitation code).')
     days_per_move = StrictChoiceField(choices=[d for d, _ in DAYS_PER_MOVE_CHOICES], required=False,
                                             allow_null=True, default=None,
                                             help_text="Days per move (older form of time_control); "

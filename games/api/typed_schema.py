@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import re
 import types
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
@@ -22,6 +23,13 @@ from games.rules.claim import types as claim
 from games.rules.inheritors import types as inheritors
 from games.service import types as service
 
+
+
+def markdown(doc: str) -> str:
+    """A docstring's reST inline markup as the Markdown of OpenAPI descriptions: ``x`` and :role:`~a.b.x`
+    become `x`."""
+    doc = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`", r"`\1`", doc)
+    return doc.replace("``", "`")
 
 def _named_unions() -> list[tuple[str, Any, str, tuple[Any, ...]]]:
     """``(component, the union, "oneOf" or "anyOf", its alternatives)``. A union of one kind is ``oneOf`` (its
@@ -110,7 +118,7 @@ class _Builder:
                                     "required": [k for k in hints if k in tp.__required_keys__],
                                     "additionalProperties": False}
             if tp.__doc__:
-                body["description"] = inspect.cleandoc(tp.__doc__)
+                body["description"] = markdown(inspect.cleandoc(tp.__doc__))
             self._add(name, body, tp)
         return name
 

@@ -79,7 +79,7 @@ class TrickSummary(TypedDict):
 
 
 class ClaimResult(TypedDict):
-    """C8 / T4 (2 seats) or M7 (3-4 seats) scoring breakdown; 3-4 seats add the ``NotRequired`` keys."""
+    """C8 / T4 (2 seats) or M7 (3-4 seats) scoring breakdown; 3-4 seats add the optional keys."""
 
     winner: int | None  # None: a draw, a shared win (see winners) or a team's win (4 seats)
     votes: dict[str, int | None]  # faction -> the seat (4 seats: the team) it voted for
@@ -180,7 +180,8 @@ class Revealed(TypedDict):
 
 
 class ClaimView(TypedDict):
-    """What one seat (or a spectator, ``seat`` null) may know; the seat's own keys are ``NotRequired``."""
+    """What one seat (or a spectator, ``seat`` null) may know; the keys of a seat's own are optional (absent
+    for a spectator)."""
 
     game: ClaimKind
     factions: list[str]
