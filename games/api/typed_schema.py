@@ -24,7 +24,6 @@ from games.rules.inheritors import types as inheritors
 from games.service import types as service
 
 
-
 def markdown(doc: str) -> str:
     """A docstring's reST inline markup as the Markdown of OpenAPI descriptions: ``x`` and :role:`~a.b.x`
     become `x`."""
