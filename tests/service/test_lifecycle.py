@@ -152,6 +152,9 @@ def test_inbox_order_my_turn_first_then_deadline_then_updated(alice, bob, make_u
             updated_at=now - timedelta(minutes=updated_minutes_ago))
         Seat.objects.filter(game=g, index=0).update(to_act=to_act_alice)
         Seat.objects.filter(game=g, index=1).update(to_act=not to_act_alice, joined_at=now)
+        if status == "finished":  # as set_result does: the seats' copy of the end (seat_user_finished)
+            Game.objects.filter(pk=g.pk).update(finished_at=now)
+            Seat.objects.filter(game=g).update(finished_at=now)
         return g.pk
 
     mine_late = game(True, 3, 50)
