@@ -3,7 +3,17 @@ import type { components } from "./api/schema";
 
 /** The API's request and response types, generated from its OpenAPI schema (src/api/schema.d.ts, written by
  *  scripts/gen_api_types.py: never edit it by hand). */
-export type Schemas = components["schemas"];
+export type Schemas = Omit<Generated, "GameView" | "GameErrorDetail" | "StreamGameFrame"> & {
+  GameView: GameView;
+  GameErrorDetail: Omit<Generated["GameErrorDetail"], "view"> & { view?: GameView };
+  StreamGameFrame: Omit<Generated["StreamGameFrame"], "view"> & { view: GameView };
+};
+type Generated = components["schemas"];
+/** GameView with its ``view`` as the schema declares it: an ``EngineView`` (told apart by ``game``) or null.
+ *  openapi-typescript writes the schema's nullable reference (``allOf: [EngineView]``) as
+ *  ``Omit<EngineView, "game">``, dropping the discriminator; this puts it back (and in the two components that
+ *  hold a GameView). */
+type GameView = Omit<Generated["GameView"], "view"> & { view: Generated["EngineView"] | null };
 
 /** The detail of the API's one error body (``{"error": {...}}``). ``fields`` is a free object in the schema
  *  (see issue #34 schematypes): the API sends a list of messages per field. ``redirect_to``: an OAuth refusal the
@@ -14,8 +24,7 @@ export class ApiError extends Error {
   status: number;
   code: string;
   fields: Record<string, string[]>;
-  /** The game's current view of a 409 (``stale_version``, ``not_active``): the body of GET /games/{id}.
-   *  schema: free object (see issue #34 schematypes). */
+  /** The game's current view of a 409 (``stale_version``, ``not_active``): the body of GET /games/{id}. */
   view: Schemas["GameView"] | undefined;
   /** An OAuth refusal the app should hear about: its redirect URI with the error (accounts/oauth_views.py). */
   redirectTo?: string;
@@ -24,7 +33,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body.code || "error";
     this.fields = body.fields || {};
-    this.view = body.view as Schemas["GameView"] | undefined;
+    this.view = body.view;
     this.redirectTo = body.redirect_to;
   }
 }

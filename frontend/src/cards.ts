@@ -1,4 +1,5 @@
 // Cards of the Claim family: ids "<faction>-<value>", names, colours, and the legal-card logic.
+import type { Schemas } from "./api";
 import type { Lang } from "./i18n";
 
 export const FACTIONS = [
@@ -87,8 +88,10 @@ export function sortCards(ids: string[]): string[] {
   });
 }
 
-// schema: free object (see issue #34 schematypes): GameView.legal_moves and MoveRequest.move; a Claim-family move.
-export type Move = { play: string } | { seer: "prize" | "top" } | { smash: number };
+/** A Claim-family move (``ClaimMove``: play a card, the Seer's choice, the Giant's smash). */
+export type Move = Schemas["ClaimMove"];
+/** A legal move of any kind (``GameView.legal_moves``); the card logic below reads the Claim-family ones. */
+type AnyMove = Schemas["EngineMove"];
 
 /** Why a card may not be played now (null = it is legal). */
 export type DimReason =
@@ -102,7 +105,7 @@ export type DimReason =
 
 export interface TableState {
   hand: string[];
-  legal_moves: Move[];
+  legal_moves: readonly AnyMove[];
   my_turn: boolean;
   over: boolean;
   current_trick: { seat: number; card: string }[];
@@ -110,7 +113,7 @@ export interface TableState {
 }
 
 /** The set of card ids the player may play now. */
-export function legalCards(moves: Move[]): Set<string> {
+export function legalCards(moves: readonly AnyMove[]): Set<string> {
   const out = new Set<string>();
   for (const m of moves) if ("play" in m) out.add(m.play);
   return out;

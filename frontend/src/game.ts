@@ -1,7 +1,6 @@
 // The game payload (GET /api/v1/games/{id}, list rows, socket "view") normalised for the UI.
 // Its shape is the API's generated types (src/api/schema.d.ts); the engine's view inside it is typed here.
 import type { Schemas } from "./api";
-import type { Move } from "./cards";
 import { pickLang, translate, type Lang } from "./i18n";
 
 export interface SeatInfo {
@@ -18,70 +17,16 @@ export interface SeatInfo {
 
 export interface RatingChange { after: number; change: number }
 
-export interface Trickcard { seat: number; card: string }
-
-// schema: free object (see issue #34 schematypes): the engine view below (GameView.view), its last trick and the
-// result (GameView.result) are free objects in the schema; these hand types are what the Claim engine sends.
-export interface LastTrick {
-  phase: number;
-  trick: number;
-  cards: Trickcard[];
-  winner: number;
-  next_leader: number;
-  prize?: string;
-  prize_to?: number;
-  blind_draw?: number | null;
-  seer?: { seat: number; choice: string } | null;
-  [k: string]: unknown;
-}
-
-export interface Result {
-  winner: number | null;
-  winners?: number[]; // 3-4 seats: every (shared) winner / the winning team's seats
-  ranks?: number[];
-  teams?: number[][];
-  winning_team?: number | null;
-  reconstructed_rules?: boolean;
-  votes: Record<string, number | null>;
-  counts: Record<string, number>[];
-  score: Record<string, string[]>[];
-  reason?: string;
-}
-
-export interface EngineView {
-  game: string;
-  factions: string[];
-  seats: number;
-  seat: number | null;
-  phase: number;
-  over: boolean;
-  trick: number;
-  to_act: number[];
-  leader: number;
-  hand_counts: number[];
-  follower_counts: number[];
-  public_followers: string[][];
-  deck_count: number;
-  prize: string | null;
-  current_trick: Trickcard[];
-  seer_pending: number | null;
-  smash_pending?: { seat: number; gnome: string; candidates: number[]; later: string[] } | null; // M6.5
-  score: Record<string, string[]>[];
-  gnome_rows: string[][];
-  troll_pool: string[];
-  discard: string[];
-  smashed: string[];
-  last_trick: LastTrick | null;
-  voids?: string[][]; // per seat: factions it is known to lack this phase (did not follow them)
-  leading: Record<string, number | null>;
-  result: Result | null;
-  hand?: string[];
-  followers?: string[];
-  legal_moves?: Move[];
-  peek?: string;
-  teams?: number[][] | null; // 4 seats: [[0, 2], [1, 3]] (diagonal partners)
-  reconstructed_rules?: boolean; // 3-4 seats: partly our rulings (show the notice)
-}
+/** The Claim-family engine's parts of a game view, as the generated schema types name them (docs/api.md, "Typed
+ *  shapes in the OpenAPI schema"). */
+export type Trickcard = Schemas["ClaimTrickCard"];
+export type LastTrick = Schemas["ClaimTrickSummary"];
+/** A Claim-family game played to its end (C8 / M7 count). */
+export type Result = Schemas["ClaimResult"];
+/** Any kind's result, or a game ended by a resignation, a timeout or an abort (``EndedResult``). */
+export type GameResult = Schemas["GameResult"];
+/** The Claim-family engine view (``view.game`` is ``claim``, ``claim2`` or ``claim-mix``). */
+export type EngineView = Schemas["ClaimView"];
 
 /** A game as the API sends it: a list row (GameSummary: GET /games, /users/{name}/games) or the full view
  *  (GameView: GET /games/{id}, a move's answer, a socket push), which has every field of a row and more. */
@@ -97,13 +42,14 @@ export interface Game {
   mySeat: number | null;
   toAct: number[];
   myTurn: boolean;
-  legal: Move[];
+  /** My legal moves (``EngineMove``: a Claim-family or an Inheritors move, by the game's ``kind``). */
+  legal: Schemas["EngineMove"][];
   /** The Claim-family engine view; null for a summary row and for an Inheritors game (``raw.view``). */
   view: EngineView | null;
   deadline: string | null;
   daysPerMove: number | null;
   code: string | null;
-  result: Result | null;
+  result: GameResult | null;
   invitedMe: boolean;
   /** The seat of the player who created the game (who invited the others), null when the server says none. */
   creatorSeat: number | null;
@@ -121,9 +67,9 @@ export function seatInfo(s: ApiSeat): SeatInfo {
   };
 }
 
-/** Whether a game view's ``view`` is a Claim-family engine view (it has ``factions``), not an Inheritors one. */
+/** A game view's ``view`` when it is a Claim-family engine view, not an Inheritors one (by its ``game``). */
 function engineView(v: GamePayload["view"]): EngineView | null {
-  return v && "factions" in v ? (v as unknown as EngineView) : null; // schema: free object (see issue #34 schematypes)
+  return v && v.game !== "inheritors" ? v : null;
 }
 
 export function normGame(p: GamePayload): Game {
@@ -139,12 +85,12 @@ export function normGame(p: GamePayload): Game {
     mySeat: p.my_seat,
     toAct: p.to_act,
     myTurn: p.my_turn && status === "active",
-    legal: (p.legal_moves ?? []) as Move[], // a summary row has none; schema: free object (see issue #34 schematypes)
+    legal: p.legal_moves ?? [], // a summary row has none
     view,
     deadline: p.deadline,
     daysPerMove: p.time_control.days_per_move,
     code: p.invite_code ?? null,
-    result: p.result as Result | null, // schema: free object (see issue #34 schematypes)
+    result: p.result,
     invitedMe: status === "open" && seats.some((s) => s.you && !s.joined),
     creatorSeat: p.creator_seat,
     updated: p.updated_at,
@@ -157,7 +103,7 @@ export function normGame(p: GamePayload): Game {
 export function hasTableView(g: Game | undefined): boolean {
   if (!g) return false;
   const v = g.raw.view;
-  return g.view !== null || (!!v && typeof v.game === "string");
+  return g.view !== null || !!v;
 }
 
 /** The AI levels' names by level (the server's ``ai_name``; docs/ai.md). */
@@ -256,7 +202,7 @@ export function winnersOf(r: { winner?: number | null; winners?: number[] }): nu
 }
 
 /** Did ``seat`` win? Uses ``winners`` (3-4 seats, teams) or ``winner``; null = draw / nobody. */
-export function seatOutcome(r: Result, seat: number): "win" | "loss" | "draw" {
+export function seatOutcome(r: GameResult, seat: number): "win" | "loss" | "draw" {
   const winners = winnersOf(r);
   if (!winners.length) return "draw";
   return winners.includes(seat) ? "win" : "loss";

@@ -1,82 +1,24 @@
 // Inheritors in the PWA: the view the API sends (games/rules/inheritors/views.py), card ids, and the
 // pure helpers the table uses to turn the legal-move list into tappable controls. No DOM, no store.
+import type { Schemas } from "./api";
 import { winnersOf } from "./game";
 
-export type Move = Record<string, unknown>; // schema: free object (see issue #34 schematypes)
-
-export interface Stack { top: number; cards: string[] }
-
-export interface InhPlayer {
-  seat: number;
-  stacks: Record<string, Stack>;
-  clan: string | null;
-  honors: string[];
-  quest_count: number;
-  hand_count: number;
-}
-
-export interface InhPending {
-  kind: string;
-  seat: number;
-  waiting?: number[];
-  need?: Record<string, number>;
-  chosen_count?: Record<string, number>;
-  your_choices?: [string, number][];
-  chosen?: string[];
-  left?: number;
-  condition?: string;
-  reason?: string;
-}
-
-export interface ScoreRow { influence: number; tomes: number; relics: number; quests: number; honors: number; total: number }
-
-export interface InhResult {
-  winner: number | null;
-  winners: number[];
-  ranks: number[];
-  scores: ScoreRow[];
-  tiebreak?: { order: string[]; keys: number[][]; decided_by: string | null };
-}
-
-export interface InhQuest { id: string; text: string; vp: number }
-
-// schema: free object (see issue #34 schematypes): GameView.view of an Inheritors game, as the engine sends it.
-export interface InhView {
-  game: "inheritors";
-  seat: number | null;
-  seats: number;
-  colours: string[];
-  removed_colour: string | null;
-  start_player: number;
-  last_seat: number;
-  current: number;
-  turn: number;
-  phase: "pre" | "post" | "over";
-  to_act: number[];
-  pending: InhPending | null;
-  end_triggered: boolean;
-  over: boolean;
-  players: InhPlayer[];
-  market: string[][];
-  removed: string[];
-  deck_count: number;
-  quest_row_count: number;
-  honor_row: { id: string; text: string }[];
-  clan_row: { clan: string; name: string; colour: string; attached: string[] }[];
-  log: Record<string, unknown>[];
-  provisional: Record<string, string>;
-  hand?: string[];
-  quests?: InhQuest[];
-  deck_top?: string;
-  result?: InhResult | null;
-  hands?: string[][];
-  all_quests?: string[][];
-}
+/** The generated schema types of an Inheritors game (docs/api.md, "Typed shapes in the OpenAPI schema"). */
+export type Move = Schemas["InheritorsMove"];
+export type Stack = Schemas["InheritorsStackView"];
+export type InhPlayer = Schemas["InheritorsPlayerView"];
+export type InhPending = Schemas["InheritorsPendingView"];
+export type ScoreRow = Schemas["InheritorsScoreRow"];
+export type InhResult = Schemas["InheritorsResult"];
+export type InhQuest = Schemas["InheritorsQuestView"];
+/** GameView.view of an Inheritors game (``game`` is ``inheritors``). */
+export type InhView = Schemas["InheritorsView"];
+export type InhEvent = Schemas["InheritorsEvent"];
 
 /** The Inheritors view inside a game payload (GET /games/{id}, a move answer or a pushed view), else null. */
-export function inhView(payload: { view?: Record<string, unknown> | null } | null | undefined): InhView | null {
-  const v = payload?.view; // schema: free object (see issue #34 schematypes): a Claim-family or an Inheritors view
-  return v && v.game === "inheritors" && Array.isArray(v.players) ? (v as unknown as InhView) : null;
+export function inhView(payload: { view?: Schemas["EngineView"] | null } | null | undefined): InhView | null {
+  const v = payload?.view;
+  return v && v.game === "inheritors" ? v : null;
 }
 
 // ------------------------------------------------------------------ cards
@@ -123,14 +65,34 @@ export function sortHand(hand: readonly string[]): string[] {
 // ------------------------------------------------------------------ moves
 /** A stable text id of a move (keys sorted): ``action=discard_draw;card=red-1a;pile=0``. */
 export function moveId(m: Move): string {
-  return Object.keys(m).sort().map((k) => `${k}=${String(m[k])}`).join(";");
+  return Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${String(v)}`).join(";");
 }
 
 /** The card from my hand a move uses (actions, Wolf, quest/Saboteur discards, skip-plays, Rat), else null. */
 export function moveCard(m: Move): string | null {
-  if (typeof m.action === "string" && typeof m.card === "string") return m.card;
-  for (const k of ["play", "discard", "skip_play", "put_back"]) if (typeof m[k] === "string") return m[k] as string;
+  if ("card" in m) return m.card;
+  if ("play" in m) return m.play;
+  if ("discard" in m) return m.discard;
+  if ("skip_play" in m) return m.skip_play;
+  if ("put_back" in m) return m.put_back;
   return null;
+}
+
+/** The market pile a move discards onto (A2, A3, a quest's first card, the quest and Saboteur discards), else null. */
+export function pileOf(m: Move): number | null {
+  return "pile" in m ? m.pile : null;
+}
+
+type DiscardTake = Schemas["InheritorsDiscardTakeMove"];
+/** Whether the move is A3: discard to a pile and take another whole. */
+export function isDiscardTake(m: Move): m is DiscardTake {
+  return "take" in m;
+}
+
+/** The legal moves of an Inheritors game (``GameView.legal_moves``, an ``EngineMove`` list): none of them is the
+ *  Claim family's Seer or Giant choice (a Claim ``play`` has the Wolf's shape). */
+export function inhMoves(legal: readonly Schemas["EngineMove"][]): Move[] {
+  return legal.filter((m): m is Move => !("seer" in m) && !("smash" in m));
 }
 
 export interface MoveGroups {
@@ -153,7 +115,7 @@ export function groupMoves(legal: readonly Move[]): MoveGroups {
 
 /** The kind of a move for grouping and ordering the buttons of one card. */
 export function moveKind(m: Move): string {
-  if (typeof m.action === "string") return m.action;
+  if ("action" in m) return m.action;
   for (const k of ["claim_clan", "claim_honor", "end_turn", "pass", "skip", "play", "discard", "skip_play", "ask",
     "take_card", "take_pile", "agent_effect", "put_back"]) if (k in m) return k;
   return "unknown";
@@ -177,33 +139,36 @@ export interface Names {
 export function moveLabel(m: Move, tr: Tr, n: Names, withCard = true): string {
   const card = moveCard(m);
   const cn = card ? n.card(card) : "";
-  const pile = (p: unknown) => String(Number(p) + 1);
+  const pile = (p: number) => String(p + 1);
   const pre = (s: string) => (withCard && cn ? `${cn}: ${s}` : s);
-  switch (moveKind(m)) {
-    case "play": return typeof m.action === "string" ? pre(tr("inh.m.play")) : pre(tr("inh.m.wolf_play"));
-    case "discard_draw": return pre(tr("inh.m.discard_draw", { pile: pile(m.pile) }));
-    case "discard_take": return pre(tr("inh.m.discard_take", { pile: pile(m.pile), take: pile(m.take), cards: n.cards(n.pileSize(Number(m.take))) }));
-    case "quest":
-      if (Array.isArray(m.cards) && Array.isArray(m.piles)) { // the whole quest at once: each card and its pile
-        const piles = m.piles as unknown[];
-        return tr("inh.m.quest3", { cards: (m.cards as string[]).map((c, i) => tr("inh.m.onto", { card: n.card(c), pile: pile(piles[i]) })).join(", ") });
-      }
-      return pre(tr("inh.m.quest", { pile: pile(m.pile) }));
-    case "advocate": return pre(tr("inh.m.advocate"));
-    case "discard": return pre(tr("inh.m.discard", { pile: pile(m.pile) }));
-    case "skip_play": return pre(tr("inh.m.skip_play"));
-    case "put_back": return pre(tr("inh.m.put_back"));
-    case "claim_clan": return tr("inh.m.claim_clan", { clan: n.clan(String(m.claim_clan)) });
-    case "claim_honor": return tr("inh.m.claim_honor", { honor: String(m.claim_honor), text: n.honor(String(m.claim_honor)) });
-    case "end_turn": return tr("inh.m.end_turn");
-    case "pass": return tr("inh.m.pass");
-    case "skip": return tr("inh.m.skip");
-    case "ask": return tr("inh.m.ask", { name: n.seat(Number(m.ask)), colour: n.colour(String(m.colour)) });
-    case "take_card": return tr("inh.m.take_card", { card: n.card(String(m.take_card)) });
-    case "take_pile": return tr("inh.m.take_pile", { pile: pile(m.take_pile), cards: n.cards(n.pileSize(Number(m.take_pile))) });
-    case "agent_effect": return tr("inh.m.agent_effect", { effect: n.advocate(String(m.agent_effect)) });
-    default: return moveId(m);
+  if ("action" in m) {
+    switch (m.action) {
+      case "play": return pre(tr("inh.m.play"));
+      case "advocate": return pre(tr("inh.m.advocate"));
+      case "discard_draw": return pre(tr("inh.m.discard_draw", { pile: pile(m.pile) }));
+      case "discard_take": return pre(tr("inh.m.discard_take", { pile: pile(m.pile), take: pile(m.take), cards: n.cards(n.pileSize(m.take)) }));
+      case "quest":
+        if ("cards" in m) { // the whole quest at once: each card and its pile
+          const piles = m.piles;
+          return tr("inh.m.quest3", { cards: m.cards.map((c, i) => tr("inh.m.onto", { card: n.card(c), pile: pile(piles[i]) })).join(", ") });
+        }
+        return pre(tr("inh.m.quest", { pile: pile(m.pile) }));
+    }
   }
+  if ("play" in m) return pre(tr("inh.m.wolf_play"));
+  if ("discard" in m) return pre(tr("inh.m.discard", { pile: pile(m.pile) }));
+  if ("skip_play" in m) return pre(tr("inh.m.skip_play"));
+  if ("put_back" in m) return pre(tr("inh.m.put_back"));
+  if ("claim_clan" in m) return tr("inh.m.claim_clan", { clan: n.clan(m.claim_clan) });
+  if ("claim_honor" in m) return tr("inh.m.claim_honor", { honor: m.claim_honor, text: n.honor(m.claim_honor) });
+  if ("end_turn" in m) return tr("inh.m.end_turn");
+  if ("pass" in m) return tr("inh.m.pass");
+  if ("skip" in m) return tr("inh.m.skip");
+  if ("ask" in m) return tr("inh.m.ask", { name: n.seat(m.ask), colour: n.colour(m.colour) });
+  if ("take_card" in m) return tr("inh.m.take_card", { card: n.card(m.take_card) });
+  if ("take_pile" in m) return tr("inh.m.take_pile", { pile: pile(m.take_pile), cards: n.cards(n.pileSize(m.take_pile)) });
+  if ("agent_effect" in m) return tr("inh.m.agent_effect", { effect: n.advocate(m.agent_effect) });
+  return moveId(m);
 }
 
 const CARD_MOVE_ORDER = ["play", "advocate", "discard_take", "quest", "discard_draw", "discard", "skip_play", "put_back"];
@@ -293,15 +258,17 @@ export function defaultOfKind(moves: readonly Move[], kind: string, market: read
   const of = moves.filter((m) => moveKind(m) === kind);
   if (!of.length) return null;
   if (kind === "discard_take") {
-    const takes = [...new Set(of.map((m) => Number(m.take)))];
+    const dt = of.filter(isDiscardTake);
+    const takes = [...new Set(dt.map((m) => m.take))];
     const take = takes.sort((a, b) => (market[b]?.length ?? 0) - (market[a]?.length ?? 0) || a - b)[0];
-    const onto = of.filter((m) => Number(m.take) === take);
-    const pile = smallestPile(market, onto.map((m) => Number(m.pile)));
-    return onto.find((m) => Number(m.pile) === pile) ?? onto[0];
+    const onto = dt.filter((m) => m.take === take);
+    const pile = smallestPile(market, onto.map((m) => m.pile));
+    return onto.find((m) => m.pile === pile) ?? onto[0];
   }
-  if (of.every((m) => typeof m.pile === "number")) {
-    const pile = smallestPile(market, of.map((m) => Number(m.pile)));
-    return of.find((m) => m.pile === pile) ?? of[0];
+  const piles = of.map(pileOf);
+  if (piles.every((p): p is number => p !== null)) {
+    const pile = smallestPile(market, piles);
+    return of.find((m) => pileOf(m) === pile) ?? of[0];
   }
   return of[0];
 }
@@ -316,17 +283,18 @@ export function defaultCardMove(moves: readonly Move[], market: readonly (readon
 
 /** The same card's move of the same kind onto another ``pile`` (the take kept when it still may be taken). */
 export function withPile(moves: readonly Move[], current: Move, pile: number): Move | null {
-  const same = moves.filter((m) => moveKind(m) === moveKind(current) && Number(m.pile) === pile);
-  return same.find((m) => m.take === current.take) ?? same[0] ?? null;
+  const takeOf = (m: Move) => (isDiscardTake(m) ? m.take : null);
+  const same = moves.filter((m) => moveKind(m) === moveKind(current) && pileOf(m) === pile);
+  return same.find((m) => takeOf(m) === takeOf(current)) ?? same[0] ?? null;
 }
 
 /** The same card's A3 taking pile ``take`` (its discard pile kept when allowed, else the smallest other pile). */
 export function withTake(moves: readonly Move[], current: Move, take: number, market: readonly (readonly string[])[]): Move | null {
-  const same = moves.filter((m) => moveKind(m) === "discard_take" && Number(m.take) === take);
-  const keep = same.find((m) => m.pile === current.pile);
+  const same = moves.filter(isDiscardTake).filter((m) => m.take === take);
+  const keep = same.find((m) => m.pile === pileOf(current));
   if (keep) return keep;
-  const pile = smallestPile(market, same.map((m) => Number(m.pile)));
-  return same.find((m) => Number(m.pile) === pile) ?? null;
+  const pile = smallestPile(market, same.map((m) => m.pile));
+  return same.find((m) => m.pile === pile) ?? null;
 }
 
 /** A move there is no choice about, sent without asking: ending the turn when nothing can be claimed, passing
@@ -334,7 +302,7 @@ export function withTake(moves: readonly Move[], current: Move, take: number, ma
 export function forcedMove(legal: readonly Move[]): Move | null {
   if (legal.length !== 1) return null;
   const m = legal[0];
-  return m.end_turn === true || m.pass === true ? m : null;
+  return "end_turn" in m || "pass" in m ? m : null;
 }
 
 // ------------------------------------------------------------------ turn, seats, scores
@@ -376,7 +344,7 @@ export function scoreTable(r: InhResult, order: readonly number[]): { row: (type
 }
 
 /** "win" | "shared" | "loss" for a seat, from the result. */
-export function outcomeOf(r: InhResult, seat: number): "win" | "shared" | "loss" {
+export function outcomeOf(r: Pick<InhResult, "winner" | "winners">, seat: number): "win" | "shared" | "loss" {
   const w = winnersOf(r);
   if (!w.includes(seat)) return "loss";
   return w.length > 1 ? "shared" : "win";
@@ -393,36 +361,34 @@ export function stacksInOrder(p: InhPlayer, colours: readonly string[]): [string
 }
 
 /** One public engine event of the view's log in words, or null for bookkeeping events (action, end_turn, ...). */
-export function eventText(e: Record<string, unknown>, tr: Tr, n: Names): string | null {
-  const name = typeof e.seat === "number" ? n.seat(e.seat) : "";
-  const pile = String(Number(e.pile) + 1);
-  const card = typeof e.card === "string" ? n.card(e.card) : "";
+export function eventText(e: InhEvent, tr: Tr, n: Names): string | null {
+  const name = "seat" in e ? n.seat(e.seat) : "";
   switch (e.type) {
-    case "place": return tr("inh.e.place", { name, card });
-    case "discard": return tr("inh.e.discard", { name, card, pile });
-    case "take_pile": return tr("inh.e.take_pile", { name, pile, cards: n.cards(Array.isArray(e.cards) ? e.cards.length : 0) });
-    case "draw": return Number(e.count) > 0 ? tr("inh.e.draw", { name, cards: n.cards(Number(e.count)) }) : null;
+    case "place": return tr("inh.e.place", { name, card: n.card(e.card) });
+    case "discard": return tr("inh.e.discard", { name, card: n.card(e.card), pile: String(e.pile + 1) });
+    case "take_pile": return tr("inh.e.take_pile", { name, pile: String(e.pile + 1), cards: n.cards(e.cards.length) });
+    case "draw": return e.count > 0 ? tr("inh.e.draw", { name, cards: n.cards(e.count) }) : null;
     case "take_quest": return tr("inh.e.take_quest", { name });
-    case "claim_clan": return tr("inh.e.claim_clan", { name, clan: n.clan(String(e.clan)) });
-    case "claim_honor": return tr("inh.e.claim_honor", { name, honor: String(e.honor) });
-    case "advocate": return tr("inh.e.advocate", { name, card });
-    case "spy": return typeof e.target === "number" ? tr("inh.e.spy", { name, target: n.seat(e.target), colour: n.colour(String(e.colour)) }) : null;
-    case "take_card": return tr("inh.e.take_card", { name, card });
-    case "refill": return card ? tr("inh.e.refill", { pile, card }) : null;
-    case "reveal_removed": return tr("inh.e.reveal_removed", { card });
+    case "claim_clan": return tr("inh.e.claim_clan", { name, clan: n.clan(e.clan) });
+    case "claim_honor": return tr("inh.e.claim_honor", { name, honor: e.honor });
+    case "advocate": return tr("inh.e.advocate", { name, card: n.card(e.card) });
+    case "spy": return e.target !== null ? tr("inh.e.spy", { name, target: n.seat(e.target), colour: n.colour(String(e.colour)) }) : null;
+    case "take_card": return tr("inh.e.take_card", { name, card: n.card(e.card) });
+    case "refill": return e.card !== null ? tr("inh.e.refill", { pile: String(e.pile + 1), card: n.card(e.card) }) : null;
+    case "reveal_removed": return tr("inh.e.reveal_removed", { card: e.card === null ? "" : n.card(e.card) });
     case "end_triggered": return tr("inh.e.end_triggered");
     case "extra_turn": return tr("inh.e.extra_turn", { name });
-    case "turn": return tr("inh.e.turn", { n: Number(e.turn), name });
+    case "turn": return tr("inh.e.turn", { n: e.turn, name });
     case "rat_put_back": return tr("inh.e.rat_put_back", { name });
     case "saboteur_choice": return tr("inh.e.saboteur_choice", { name });
-    case "agent_effect": return tr("inh.e.agent_effect", { name, effect: n.advocate(String(e.effect)) });
-    case "effect_skipped": return tr("inh.e.effect_skipped", { name, effect: n.advocate(String(e.effect)) });
+    case "agent_effect": return tr("inh.e.agent_effect", { name, effect: n.advocate(e.effect) });
+    case "effect_skipped": return tr("inh.e.effect_skipped", { name, effect: n.advocate(e.effect) });
     default: return null;
   }
 }
 
 /** The newest ``limit`` log lines, newest first. */
-export function recentEvents(log: readonly Record<string, unknown>[], tr: Tr, n: Names, limit = 8): string[] {
+export function recentEvents(log: readonly InhEvent[], tr: Tr, n: Names, limit = 8): string[] {
   const out: string[] = [];
   for (let i = log.length - 1; i >= 0 && out.length < limit; i--) {
     const text = eventText(log[i], tr, n);
@@ -432,21 +398,19 @@ export function recentEvents(log: readonly Record<string, unknown>[], tr: Tr, n:
 }
 
 // ------------------------------------------------------------------ replay
-/** One step of GET /games/{id}/replay?step=N of an Inheritors game (games/service/moves.py replay_step).
- *  schema: free object (see issue #34 schematypes): the Replay schema's views, move and events are free objects. */
-export interface InhReplayStep {
-  step: number;
-  steps: number;
+/** One step of GET /games/{id}/replay?step=N of an Inheritors game (games/service/moves.py replay_step): the
+ *  Replay schema with its views, move and events of that kind. */
+export type InhReplayStep = Omit<Schemas["Replay"], "move" | "events" | "spectator_view" | "seat_views"> & {
   move: { number: number; seat: number; move: Move } | null;
-  events: Record<string, unknown>[];
-  to_act: number[];
+  events: InhEvent[];
   spectator_view: InhView;
   seat_views: InhView[];
-}
+};
 
-/** A replay step is an Inheritors one when its spectator view is (the Claim replay shows tricks instead). */
-export function isInhReplay(step: { spectator_view?: unknown } | null | undefined): step is InhReplayStep {
-  return inhView({ view: step?.spectator_view as Record<string, unknown> | undefined }) !== null; // any step's view
+/** A replay step is an Inheritors one when its spectator view is (by its ``game``; the Claim replay shows tricks
+ *  instead): its events and move are then that kind's too. */
+export function isInhReplay(step: Schemas["Replay"] | null | undefined): step is InhReplayStep {
+  return step?.spectator_view.game === "inheritors";
 }
 
 /** What the step's move did, in words: its public events in order; a move without any (a pass) by its label. */

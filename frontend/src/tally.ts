@@ -39,9 +39,8 @@ export function tallyOf(r: Result, factions: string[], seats: number, me: number
     const i = seats === 4 ? columns.findIndex((c) => team(c[0]) === v) : columns.findIndex((c) => c[0] === v);
     return i < 0 ? null : i;
   };
-  const ext = r as Result & { team_counts?: Record<string, number>[]; votes_won?: number[]; cards_for?: number[] };
   const countOf = (col: number[], f: string): number => {
-    if (seats === 4 && ext.team_counts) return ext.team_counts[team(col[0])]?.[f] ?? 0;
+    if (seats === 4 && r.team_counts) return r.team_counts[team(col[0])]?.[f] ?? 0;
     return col.reduce((a, s) => a + (r.counts?.[s]?.[f] ?? r.score?.[s]?.[f]?.length ?? 0), 0);
   };
   const lines = factions.map((f): FactionLine => {

@@ -40,3 +40,19 @@ export function gameView(over: Partial<Schemas["GameView"]> = {}): Schemas["Game
     rematch_of: null, rematch: null, rematch_offer: null, ...over,
   };
 }
+
+/** A two-seat Claim game's view for seat 0 at the deal, as games/rules/claim sends it (seed 1). */
+export function claimView(over: Partial<Schemas["ClaimView"]> = {}): Schemas["ClaimView"] {
+  const factions = ["goblin", "knight", "undead", "dwarf", "doppelganger"];
+  const per = <T,>(x: () => T) => Object.fromEntries(factions.map((f) => [f, x()]));
+  const hand = ["goblin-0", "goblin-1", "goblin-5", "goblin-7", "knight-7", "undead-0", "undead-7", "dwarf-3", "dwarf-5",
+    "dwarf-6", "doppelganger-1", "doppelganger-7", "doppelganger-9"];
+  return {
+    game: "claim", factions, seats: 2, seat: 0, phase: 1, over: false, trick: 1, to_act: [0], leader: 0,
+    hand_counts: [13, 13], follower_counts: [0, 0], public_followers: [[], []], deck_count: 25, prize: "dwarf-2",
+    current_trick: [], seer_pending: null, smash_pending: null, score: [per(() => []), per(() => [])],
+    gnome_rows: [[], []], troll_pool: [], discard: [], smashed: [], last_trick: null, voids: [[], []],
+    leading: per(() => null), result: null, hand, followers: [], legal_moves: hand.map((play) => ({ play })),
+    peeked_cards: [], ...over,
+  };
+}

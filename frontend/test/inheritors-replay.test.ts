@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { inhCards, inhTranslate } from "../src/i18n/inheritors";
 import { isInhReplay, seatHand, sortHand, stepEvents, type InhReplayStep, type InhView, type Move, type Names } from "../src/inheritors";
+import { claimView } from "./fixtures";
 import fixture from "./inheritors-fixture.json";
 
 type Snap = { view: InhView; legal_moves: Move[] };
@@ -18,7 +19,7 @@ function lastStep(): InhReplayStep {
   const log = F.end.view.log;
   const from = log.map((e) => e.type).lastIndexOf("turn") + 1; // the events since the last turn began
   return {
-    step: 40, steps: 40, move: { number: 40, seat: 1, move: { end_turn: true } }, events: log.slice(from), to_act: [],
+    id: 5, step: 40, steps: 40, move: { number: 40, seat: 1, move: { end_turn: true } }, events: log.slice(from), to_act: [],
     spectator_view: { ...F.end.view, seat: null, hand: undefined }, seat_views: [],
   };
 }
@@ -26,7 +27,7 @@ function lastStep(): InhReplayStep {
 describe("Inheritors replay steps", () => {
   it("tells an Inheritors step from a Claim one", () => {
     expect(isInhReplay(lastStep())).toBe(true);
-    expect(isInhReplay({ spectator_view: { factions: ["a"], current_trick: [], seat: null } })).toBe(false);
+    expect(isInhReplay({ ...lastStep(), spectator_view: claimView({ seat: null }), seat_views: [] })).toBe(false);
     expect(isInhReplay(null)).toBe(false);
   });
 
@@ -36,13 +37,13 @@ describe("Inheritors replay steps", () => {
   });
 
   it("names a move by its label when none of its events says anything (a pass)", () => {
-    const pass = { move: { number: 7, seat: 2, move: { pass: true } }, events: [{ type: "action", seat: 2, action: "pass" }] };
+    const pass: Pick<InhReplayStep, "move" | "events"> = { move: { number: 7, seat: 2, move: { pass: true } }, events: [{ type: "action", seat: 2, action: "pass" }] };
     expect(stepEvents(pass, en, names)).toEqual(["Cy: Pass (no cards in hand)"]);
     expect(stepEvents({ move: null, events: [] }, en, names)).toEqual([]);
   });
 
   it("describes a take with the cards the event lists, not the pile's size after the refill", () => {
-    const take = {
+    const take: Pick<InhReplayStep, "move" | "events"> = {
       move: { number: 9, seat: 2, move: { action: "discard_take", card: "purple-3a", pile: 1, take: 2 } },
       events: [
         { type: "action", seat: 2, action: "discard_take" },

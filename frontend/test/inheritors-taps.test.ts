@@ -25,8 +25,8 @@ describe("a card's default move and its chips", () => {
       const m = defaultCardMove(moves, view.market)!;
       expect(moves).toContainEqual(m);
       expect(["quest", "discard_take"]).not.toContain(moveKind(m));
-      if (moves.some((x) => x.action === "play")) expect(m).toEqual({ action: "play", card });
-      else if (moves.some((x) => x.action === "advocate")) expect(m).toEqual({ action: "advocate", card });
+      if (moves.some((x) => moveKind(x) === "play" && "action" in x)) expect(m).toEqual({ action: "play", card });
+      else if (moves.some((x) => moveKind(x) === "advocate")) expect(m).toEqual({ action: "advocate", card });
       else expect(m).toMatchObject({ action: "discard_draw", card, pile: smallestPile(view.market) });
     }
   });
@@ -46,7 +46,7 @@ describe("a card's default move and its chips", () => {
     expect(smallestPile([["a"], ["b"], ["c"]])).toBe(0);
     const ms: Move[] = [0, 1, 2].flatMap((p) => [
       { action: "discard_draw", card: "x", pile: p },
-      ...[0, 1, 2].filter((y) => y !== p && y !== 0).map((y) => ({ action: "discard_take", card: "x", pile: p, take: y })),
+      ...[0, 1, 2].filter((y) => y !== p && y !== 0).map((y): Move => ({ action: "discard_take", card: "x", pile: p, take: y })),
     ]);
     expect(defaultOfKind(ms, "discard_draw", market)).toEqual({ action: "discard_draw", card: "x", pile: 1 });
     const take = defaultOfKind(ms, "discard_take", market)!;

@@ -6,8 +6,9 @@ import { INH_EN, INH_RULES, INH_TABLES, inhCards, inhTranslate } from "../src/i1
 import {
   ADVOCATES, CLAN_COLOURS, COLOURS, cardTint, eventText, recentEvents, groupMoves, inhView, moveCard, moveId, moveKind, moveLabel, orderCardMoves,
   outcomeOf, parseInhCard, pendingKey, scoreTable, seatLabels, seatOrder, sortHand, stacksInOrder, influenceOf, turnState,
-  type InhResult, type InhView, type Move, type Names,
+  pileOf, type InhEvent, type InhResult, type InhView, type Move, type Names,
 } from "../src/inheritors";
+import { claimView } from "./fixtures";
 import fixture from "./inheritors-fixture.json";
 
 type Snap = { view: InhView; legal_moves: Move[] };
@@ -62,8 +63,8 @@ describe("Inheritors cards", () => {
 
 describe("Inheritors legal moves as controls", () => {
   it("reads the view out of a game payload only for Inheritors", () => {
-    expect(inhView({ view: F.start.view as unknown as Record<string, unknown> })?.seats).toBe(3);
-    expect(inhView({ view: { game: "claim", factions: [] } })).toBeNull();
+    expect(inhView({ view: F.start.view })?.seats).toBe(3);
+    expect(inhView({ view: claimView() })).toBeNull();
     expect(inhView({ view: null })).toBeNull();
   });
 
@@ -92,7 +93,9 @@ describe("Inheritors legal moves as controls", () => {
     expect(moveKind(q.legal_moves[0])).toBe("discard");
     const spy = F.pending.spy;
     expect(groupMoves(spy.legal_moves).byCard.size).toBe(0);
-    expect(moveLabel(spy.legal_moves[0], en, names)).toBe(`Ask S${spy.legal_moves[0].ask} for ${String(spy.legal_moves[0].colour).toUpperCase()}`);
+    const ask = spy.legal_moves[0];
+    if (!("ask" in ask)) throw new Error(`not a Spy question: ${moveId(ask)}`);
+    expect(moveLabel(ask, en, names)).toBe(`Ask S${ask.ask} for ${ask.colour.toUpperCase()}`);
     const rat = F.pending.rat;
     expect(groupMoves(rat.legal_moves).byCard.size).toBe(rat.view.hand!.length);
     const post = F.post;
@@ -127,7 +130,7 @@ describe("Inheritors legal moves as controls", () => {
       { action: "discard_draw", card: "x", pile: 0 }, { action: "quest", card: "x", pile: 0 },
       { action: "discard_take", card: "x", pile: 0, take: 1 }, { action: "play", card: "x" }, { action: "discard_draw", card: "x", pile: 1 },
     ];
-    expect(orderCardMoves(ms).map((m) => `${m.action}${m.pile ?? ""}`)).toEqual(["play", "discard_take0", "quest0", "discard_draw0", "discard_draw1"]);
+    expect(orderCardMoves(ms).map((m) => `${moveKind(m)}${pileOf(m) ?? ""}`)).toEqual(["play", "discard_take0", "quest0", "discard_draw0", "discard_draw1"]);
   });
 });
 
@@ -152,7 +155,7 @@ describe("Inheritors event log", () => {
   });
 
   it("lists the newest events first, at most the limit", () => {
-    const log = [{ type: "turn", seat: 0, turn: 1 }, { type: "draw", seat: 0, count: 2 }, { type: "end_turn", seat: 0 },
+    const log: InhEvent[] = [{ type: "turn", seat: 0, turn: 1 }, { type: "draw", seat: 0, count: 2 }, { type: "end_turn", seat: 0 },
       { type: "turn", seat: 1, turn: 2 }];
     expect(recentEvents(log, en, names)).toEqual(["Turn 2: S1", "S0 drew 2 cards", "Turn 1: S0"]);
     expect(recentEvents(log, en, names, 1)).toEqual(["Turn 2: S1"]);

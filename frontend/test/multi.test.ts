@@ -26,10 +26,10 @@ describe("3-4 player Claim (claim-combined M3-M7)", () => {
     expect([2, 3, 4].map(tricksPerPhase)).toEqual([13, 12, 9]); // C3.2, M3.2: one trick per card dealt
   });
   it("outcomes from winners (shared wins, teams, draws) and team votes", () => {
-    expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [] }, 3)).toBe("win");
-    expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [] }, 0)).toBe("loss");
-    expect(seatOutcome({ winner: null, winners: [], votes: {}, counts: [], score: [] }, 0)).toBe("draw");
-    expect(seatOutcome({ winner: 1, votes: {}, counts: [], score: [] }, 1)).toBe("win");
+    expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [], reason: "seat 1 won 3 factions" }, 3)).toBe("win");
+    expect(seatOutcome({ winner: null, winners: [1, 3], votes: {}, counts: [], score: [], reason: "seat 1 won 3 factions" }, 0)).toBe("loss");
+    expect(seatOutcome({ winner: null, winners: [], votes: {}, counts: [], score: [], reason: "seat 1 won 3 factions" }, 0)).toBe("draw");
+    expect(seatOutcome({ winner: 1, votes: {}, counts: [], score: [], reason: "seat 1 won 3 factions" }, 1)).toBe("win");
     const over = (winners: number[], mySeat: number | null, status = "finished") =>
       ({ status, mySeat, result: { winner: winners.length === 1 ? winners[0] : null, winners } }) as unknown as Game;
     expect(myOutcome(over([0, 2], 2))).toBe("win"); // a team's win is not a draw (winner is null)

@@ -3,11 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   countdownText, emptySeats, iCreated, normGame, ratingChangeText, secondsUntil, seatStates, trickNews, type EngineView,
 } from "../src/game";
-import { apiSeat, rating, summary } from "./fixtures";
+import { apiSeat, claimView, rating, summary } from "./fixtures";
 
-function view(over: Partial<EngineView>): EngineView {
-  return { phase: 1, over: false, last_trick: null, ...over } as EngineView;
-}
+const view = (over: Partial<EngineView>): EngineView => claimView(over);
 const trick = (phase: number, n: number, winner: number) => ({ phase, trick: n, cards: [], winner, next_leader: winner });
 
 describe("trick news", () => {

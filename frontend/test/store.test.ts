@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { gameView, summary as row } from "./fixtures";
+import { claimView, gameView, summary as row } from "./fixtures";
 
 const api = vi.hoisted(() => {
   let answer: (value: { data: Record<string, unknown>; offline: boolean }) => void = () => undefined;
@@ -82,7 +82,7 @@ describe("a list refresh", () => {
       return { data: { count: results.length, results }, offline: false };
     }) as never);
     const refreshing = loadLists();
-    putGame({ ...summary, view: { hand: [], current_trick: [], factions: [], score: {}, seats: 2, phase: 1 } });
+    putGame({ ...summary, view: claimView() });
     expect(hasTableView(state.games[11])).toBe(true);
     release();
     await refreshing;

@@ -6,7 +6,8 @@ const F = ["goblin", "knight", "undead", "dwarf", "doppelganger"];
 
 function result2(score: Record<string, string[]>[], votes: Record<string, number | null>, winner: number | null): Result {
   const counts = score.map((s) => Object.fromEntries(F.map((f) => [f, s[f]?.length ?? 0])));
-  return { winner, winners: winner == null ? [] : [winner], votes, counts, score } as unknown as Result;
+  const reason = winner == null ? "draw" : `seat ${winner} won`;
+  return { winner, winners: winner == null ? [] : [winner], votes, counts, score, reason };
 }
 
 describe("end screen tally (C8)", () => {
@@ -39,7 +40,7 @@ describe("end screen tally (C8)", () => {
   it("M7 four seats: columns are the teams (team_counts), votes are team indexes", () => {
     const r = { winner: null, winners: [1, 3], votes: { goblin: 1, knight: 0, undead: 1, dwarf: null, doppelganger: 1 },
       team_counts: [{ goblin: 1, knight: 3, undead: 2, dwarf: 1, doppelganger: 0 }, { goblin: 4, knight: 1, undead: 2, dwarf: 1, doppelganger: 2 }],
-      counts: [], score: [] } as unknown as Result;
+      counts: [], score: [], reason: "team 1 won 3 factions", teams: [[0, 2], [1, 3]], winning_team: 1 } satisfies Result;
     const t = tallyOf(r, F, 4, 0);
     expect(t.columns).toEqual([[0, 2], [1, 3]]);
     expect(t.votes).toEqual([1, 3]);

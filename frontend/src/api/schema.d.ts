@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Make a move
-         * @description Play one of your `legal_moves` against the `version` you saw. The move is applied atomically (the game row is locked). Retry safety: send a `client_id`; a retry with the same id returns the first answer (200) and applies nothing. A move against an old version gets 409 `stale_version` with the current view under `error.view`. Scope: `games:play` (or `bot:play` for a bot account). Rate limit: `moves` scope (600/min).
+         * @description Play one of your `legal_moves` against the `version` you saw. The move is applied atomically (the game row is locked). Retry safety: send a `client_id`; a retry with the same id returns the first answer (200) and applies nothing. A move against an old version gets 409 `stale_version` with the current view under `error.view`. The move shapes of each kind are `EngineMove`'s (Inheritors: docs/api.md, "Inheritors moves"). Scope: `games:play` (or `bot:play` for a bot account). Rate limit: `moves` scope (600/min).
          */
         post: operations["games_move"];
         delete?: never;
@@ -1268,6 +1268,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The creator gave an empty seat to the AI at ``ai_level``. */
+        AIFilledEvent: {
+            /** @enum {string} */
+            type: "ai_filled";
+            seat: number;
+            ai_level: number;
+        };
+        /** @description Every human seat offered the abort: the game is aborted (after the last ``abort_offered``). */
+        AbortedEvent: {
+            /** @enum {string} */
+            type: "aborted";
+        };
         /**
          * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
@@ -1428,6 +1440,242 @@ export interface components {
             push: boolean;
             email: boolean;
         };
+        ClaimBlindDrawEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "blind_draw";
+            seat: number;
+        };
+        ClaimEvent: components["schemas"]["ClaimPlayEvent"] | components["schemas"]["ClaimSeerEvent"] | components["schemas"]["ClaimSeerPendingEvent"] | components["schemas"]["ClaimTrickEvent"] | components["schemas"]["ClaimBlindDrawEvent"] | components["schemas"]["ClaimPrizeEvent"] | components["schemas"]["ClaimSmashEvent"] | components["schemas"]["ClaimSmashPendingEvent"] | components["schemas"]["ClaimPhaseEvent"] | components["schemas"]["ClaimGameOverEvent"];
+        ClaimGameOverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            result: components["schemas"]["ClaimResult"];
+        };
+        ClaimMove: components["schemas"]["ClaimPlayMove"] | components["schemas"]["ClaimSeerMove"] | components["schemas"]["ClaimSmashMove"];
+        ClaimPhaseEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "phase";
+            phase: number;
+            leader: number;
+        };
+        ClaimPlayEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "play";
+            seat: number;
+            card: string;
+        };
+        /** @description C4-C6: play a card of your hand. */
+        ClaimPlayMove: {
+            play: string;
+        };
+        /** @description C5.2: the next prize is revealed. */
+        ClaimPrizeEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "prize";
+            card: string;
+        };
+        /** @description C8 / T4 (2 seats) or M7 (3-4 seats) scoring breakdown; 3-4 seats add the ``NotRequired`` keys. */
+        ClaimResult: {
+            winner: number | null;
+            votes: {
+                [key: string]: number | null;
+            };
+            counts: {
+                [key: string]: number;
+            }[];
+            score: {
+                [key: string]: string[];
+            }[];
+            reason: string;
+            winners?: number[];
+            ranks?: number[];
+            votes_won?: number[];
+            cards_for?: number[];
+            reconstructed_rules?: boolean;
+            teams?: number[][];
+            winning_team?: number | null;
+            team_counts?: {
+                [key: string]: number;
+            }[];
+        };
+        /** @description After the end: the deal. */
+        ClaimRevealed: {
+            hands: string[][];
+            deck: string[];
+            first_leader: number;
+        };
+        ClaimSeerEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seer";
+            seat: number;
+            /** @enum {string} */
+            choice: "prize" | "top";
+        };
+        /** @description T3.5b: after winning a trick with a Seer, keep the prize or take the deck's top card. */
+        ClaimSeerMove: {
+            /** @enum {string} */
+            seer: "prize" | "top";
+        };
+        ClaimSeerOutcome: {
+            seat: number;
+            /** @enum {string} */
+            choice: "prize" | "top";
+        };
+        /** @description T3.5: the trick waits for the Seer winner's choice. */
+        ClaimSeerPendingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seer_pending";
+            seat: number;
+        };
+        ClaimSmashEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "smash";
+            seat: number;
+            from: number;
+            gnome: string | null;
+        };
+        /** @description M6.5 (3-4 seats): the seat whose Gnome the Giant smashes. */
+        ClaimSmashMove: {
+            smash: number;
+        };
+        ClaimSmashPending: {
+            seat: number;
+            gnome: string;
+            candidates: number[];
+            later: string[];
+        };
+        /** @description M6.5: the trick's winner chooses whose Gnome the next Giant smashes. */
+        ClaimSmashPendingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "smash_pending";
+            seat: number;
+            gnome: string;
+            candidates: number[];
+        };
+        ClaimTrickCard: {
+            seat: number;
+            card: string;
+        };
+        ClaimTrickEvent: {
+            phase: number;
+            trick: number;
+            cards: components["schemas"]["ClaimTrickCard"][];
+            winner: number;
+            next_leader: number;
+            prize?: string;
+            prize_to?: number;
+            blind_draw?: number | null;
+            blind_draws?: number[];
+            seer?: components["schemas"]["ClaimSeerOutcome"] | null;
+            undead_scored?: string[];
+            discarded?: string[];
+            dwarves_to?: number | null;
+            dwarves_to_loser?: string[];
+            gnomes_to_row?: string[];
+            trolls_to_pool?: string[];
+            troll_pickup?: string[];
+            smashed?: string[];
+            smashed_from?: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "trick";
+        };
+        /** @description A completed trick: the common keys, then phase 1's (C5, M5) or phase 2's (C6, M6). */
+        ClaimTrickSummary: {
+            phase: number;
+            trick: number;
+            cards: components["schemas"]["ClaimTrickCard"][];
+            winner: number;
+            next_leader: number;
+            prize?: string;
+            prize_to?: number;
+            blind_draw?: number | null;
+            blind_draws?: number[];
+            seer?: components["schemas"]["ClaimSeerOutcome"] | null;
+            undead_scored?: string[];
+            discarded?: string[];
+            dwarves_to?: number | null;
+            dwarves_to_loser?: string[];
+            gnomes_to_row?: string[];
+            trolls_to_pool?: string[];
+            troll_pickup?: string[];
+            smashed?: string[];
+            smashed_from?: number[];
+        };
+        /** @description What one seat (or a spectator, ``seat`` null) may know; the seat's own keys are ``NotRequired``. */
+        ClaimView: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "claim" | "claim2" | "claim-mix";
+            factions: string[];
+            seats: number;
+            seat: number | null;
+            phase: number;
+            over: boolean;
+            trick: number;
+            to_act: number[];
+            leader: number;
+            hand_counts: number[];
+            follower_counts: number[];
+            public_followers: string[][];
+            deck_count: number;
+            prize: string | null;
+            current_trick: components["schemas"]["ClaimTrickCard"][];
+            seer_pending: number | null;
+            smash_pending: components["schemas"]["ClaimSmashPending"] | null;
+            score: {
+                [key: string]: string[];
+            }[];
+            gnome_rows: string[][];
+            troll_pool: string[];
+            discard: string[];
+            smashed: string[];
+            last_trick: components["schemas"]["ClaimTrickSummary"] | null;
+            voids: string[][];
+            leading: {
+                [key: string]: number | null;
+            };
+            result: components["schemas"]["ClaimResult"] | null;
+            hand?: string[];
+            followers?: string[];
+            legal_moves?: components["schemas"]["ClaimMove"][];
+            peeked_cards?: string[];
+            peek?: string;
+            reconstructed_rules?: boolean;
+            teams?: number[][] | null;
+            revealed?: components["schemas"]["ClaimRevealed"];
+        };
         Clock: {
             /**
              * Format: date-time
@@ -1534,6 +1782,13 @@ export interface components {
              */
             seat?: number;
         };
+        /** @description The game was created by ``seat``; a rematch names the game it is the rematch of. */
+        CreatedEvent: {
+            /** @enum {string} */
+            type: "created";
+            seat: number;
+            rematch_of?: number;
+        };
         Csrf: {
             /** @description Also set as the `csrftoken` cookie; send it as `X-CSRFToken`. */
             csrf_token: string;
@@ -1593,6 +1848,12 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
+        /** @description The game ended by a resignation or a timeout (an ended game's engine ``game_over`` is the engine's). */
+        EndedEvent: {
+            /** @enum {string} */
+            type: "game_over";
+            result: components["schemas"]["EndedResult"];
+        };
         /**
          * @description * `normal` - normal
          *     * `resigned` - resigned
@@ -1601,6 +1862,24 @@ export interface components {
          * @enum {string}
          */
         EndedReasonEnum: "normal" | "resigned" | "aborted" | "timeout";
+        /**
+         * @description The result of a game that play did not end: a resignation (``resigned``: the seat), a timeout
+         *     (``timeout``: the seat, or both seats of a two-seat game whose clocks both ran out) or, in a record,
+         *     an abort (no winner).
+         */
+        EndedResult: {
+            winner: number | null;
+            winners: number[];
+            /** @enum {string} */
+            reason: "resigned" | "timeout" | "aborted";
+            ranks?: number[];
+            resigned?: number;
+            timeout?: number | number[];
+        };
+        EngineEvent: components["schemas"]["ClaimEvent"] | components["schemas"]["InheritorsEvent"];
+        EngineMove: components["schemas"]["ClaimMove"] | components["schemas"]["InheritorsMove"];
+        EngineResult: components["schemas"]["ClaimResult"] | components["schemas"]["InheritorsResult"];
+        EngineView: components["schemas"]["ClaimView"] | components["schemas"]["InheritorsView"];
         /**
          * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
@@ -1637,14 +1916,10 @@ export interface components {
             fields?: {
                 [key: string]: unknown;
             };
-            /** @description The current game view (409 stale_version). */
-            view?: {
-                [key: string]: unknown;
-            };
+            /** @description The current game view (409 stale_version, not_active). */
+            view?: components["schemas"]["GameView"];
             /** @description Your legal moves (400 illegal_move). */
-            legal_moves?: {
-                [key: string]: unknown;
-            }[];
+            legal_moves?: components["schemas"]["EngineMove"][];
             /** @description Seconds to wait (429). */
             retry_after?: number;
         };
@@ -1656,6 +1931,7 @@ export interface components {
          * @enum {string}
          */
         GameKindEnum: "claim" | "claim-mix" | "claim2" | "inheritors";
+        GameResult: components["schemas"]["EngineResult"] | components["schemas"]["EndedResult"];
         /**
          * @description * `open` - open
          *     * `active` - active
@@ -1680,9 +1956,8 @@ export interface components {
             deadline: string | null;
             time_control: components["schemas"]["TimeControl"];
             rated: boolean;
-            result: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Once finished: the result (null before). */
+            result: components["schemas"]["GameResult"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1705,9 +1980,8 @@ export interface components {
             deadline: string | null;
             time_control: components["schemas"]["TimeControl"];
             rated: boolean;
-            result: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Once finished: the result (null before). */
+            result: components["schemas"]["GameResult"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1720,13 +1994,9 @@ export interface components {
             clock: components["schemas"]["Clock"];
             move_count: number;
             /** @description Your legal moves now. */
-            legal_moves: {
-                [key: string]: unknown;
-            }[];
+            legal_moves: components["schemas"]["EngineMove"][];
             /** @description The engine's view for your seat (spectator view for others); null before the game starts. */
-            view: {
-                [key: string]: unknown;
-            } | null;
+            view: Omit<components["schemas"]["EngineView"], "game"> | null;
             last_events: components["schemas"]["LastEvents"] | null;
             ended_reason: (components["schemas"]["EndedReasonEnum"] | components["schemas"]["NullEnum"]) | null;
             can_abort: boolean;
@@ -1780,14 +2050,10 @@ export interface components {
             type: components["schemas"]["HistoryEntryTypeEnum"];
             seat: number | null;
             /** @description Public events of this version. */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["HistoryEvent"][];
             move_number: number | null;
             /** @description The raw move: only after the end or for its own seat. */
-            move: {
-                [key: string]: unknown;
-            } | null;
+            move: components["schemas"]["EngineMove"] | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1808,11 +2074,379 @@ export interface components {
          * @enum {string}
          */
         HistoryEntryTypeEnum: "created" | "joined" | "ai_filled" | "move" | "resigned" | "abort_offer" | "aborted" | "time_given" | "pause_asked" | "paused" | "resumed" | "timeout" | "vacation";
+        HistoryEvent: components["schemas"]["EngineEvent"] | components["schemas"]["ServiceEvent"];
         Inbox: {
             /** @description Unread items in the inbox (all of them, not only those listed). */
             unread: number;
             /** @description At most 100, newest first. */
             results: components["schemas"]["Notification"][];
+        };
+        InheritorsActionEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            seat: number;
+            /** @enum {string} */
+            action: "play" | "discard_draw" | "discard_take" | "quest" | "advocate" | "pass";
+        };
+        InheritorsAdvocateEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "advocate";
+            seat: number;
+            card: string;
+            advocate: string;
+        };
+        InheritorsAgentEffectMove: {
+            /** @enum {string} */
+            agent_effect: "conspirator" | "spy" | "advisor";
+        };
+        /** @description Spy: a player and a colour. */
+        InheritorsAskMove: {
+            ask: number;
+            colour: string;
+        };
+        /** @description A1 play an influence card, A5 play an advocate. */
+        InheritorsCardActionMove: {
+            /** @enum {string} */
+            action: "play" | "advocate";
+            card: string;
+        };
+        /** @description A market card taken (Advisor) or a hand card discarded to the market. */
+        InheritorsCardMoveEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "take_card" | "discard";
+            seat: number;
+            card: string;
+            pile: number;
+            reason: string;
+        };
+        InheritorsClaimClanEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim_clan";
+            seat: number;
+            clan: string;
+            cards: string[];
+        };
+        InheritorsClaimClanMove: {
+            claim_clan: string;
+        };
+        InheritorsClaimHonorEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim_honor";
+            seat: number;
+            honor: string;
+            revealed?: string[];
+        };
+        InheritorsClaimHonorMove: {
+            claim_honor: string;
+            cards?: string[];
+        };
+        InheritorsClanView: {
+            clan: string;
+            name: string;
+            colour: string;
+            attached: string[];
+        };
+        /** @description A2 discard to a pile and draw two; A4 the first of a quest's three discards. */
+        InheritorsDiscardActionMove: {
+            /** @enum {string} */
+            action: "discard_draw" | "quest";
+            card: string;
+            pile: number;
+        };
+        /** @description Quest (2nd and 3rd card) and Saboteur discards. */
+        InheritorsDiscardMove: {
+            discard: string;
+            pile: number;
+        };
+        /** @description A3 discard to ``pile``, take the whole pile ``take``. */
+        InheritorsDiscardTakeMove: {
+            /** @enum {string} */
+            action: "discard_take";
+            card: string;
+            pile: number;
+            take: number;
+        };
+        /** @description I6.6: only the count is public. */
+        InheritorsDrawEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "draw";
+            seat: number;
+            count: number;
+            reason?: string;
+        };
+        /** @description The Agent's chosen effect; a skip-play effect that could not be used. */
+        InheritorsEffectEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "agent_effect" | "effect_skipped";
+            seat: number;
+            effect: string;
+        };
+        /** @description I11.1: the last round has begun; ``last_seat`` plays the last turn. */
+        InheritorsEndTriggeredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "end_triggered";
+            last_seat: number;
+        };
+        /** @description Post-action window: end the turn. */
+        InheritorsEndTurnMove: {
+            /** @enum {boolean} */
+            end_turn: true;
+        };
+        InheritorsEvent: components["schemas"]["InheritorsSetupEvent"] | components["schemas"]["InheritorsActionEvent"] | components["schemas"]["InheritorsSeatEvent"] | components["schemas"]["InheritorsTurnEvent"] | components["schemas"]["InheritorsEndTriggeredEvent"] | components["schemas"]["InheritorsGameOverEvent"] | components["schemas"]["InheritorsAdvocateEvent"] | components["schemas"]["InheritorsSpyEvent"] | components["schemas"]["InheritorsEffectEvent"] | components["schemas"]["InheritorsClaimClanEvent"] | components["schemas"]["InheritorsClaimHonorEvent"] | components["schemas"]["InheritorsDrawEvent"] | components["schemas"]["InheritorsRefillEvent"] | components["schemas"]["InheritorsCardMoveEvent"] | components["schemas"]["InheritorsTakePileEvent"] | components["schemas"]["InheritorsPlaceEvent"];
+        InheritorsGameOverEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            result: components["schemas"]["InheritorsResult"];
+        };
+        InheritorsHonorView: {
+            id: string;
+            text: string;
+        };
+        InheritorsMove: components["schemas"]["InheritorsClaimClanMove"] | components["schemas"]["InheritorsClaimHonorMove"] | components["schemas"]["InheritorsCardActionMove"] | components["schemas"]["InheritorsDiscardActionMove"] | components["schemas"]["InheritorsDiscardTakeMove"] | components["schemas"]["InheritorsQuestMove"] | components["schemas"]["InheritorsPassMove"] | components["schemas"]["InheritorsEndTurnMove"] | components["schemas"]["InheritorsPlayMove"] | components["schemas"]["InheritorsSkipMove"] | components["schemas"]["InheritorsDiscardMove"] | components["schemas"]["InheritorsSkipPlayMove"] | components["schemas"]["InheritorsAskMove"] | components["schemas"]["InheritorsTakeCardMove"] | components["schemas"]["InheritorsTakePileMove"] | components["schemas"]["InheritorsAgentEffectMove"] | components["schemas"]["InheritorsPutBackMove"];
+        InheritorsPassMove: {
+            /** @enum {boolean} */
+            pass: true;
+        };
+        /** @description The decision the game waits for (:mod:`.pending`); the keys after ``seat`` belong to some kinds. */
+        InheritorsPendingView: {
+            kind: string;
+            seat: number;
+            waiting?: number[];
+            need?: {
+                [key: string]: number;
+            };
+            chosen_count?: {
+                [key: string]: number;
+            };
+            your_choices?: unknown[][];
+            chosen?: string[];
+            left?: number;
+            condition?: string;
+            reason?: string;
+        };
+        InheritorsPlaceEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "place";
+            seat: number;
+            card: string;
+            how: string;
+            from_seat?: number;
+        };
+        /** @description Wolf: a second influence card. */
+        InheritorsPlayMove: {
+            play: string;
+        };
+        InheritorsPlayerView: {
+            seat: number;
+            stacks: {
+                [key: string]: components["schemas"]["InheritorsStackView"];
+            };
+            clan: string | null;
+            honors: string[];
+            quest_count: number;
+            hand_count: number;
+        };
+        /** @description Rat: a card from the hand on top of the deck. */
+        InheritorsPutBackMove: {
+            put_back: string;
+        };
+        /** @description A4 all three discards at once. */
+        InheritorsQuestMove: {
+            /** @enum {string} */
+            action: "quest";
+            cards: string[];
+            piles: number[];
+        };
+        InheritorsQuestView: {
+            id: string;
+            text: string;
+            vp: number;
+        };
+        /** @description I6.5: the pile's new card (null: the deck is empty); an advocate turned over goes to Removed. */
+        InheritorsRefillEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "refill" | "reveal_removed";
+            pile: number;
+            card: string | null;
+        };
+        InheritorsResult: {
+            winner: number | null;
+            winners: number[];
+            ranks: number[];
+            scores: components["schemas"]["InheritorsScoreRow"][];
+            tiebreak: components["schemas"]["InheritorsTiebreak"];
+        };
+        /** @description I12.7 one seat's breakdown S1-S5 and total. */
+        InheritorsScoreRow: {
+            influence: number;
+            tomes: number;
+            relics: number;
+            quests: number;
+            honors: number;
+            total: number;
+        };
+        /**
+         * @description Events that name only the seat: a quest taken (which stays secret, I10.1), the Rat's card put back,
+         *     a Saboteur choice (card and pile stay secret), the end of a turn, an extra turn.
+         */
+        InheritorsSeatEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "take_quest" | "rat_put_back" | "saboteur_choice" | "end_turn" | "extra_turn";
+            seat: number;
+        };
+        InheritorsSetupEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "setup";
+            start_player: number;
+            market: string[][];
+            removed: string[];
+        };
+        /** @description Wolf: no second card. */
+        InheritorsSkipMove: {
+            /** @enum {boolean} */
+            skip: true;
+        };
+        /** @description Conspirator, Ambassador: place a card with a skip-play. */
+        InheritorsSkipPlayMove: {
+            skip_play: string;
+        };
+        /** @description I7.3: the question and the (public) answer; all null when the Spy had nothing to ask. */
+        InheritorsSpyEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "spy";
+            seat: number;
+            target: number | null;
+            colour: string | null;
+            value: number | null;
+            answer: string | null;
+        };
+        InheritorsStackView: {
+            top: number;
+            cards: string[];
+        };
+        /** @description Advisor: a market card. */
+        InheritorsTakeCardMove: {
+            take_card: string;
+        };
+        InheritorsTakePileEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "take_pile";
+            seat: number;
+            pile: number;
+            cards: string[];
+            reason: string;
+        };
+        /** @description Saboteur, Lynx: a whole market pile. */
+        InheritorsTakePileMove: {
+            take_pile: number;
+        };
+        /** @description I12.6 (AMB-31) the keys compared, per seat, and what decided. */
+        InheritorsTiebreak: {
+            order: string[];
+            keys: number[][];
+            /** @enum {string|null} */
+            decided_by: "tomes" | "hand" | "shared" | null;
+        };
+        InheritorsTurnEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn";
+            seat: number;
+            turn: number;
+        };
+        /** @description What one seat (or a spectator, ``seat`` null) may know (I13); after the end everything. */
+        InheritorsView: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "inheritors";
+            seat: number | null;
+            seats: number;
+            options: {
+                [key: string]: unknown;
+            };
+            colours: string[];
+            colour_names: {
+                [key: string]: string;
+            };
+            removed_colour: string | null;
+            start_player: number;
+            last_seat: number;
+            current: number;
+            turn: number;
+            /** @enum {string} */
+            phase: "pre" | "post" | "over";
+            to_act: number[];
+            pending: components["schemas"]["InheritorsPendingView"] | null;
+            end_triggered: boolean;
+            over: boolean;
+            players: components["schemas"]["InheritorsPlayerView"][];
+            market: string[][];
+            removed: string[];
+            deck_count: number;
+            quest_row_count: number;
+            honor_row: components["schemas"]["InheritorsHonorView"][];
+            clan_row: components["schemas"]["InheritorsClanView"][];
+            log: components["schemas"]["InheritorsEvent"][];
+            provisional: {
+                [key: string]: string;
+            };
+            hand?: string[];
+            quests?: components["schemas"]["InheritorsQuestView"][];
+            deck_top?: string;
+            result?: components["schemas"]["InheritorsResult"] | null;
+            hands?: string[][];
+            all_quests?: string[][];
+            quest_row?: string[];
+            deck?: string[];
         };
         InvitationPreview: {
             /** @description The invitation code (join with `POST /games/join`). */
@@ -1863,9 +2497,7 @@ export interface components {
             version: number;
             type: string;
             seat: number | null;
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["HistoryEvent"][];
         };
         Leaderboard: {
             pool: string;
@@ -1961,9 +2593,7 @@ export interface components {
         LoggedMove: {
             number: number;
             seat: number;
-            move: {
-                [key: string]: unknown;
-            };
+            move: components["schemas"]["EngineMove"];
         };
         LoginRequest: {
             /** @description Any letter case. */
@@ -1985,15 +2615,8 @@ export interface components {
              * @description The game version your move was made against.
              */
             version: number;
-            /**
-             * @description One of your legal_moves, e.g. {"play": "knight-7"}.
-             * @example {
-             *       "play": "knight-7"
-             *     }
-             */
-            move: {
-                [key: string]: unknown;
-            };
+            /** @description One of your legal_moves, e.g. {"play": "knight-7"} (Claim) or {"action": "play", "card": "green-1d"} (Inheritors: docs/api.md, "Inheritors moves"). */
+            move: components["schemas"]["EngineMove"];
             /** @description Your id for this move (e.g. a UUID): a retry with the same id returns the first answer and applies nothing. */
             client_id?: string | null;
         };
@@ -2353,9 +2976,8 @@ export interface components {
             deadline: string | null;
             time_control: components["schemas"]["TimeControl"];
             rated: boolean;
-            result: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Once finished: the result (null before). */
+            result: components["schemas"]["GameResult"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2460,9 +3082,7 @@ export interface components {
             status: string;
             ended_reason: (components["schemas"]["EndedReasonEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description The outcome; with `reason` when play was cut short (resigned, timeout, aborted). */
-            result: {
-                [key: string]: unknown;
-            } | null;
+            result: components["schemas"]["GameResult"] | null;
             moves: components["schemas"]["LoggedMove"][];
             /** @description The engine's record (e.g. claim.record/1). */
             record: {
@@ -2545,22 +3165,25 @@ export interface components {
             step: number;
             steps: number;
             move: components["schemas"]["LoggedMove"] | null;
-            events: {
-                [key: string]: unknown;
-            }[];
+            /** @description The events of the last move applied. */
+            events: components["schemas"]["EngineEvent"][];
             to_act: number[];
-            spectator_view: {
-                [key: string]: unknown;
-            };
-            seat_views: {
-                [key: string]: unknown;
-            }[];
+            spectator_view: components["schemas"]["EngineView"];
+            seat_views: components["schemas"]["EngineView"][];
         };
         /**
          * @description * `code` - code
          * @enum {string}
          */
         ResponseTypeEnum: "code";
+        /** @description A paused clock runs again: both players agreed, or (``by: "move"``) a move ended the pause. */
+        ResumedEvent: {
+            /** @enum {string} */
+            type: "resumed";
+            seat: number;
+            /** @enum {string} */
+            by?: "move";
+        };
         Scope: {
             scope: string;
             description: string;
@@ -2590,6 +3213,12 @@ export interface components {
             outcome: (components["schemas"]["OutcomeEnum"] | components["schemas"]["NullEnum"]) | null;
             rank: number | null;
             you: boolean;
+        };
+        /** @description A seat joined, resigned, offered or called off the abort, asked for or made a pause. */
+        SeatChangeEvent: {
+            /** @enum {string} */
+            type: "joined" | "resigned" | "abort_offered" | "aborted" | "paused" | "pause_asked";
+            seat: number;
         };
         /**
          * @description * `0` - 0
@@ -2723,6 +3352,13 @@ export interface components {
          * @enum {string}
          */
         SeekStatusEnum: "open" | "matched" | "cancelled";
+        ServiceEvent: components["schemas"]["CreatedEvent"] | components["schemas"]["SeatChangeEvent"] | components["schemas"]["AbortedEvent"] | components["schemas"]["AIFilledEvent"] | components["schemas"]["StartedEvent"] | components["schemas"]["ResumedEvent"] | components["schemas"]["TimeoutEvent"] | components["schemas"]["VacationEvent"] | components["schemas"]["TimeGivenEvent"] | components["schemas"]["EndedEvent"];
+        /** @description The last seat was filled: the engine dealt; ``to_act`` are the seats to act first. */
+        StartedEvent: {
+            /** @enum {string} */
+            type: "started";
+            to_act: number[];
+        };
         SubscriptionKeysRequest: {
             p256dh: string;
             auth: string;
@@ -2768,6 +3404,26 @@ export interface components {
          * @enum {string}
          */
         TimeControlTypeEnum: "correspondence" | "bank" | "unlimited";
+        /** @description Seat ``by`` gave ``seconds`` more to the seats ``to`` (whose clocks were running). */
+        TimeGivenEvent: {
+            /** @enum {string} */
+            type: "time_given";
+            by: number;
+            to: number[];
+            seconds: number;
+        };
+        /**
+         * @description A seat ran out of time: with two seats it loses (a ``game_over`` follows); with three or four the AI
+         *     takes the seat over at ``level`` (``replaced_by: "ai"``) and play goes on.
+         */
+        TimeoutEvent: {
+            /** @enum {string} */
+            type: "timeout";
+            seat: number;
+            /** @enum {string} */
+            replaced_by?: "ai";
+            level?: number;
+        };
         Token: {
             readonly id: number;
             readonly name: string;
@@ -2823,6 +3479,13 @@ export interface components {
              */
             given_back_days: number;
         };
+        /** @description The seat's player's vacation now covers (or no longer covers: null) the seat's deadline. */
+        VacationEvent: {
+            /** @enum {string} */
+            type: "vacation";
+            seat: number;
+            vacation: components["schemas"]["VacationPeriod"] | null;
+        };
         VacationPayload: {
             /**
              * Format: double
@@ -2835,6 +3498,10 @@ export interface components {
             next_accrual: string | null;
             /** @description Booked periods not yet over. */
             periods: components["schemas"]["VacationPeriodOut"][];
+        };
+        VacationPeriod: {
+            start: string;
+            end: string;
         };
         VacationPeriodOut: {
             id: number;

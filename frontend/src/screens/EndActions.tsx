@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Schemas } from "../api";
 import type { Challenge } from "../challenge";
-import { ratingChangeText, seatName, type Game } from "../game";
+import { ratingChangeText, seatName, type Game, type GameResult } from "../game";
 import { navigate } from "../router";
 import { errorText, loadGame, loadLists, putGame, t, toast, useStore } from "../store";
 
@@ -144,25 +144,26 @@ export function EndActions({ g }: { g: Game }) {
 
 /** Why a game ended without the count (resignation, time): "Bob resigned.", "You ran out of time.". */
 export function endReasonText(g: Game): string | null {
-  const r = (g.raw.result ?? {}) as Record<string, unknown>; // schema: free object (see issue #34 schematypes)
-  const reason = (r.reason as string | undefined) ?? g.raw.ended_reason;
+  const r = g.raw.result;
+  const ended = r && !hasCount(r) ? r : null; // an EndedResult: a resignation, a timeout, an abort
+  const reason = ended?.reason ?? g.raw.ended_reason;
   const me = g.mySeat;
-  const who = (s: unknown) => (typeof s === "number" ? s : null);
   if (reason === "resigned") {
-    const s = who(r.resigned);
-    if (s === null) return null;
+    const s = ended?.resigned;
+    if (s === undefined) return null;
     return s === me ? t("end.you_resigned") : t("end.resigned", { name: seatName(g, s) });
   }
   if (reason === "timeout") {
-    const list = (Array.isArray(r.timeout) ? r.timeout : [r.timeout]).map(who).filter((s): s is number => s !== null);
+    const at = ended?.timeout;
+    const list = at === undefined ? [] : Array.isArray(at) ? at : [at];
     if (!list.length) return null;
     return list.map((s) => (s === me ? t("end.you_timed_out") : t("end.timed_out", { name: seatName(g, s) }))).join(" ");
   }
   return null;
 }
 
-/** The result carries the per-faction count (a game played to its end), not only the winners (resigned, timeout). */
-export function hasCount(r: unknown): boolean {
-  const x = r as { votes?: unknown; scores?: unknown } | null;
-  return !!x && ((typeof x.votes === "object" && x.votes !== null) || Array.isArray(x.scores));
+/** The result carries the count (a game played to its end: a Claim-family ``votes`` or the Inheritors
+ *  ``scores``), not only the winners (an ``EndedResult``: resigned, timeout, aborted). */
+export function hasCount(r: GameResult): r is Schemas["EngineResult"] {
+  return "votes" in r || "scores" in r;
 }

@@ -45,6 +45,7 @@ export function EndScreen({ g }: { g: Game }) {
       </section>
     );
   }
+  if (!("votes" in r)) return null; // an Inheritors count: that game has its own table (InheritorsTable)
   const me = g.mySeat ?? 0;
   const n = v.seats || 2;
   const tally = tallyOf(r, v.factions, n, me);

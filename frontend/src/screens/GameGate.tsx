@@ -114,7 +114,7 @@ function Spectate({ g, back }: { g: Game; back: { href: string; label: string } 
   }, [g.id, live, st.ws]);
   const iv = inhView(g.raw);
   const step: InhReplayStep | null = iv
-    ? { step: 0, steps: 0, move: null, events: [], to_act: g.toAct, spectator_view: iv, seat_views: [] } : null;
+    ? { id: g.id, step: 0, steps: 0, move: null, events: [], to_act: g.toAct, spectator_view: iv, seat_views: [] } : null;
   return (
     <main class="page" id="main" data-spectator={g.id} data-status={g.status}>
       <h1>{t(("game." + g.kind) as Key)}</h1>

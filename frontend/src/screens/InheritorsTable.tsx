@@ -2,10 +2,11 @@
 // the quest/honor/clan rows, removed advocates, who must act, my legal moves as buttons, and the final scoring.
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { Schemas } from "../api";
 import { seatName, type Game } from "../game";
 import { inhCards, inhTranslate, type InhKey } from "../i18n/inheritors";
 import {
-  cardTint, CLAN_COLOURS, defaultCardMove, defaultOfKind, forcedMove, groupMoves, influenceOf, type InhPlayer, type InhResult, inhView, type InhView,
+  cardTint, CLAN_COLOURS, inhMoves, isDiscardTake, defaultCardMove, defaultOfKind, forcedMove, groupMoves, influenceOf, type InhPlayer, type InhResult, inhView, type InhView,
   kindsOf, type Move, moveCard, moveId, moveKind, moveLabel, type Names, outcomeOf, parseInhCard, pendingKey, questMove, questPartners, recentEvents,
   scoreTable, seatLabels, seatOrder, smallestPile, sortHand, stacksInOrder, toggleQuestCard, turnState, withPile, withTake,
 } from "../inheritors";
@@ -112,7 +113,7 @@ export function InheritorsTable({ g }: { g: Game }) {
   const labels = seatLabels(Array.from({ length: v.seats }, (_, s) => seatName(g, s)));
   const name = (s: number) => (s === me ? ti("inh.you") : labels[s]);
   const over = v.over || g.status === "finished" || g.status === "aborted";
-  const legal = g.myTurn && !over ? (g.legal as Move[]) : [];
+  const legal = g.myTurn && !over ? inhMoves(g.legal) : [];
   const groups = groupMoves(legal);
   const names: Names = {
     card: inhCardName, seat: name, colour: (c) => ti(`inh.c.${c}`), clan: (c) => ti(`inh.clan.${c}`),
@@ -121,7 +122,8 @@ export function InheritorsTable({ g }: { g: Game }) {
   const ts = turnState(v, me);
   const pend = pendingKey(v, me);
   const hand = sortHand(v.hand ?? []);
-  const result = (v.result ?? (g.result as unknown as InhResult | null)) || null;
+  const gr = g.result; // the engine's count, or how a game that was not played out ended
+  const result = v.result ?? (gr && ("scores" in gr || !hasCount(gr)) ? gr : null);
   const mine = me === null ? null : v.players[me];
   const fox = mine?.clan === "fox";
   const tops = Object.fromEntries(Object.entries(mine?.stacks ?? {}).map(([c, s]) => [c, s.top]));
@@ -150,7 +152,7 @@ export function InheritorsTable({ g }: { g: Game }) {
   // What Confirm sends: the quest being built (once it has three cards), the chosen move, or the only legal move.
   const questReady = quest !== null && quest.cards.length === 3;
   // After the action (claims are optional) Confirm ends the turn unless a claim is chosen.
-  const endTurn = v.phase === "post" && !v.pending ? legal.find((m) => m.end_turn === true) ?? null : null;
+  const endTurn = v.phase === "post" && !v.pending ? legal.find((m) => "end_turn" in m) ?? null : null;
   const chosen: Move | null = quest ? (questReady ? questMove(quest.cards, quest.piles) : null)
     : sel ?? (legal.length === 1 ? legal[0] : endTurn);
   const isChosen = (m: Move) => chosen !== null && moveId(chosen) === moveId(m);
@@ -205,7 +207,7 @@ export function InheritorsTable({ g }: { g: Game }) {
     if (ts.others.length) turnText += ` (${ti("inh.also_acting", { names: ts.others.map(name).join(", ") })})`;
   } else turnText = ti("inh.waiting", { names: ts.seats.map(name).join(", ") || "…" });
 
-  const takeFromPile = pile === null ? null : legal.find((m) => m.take_pile === pile) ?? null;
+  const takeFromPile = pile === null ? null : legal.find((m) => "take_pile" in m && m.take_pile === pile) ?? null;
   const questCard = quest?.cards[0] ?? card;
   let choiceText: string;
   if (forced) choiceText = ti("inh.auto_end");
@@ -320,7 +322,7 @@ export function InheritorsTable({ g }: { g: Game }) {
               {hand.length === 0 && <span class="muted small">{t("table.hand_empty")}</span>}
               {hand.map((c) => {
                 const ok = handLegal(c);
-                const playable = !quest && ok && (groups.byCard.get(c) ?? []).some((m) => m.action === "play" || (m.play === c && !m.action));
+                const playable = !quest && ok && (groups.byCard.get(c) ?? []).some((m) => ("action" in m && m.action === "play") || ("play" in m && m.play === c));
                 const selected = quest ? inQuest(c) : (card === c || (chosen !== null && moveCard(chosen) === c));
                 return <ICard id={c} legal={ok} playable={playable} selected={selected} pressed={selected} onClick={() => tapCard(c)}
                   kinds={kindsOf(groups.byCard.get(c) ?? []).join(" ")} />;
@@ -332,7 +334,7 @@ export function InheritorsTable({ g }: { g: Game }) {
               <h2 id="ih-moves-h" class="sr-only">{ti("inh.moves")}</h2>
               {pend && <p class="ih-pending small" id="ih-pending">{ti(pend)}</p>}
               {v.pending?.your_choices && v.pending.your_choices.length > 0 && (
-                <p class="small">{ti("inh.your_choices_sab", { cards: v.pending.your_choices.map(([c]) => inhCardName(c)).join(", ") })}</p>
+                <p class="small">{ti("inh.your_choices_sab", { cards: v.pending.your_choices.map(([c]) => inhCardName(String(c))).join(", ") })}</p>
               )}
               {groups.other.length > 0 && !forced && (
                 <div class="ih-opts" id="ih-others">
@@ -353,16 +355,16 @@ export function InheritorsTable({ g }: { g: Game }) {
               {!quest && sel && card && moveKind(sel) === "discard_take" && (
                 <div class="ih-row" role="group" aria-label={ti("inh.take_pile_of")} id="ih-takes">
                   <span class="small ih-row-l" aria-hidden="true">{ti("inh.take_pile_of")}</span>
-                  {[...new Set(cardMoves.filter((m) => moveKind(m) === "discard_take").map((m) => Number(m.take)))].sort().map((y) => (
-                    <Chip on={Number(sel.take) === y} data-take={y}
+                  {[...new Set(cardMoves.filter(isDiscardTake).map((m) => m.take))].sort().map((y) => (
+                    <Chip on={isDiscardTake(sel) && sel.take === y} data-take={y}
                       onClick={() => setSel(withTake(cardMoves, sel, y, v.market) ?? sel)}><PileChipText n={y} count={v.market[y]?.length ?? 0} /></Chip>
                   ))}
                 </div>
               )}
-              {!quest && sel && card && typeof sel.pile === "number" && (
+              {!quest && sel && card && "pile" in sel && (
                 <div class="ih-row" role="group" aria-label={ti("inh.onto_pile")} id="ih-piles">
                   <span class="small ih-row-l" aria-hidden="true">{ti("inh.onto_pile")}</span>
-                  {[0, 1, 2].filter((p) => withPile(cardMoves, sel, p) !== null && (moveKind(sel) !== "discard_take" || p !== sel.take)).map((p) => (
+                  {[0, 1, 2].filter((p) => withPile(cardMoves, sel, p) !== null && (!isDiscardTake(sel) || p !== sel.take)).map((p) => (
                     <Chip on={sel.pile === p} data-onto={p}
                       onClick={() => setSel(withPile(cardMoves, sel, p) ?? sel)}><PileChipText n={p} count={v.market[p]?.length ?? 0} /></Chip>
                   ))}
@@ -425,16 +427,18 @@ export function questText(id: string, fallback: string): string {
   return fallback;
 }
 
-function InhEnd({ g, v, r, order, name }: { g: Game; v: InhView; r: InhResult; order: number[]; name: (s: number) => string }) {
+function InhEnd({ g, v, r, order, name }: {
+  g: Game; v: InhView; r: InhResult | Schemas["EndedResult"]; order: number[]; name: (s: number) => string;
+}) {
   const me = g.mySeat;
   const outcome = me === null ? null : outcomeOf(r, me);
   const head = outcome === "win" ? ti("inh.end.you_won") : outcome === "shared" ? ti("inh.end.shared")
     : outcome === "loss" ? ti("inh.end.you_lost") : (r.winners ?? []).map(name).join(", ");
-  const decided = r.tiebreak?.decided_by;
+  const decided = "tiebreak" in r ? r.tiebreak.decided_by : null;
   if (!hasCount(r)) {
     // resigned or lost on time: the engine never scored this game
     return (
-      <section class="end" aria-labelledby="end-h" id="ih-end" data-reason={(r as { reason?: string }).reason ?? ""}>
+      <section class="end" aria-labelledby="end-h" id="ih-end" data-reason={r.reason}>
         <h2 id="end-h">{ti("inh.end.title")}: {head}</h2>
         <p id="end-reason">{endReasonText(g)} {t("end.no_count")}</p>
         <EndActions g={g} />

@@ -10,13 +10,8 @@ import { isInhReplay } from "../inheritors";
 import { errorText, state, t, useStore } from "../store";
 import { InheritorsReplay } from "./InheritorsReplay";
 
-/** GET /games/{id}/replay: its views are free objects in the schema (see issue #34 schematypes); a Claim-family
- *  game's are engine views, the move one of the Claim moves. */
-type Step = Omit<Schemas["Replay"], "move" | "spectator_view" | "seat_views"> & {
-  move: { number: number; seat: number; move: { play?: string; seer?: string; smash?: number } } | null;
-  spectator_view: EngineView;
-  seat_views: EngineView[];
-};
+/** GET /games/{id}/replay: one step, its views told apart by their ``game`` (an Inheritors step: isInhReplay). */
+type Step = Schemas["Replay"];
 
 /** The replay of game ``id``, from the deal; ``atEnd`` opens it at the last move (a finished game one did not play,
  *  screens/GameGate.tsx), ``intro`` goes under the title (who played, who won) and ``back`` replaces the link back
@@ -44,7 +39,8 @@ export function ReplayScreen({ id, atEnd = false, intro, back }: {
   const go = (n: number) => setStep(Math.max(0, Math.min(total, n)));
   const name = (s: number) => (rec ? seatName(rec, s) : `#${s + 1}`);
   const inh = isInhReplay(cur) ? cur : null;
-  const v = inh ? null : cur?.spectator_view;
+  const sv = cur?.spectator_view;
+  const v = sv && sv.game !== "inheritors" ? sv : null;
 
   return (
     <main class="page" id="main" data-step={at} data-steps={total}>
@@ -77,10 +73,12 @@ export function ReplayScreen({ id, atEnd = false, intro, back }: {
 
 /** One step of a Claim-family game: the move, the trick on the table, every seat's hand and score piles. */
 function ClaimStep({ cur, v, name }: { cur: Step; v: EngineView; name: (s: number) => string }) {
-  const moveText = !cur.move ? t("replay.deal")
-    : cur.move.move.play ? t("replay.played", { name: name(cur.move.seat), card: cardName(cur.move.move.play, state.lang) })
-      : cur.move.move.smash != null ? t("replay.smash", { name: name(cur.move.seat), victim: name(cur.move.move.smash) })
-      : t("replay.seer", { name: name(cur.move.seat), choice: String(cur.move.move.seer ?? "") });
+  const m = cur.move?.move;
+  const who = cur.move ? name(cur.move.seat) : "";
+  const moveText = !m ? t("replay.deal")
+    : "play" in m ? t("replay.played", { name: who, card: cardName(m.play, state.lang) })
+      : "smash" in m ? t("replay.smash", { name: who, victim: name(m.smash) })
+      : t("replay.seer", { name: who, choice: "seer" in m ? m.seer : "" });
   return (
     <>
       <p><strong>{moveText}</strong> <span class="muted small">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, tricksPerPhase(v.seats)), total: tricksPerPhase(v.seats) })}</span></p>
