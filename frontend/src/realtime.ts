@@ -1,13 +1,15 @@
 // The events socket (/ws/): subscribe to all my games, apply pushed views, reconnect with backoff.
 import { backoff } from "./game";
 import type { Challenge } from "./challenge";
-import { loadGame, loadLists, onChallengeEvent, onPushedView, readGameNotes, set, state } from "./store";
+import type { Operation } from "fast-json-patch";
+import { loadGame, loadLists, onChallengeEvent, onChangeFrame, onPushedView, onSyncedView, readGameNotes, set, state } from "./store";
 
 let ws: WebSocket | null = null;
 let attempt = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let ping: ReturnType<typeof setInterval> | undefined;
 let stopped = true;
+const SYNC = "frames-sync"; // the id of our sync requests: their answer is the current full view
 let viewing: number | null = null; // the game on screen: the server sends no push/e-mail for it
 
 /** Tell the server which game is on screen (null: none), now and after every reconnect. */
@@ -39,17 +41,27 @@ export function connect(): void {
     attempt = 0;
     set({ ws: "open" });
     sock.send(JSON.stringify({ type: "subscribe", games: "all" }));
+    // Change frames (docs/realtime.md): a move's push carries base, events and a JSON Patch, not the whole view.
+    sock.send(JSON.stringify({ type: "frames", format: "patch" }));
     if (viewing !== null) sock.send(JSON.stringify({ type: "viewing", game_id: viewing }));
     clearInterval(ping);
     ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
   };
   sock.onmessage = (ev) => {
     let msg: {
-      type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string;
+      type?: string; game_id?: number; version?: number; view?: Record<string, unknown>; code?: string; id?: unknown;
+      base?: number; patch?: Operation[];
       games?: unknown; challenge?: Challenge; notification?: { game_id?: number | null }; game?: Record<string, unknown>;
     };
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
+    if (msg.type === "game" && msg.game_id && msg.version != null && msg.base != null) {
+      // A change frame: applied to the view held at ``base``; another version held → ask for the full view.
+      if (!onChangeFrame(msg.game_id, msg.base, msg.version, msg.patch, msg.view)) {
+        sock.send(JSON.stringify({ type: "sync", game_id: msg.game_id, id: SYNC }));
+      }
+    } else if (msg.type === "game" && msg.game_id && msg.version != null && msg.view && msg.id === SYNC) {
+      onSyncedView(msg.game_id, msg.version, msg.view);
+    } else if (msg.type === "game" && msg.game_id && msg.version != null && msg.view) {
       onPushedView(msg.game_id, msg.version, msg.view);
     } else if (msg.type === "subscribed" && msg.games === "all") {
       // From now on every change is pushed; what changed before (while away, or between loading the page and
