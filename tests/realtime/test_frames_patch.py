@@ -289,3 +289,25 @@ def test_frame_for_picks_the_change_only_for_its_base():
     assert frame_for(message, None) == '{"c":1}'  # unknown: the client compares base itself
     assert frame_for(message, 3) == '{"f":1}'
     assert frame_for({"game_id": 5, "version": 2, "text": '{"f":1}'}, 1) == '{"f":1}'
+
+
+async def test_change_frames_match_the_schema(connect, make_token, two_player_game):
+    """What the socket really sends validates against ``SocketGameFrame`` of the served OpenAPI schema."""
+    from .conftest import play_one
+    from .test_stream_schema import served_schema, validator
+
+    schema = await adb(served_schema)()
+    check = validator(schema, "#/components/schemas/SocketGameFrame")
+    game_id, alice, bob = await adb(two_player_game)()
+    (seat,) = await _seats(connect, make_token, [alice])
+    await seat.start(game_id)
+    received = []
+    for _ in range(3):
+        await adb(play_one)(game_id, alice, bob)
+        received.append(json.loads(await _next_game(seat.patched)))
+    await seat.patched.send_json_to({"type": "sync", "game_id": game_id})
+    received.append(await receive(seat.patched))
+    assert [("patch" in f, "view" in f) for f in received] == [(True, False)] * 3 + [(False, True)]
+    for frame in received:
+        problems = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in check.iter_errors(frame)]
+        assert not problems, problems
