@@ -110,8 +110,9 @@ def make_patch(old: Any, new: Any, parts: tuple[str, ...] = ()) -> list[dict]:
 def change_frame(game_id: int, version: int, old: dict, new: dict) -> str | None:
     """The change frame's JSON text from the seat's view at ``version - 1`` (``old``) to the one at ``version``
     (``new``), both as JSON values (what a client parsed); ``None`` when ``old`` is not the same seat's view of
-    the version before (then only the full frame may go out). The patch is checked by applying it to ``old``;
-    one that does not give exactly ``new`` is never sent (the frame carries the view instead)."""
+    the version before (then only the full frame may go out). The patch is checked by applying it to ``old``
+    (in place: pass a copy of your own); one that does not give exactly ``new`` is never sent (the frame carries
+    the view instead)."""
     if not same_seat(old, new) or old.get("version") != version - 1:
         return None
     events = version_events(new, version)
@@ -121,11 +122,12 @@ def change_frame(game_id: int, version: int, old: dict, new: dict) -> str | None
     head = _dumps(frame)[:-1]
     try:
         patch = make_patch(old, new)
-        exact = jsonpatch.apply_patch(old, patch) == new
+        patch_text = _dumps(patch)
+        # ``old`` is the caller's own copy (read back from its text): the check applies the patch to it in place
+        exact = jsonpatch.apply_patch(old, patch, in_place=True) == new
     except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as exc:  # a jsonpatch bug: send the view
         logger.warning("no patch for game %s v%s: %s", game_id, version, exc)
-        patch, exact = [], False
-    patch_text = _dumps(patch)
+        patch_text, exact = "", False
     if exact and len(patch_text) < len(view_text):
         return f'{head},"patch":{patch_text}}}'
     return f'{head},"view":{view_text}}}'
