@@ -73,6 +73,10 @@ def _canonical(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
+def _canonical_text(value: Any) -> str:
+    return _canonical(value).decode()
+
+
 def _size(ops: list[dict]) -> int:
     return len(orjson.dumps(ops))
 
@@ -99,7 +103,7 @@ def make_patch(old: Any, new: Any, parts: tuple[str, ...] = ()) -> list[dict]:
         ops.extend({"op": "remove", "path": JsonPointer.from_parts([*parts, key]).path} for key in gone)
         return ops if not parts or _size(ops) <= _size(whole) else whole
     ops = []
-    for op in jsonpatch.JsonPatch.from_diff(old, new, dumps=_canonical).patch:
+    for op in jsonpatch.JsonPatch.from_diff(old, new, dumps=_canonical_text).patch:
         op["path"] = path + op["path"]
         if "from" in op:
             op["from"] = path + op["from"]
