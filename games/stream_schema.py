@@ -3,8 +3,9 @@
 The streams are async Django views (games/streams.py) that no DRF view describes to drf-spectacular: this hook
 adds their two ``GET`` operations and the line shapes, which refer to the same components the REST answers use
 (``GameView``, ``GameSummary``, ``Challenge``, ``Notification``) because the lines are the socket's frames built
-from the same payloads. The paths are the module's constants, which tests/realtime/test_streams.py checks
-against the URLconf's routes.
+from the same payloads; the socket's change frames (``GameChangeFrame``, games/realtime/frames.py) are described
+beside them. The paths are the module's constants, which tests/realtime/test_streams.py checks against the
+URLconf's routes.
 
 The operations carry ``x-streaming: true``: a 200 answer never ends (it is closed by the client, the game's end,
 or a revoked token), so request-per-example fuzzers leave them out (tests/hardening). Their answers are
@@ -38,6 +39,27 @@ COMPONENTS: dict[str, dict[str, Any]] = {
         "description": "The caller's own view of the game at `version` (the socket's `game` frame).",
         "properties": {"type": _const("game"), "game_id": {"type": "integer"}, "version": {"type": "integer"},
                        "view": _ref("GameView")},
+    },
+    "JsonPatchOperation": {
+        "type": "object", "required": ["op", "path"],
+        "description": "One RFC 6902 operation (`path`, `from`: RFC 6901 JSON Pointers into the view).",
+        "properties": {"op": _const("add", "remove", "replace", "move", "copy", "test"), "path": {"type": "string"},
+                       "from": {"type": "string"}, "value": {}},
+    },
+    "GameChangeFrame": {
+        "type": "object", "required": ["type", "game_id", "version", "base", "events"],
+        "description": "What changed in the caller's view (socket after `{\"type\": \"frames\", \"format\": "
+        "\"patch\"}`, docs/realtime.md): `patch` turns the view at `base` (always `version - 1`) into the view at "
+        "`version`; a client holding another version asks for `sync`. `events`: the engine's public events of "
+        "this version. Carries `view` instead of `patch` when the patch would be larger.",
+        "properties": {"type": _const("game"), "game_id": {"type": "integer"}, "version": {"type": "integer"},
+                       "base": {"type": "integer"}, "events": {"type": "array", "items": _ref("HistoryEvent")},
+                       "patch": {"type": "array", "items": _ref("JsonPatchOperation")}, "view": _ref("GameView")},
+    },
+    "SocketGameFrame": {
+        "description": "A `game` frame of the `/ws/` socket: the full view (`sync`, and every change unless the "
+        "socket asked for patches), or a change frame.",
+        "oneOf": [_ref("StreamGameFrame"), _ref("GameChangeFrame")],
     },
     "StreamLifecycleEvent": {
         "type": "object", "required": ["type", "game_id", "game"],

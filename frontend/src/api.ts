@@ -3,15 +3,16 @@ import type { components } from "./api/schema";
 
 /** The API's request and response types, generated from its OpenAPI schema (src/api/schema.d.ts, written by
  *  scripts/gen_api_types.py: never edit it by hand). */
-export type Schemas = Omit<Generated, "GameView" | "GameErrorDetail" | "StreamGameFrame"> & {
+export type Schemas = Omit<Generated, "GameView" | "GameErrorDetail" | "StreamGameFrame" | "GameChangeFrame"> & {
   GameView: GameView;
   GameErrorDetail: Omit<Generated["GameErrorDetail"], "view"> & { view?: GameView };
   StreamGameFrame: Omit<Generated["StreamGameFrame"], "view"> & { view: GameView };
+  GameChangeFrame: Omit<Generated["GameChangeFrame"], "view"> & { view?: GameView };
 };
 type Generated = components["schemas"];
 /** GameView with its ``view`` as the schema declares it: an ``EngineView`` (told apart by ``game``) or null.
  *  openapi-typescript writes the schema's nullable reference (``allOf: [EngineView]``) as
- *  ``Omit<EngineView, "game">``, dropping the discriminator; this puts it back (and in the two components that
+ *  ``Omit<EngineView, "game">``, dropping the discriminator; this puts it back (and in the three components that
  *  hold a GameView). */
 type GameView = Omit<Generated["GameView"], "view"> & { view: Generated["EngineView"] | null };
 

@@ -1,13 +1,16 @@
 // The events socket (/ws/): subscribe to all my games, apply pushed views, reconnect with backoff.
 import type { Schemas } from "./api";
 import { backoff } from "./game";
-import { loadGame, loadLists, onChallengeEvent, onPushedView, readGameNotes, set, state } from "./store";
+import type { Operation } from "fast-json-patch";
+import { loadGame, loadLists, onChallengeEvent, onChangeFrame, onPushedView, onSyncedView, readGameNotes, set, state }
+  from "./store";
 
 /** What the server sends on the socket (docs/realtime.md): the typed frames and events of the schema's streams
  *  (StreamGameFrame, StreamEventLine), and the socket's own answer to ``subscribe`` (not in the schema). Other
  *  replies (``pong``, ``viewing``...) need no handling. */
 type Frame =
-  | Schemas["StreamGameFrame"]
+  | Schemas["GameChangeFrame"]
+  | (Schemas["StreamGameFrame"] & { id?: unknown })
   | Schemas["StreamEventLine"]
   | { type: "subscribed"; games: "all" | number[] }
   | { type: "pong" | "viewing" | "unsubscribed" | "notifications" };
@@ -17,6 +20,7 @@ let attempt = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let ping: ReturnType<typeof setInterval> | undefined;
 let stopped = true;
+const SYNC = "frames-sync"; // the id of our sync requests: their answer is the current full view
 let viewing: number | null = null; // the game on screen: the server sends no push/e-mail for it
 
 /** Tell the server which game is on screen (null: none), now and after every reconnect. */
@@ -48,6 +52,8 @@ export function connect(): void {
     attempt = 0;
     set({ ws: "open" });
     sock.send(JSON.stringify({ type: "subscribe", games: "all" }));
+    // Change frames (docs/realtime.md): a move's push carries base, events and a JSON Patch, not the whole view.
+    sock.send(JSON.stringify({ type: "frames", format: "patch" }));
     if (viewing !== null) sock.send(JSON.stringify({ type: "viewing", game_id: viewing }));
     clearInterval(ping);
     ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
@@ -55,7 +61,14 @@ export function connect(): void {
   sock.onmessage = (ev) => {
     let msg: Frame;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "game") {
+    if (msg.type === "game" && "base" in msg) {
+      // A change frame: applied to the view held at ``base``; another version held → ask for the full view.
+      if (!onChangeFrame(msg.game_id, msg.base, msg.version, msg.patch as Operation[] | undefined, msg.view)) {
+        sock.send(JSON.stringify({ type: "sync", game_id: msg.game_id, id: SYNC }));
+      }
+    } else if (msg.type === "game" && "id" in msg && msg.id === SYNC) {
+      onSyncedView(msg.game_id, msg.version, msg.view);
+    } else if (msg.type === "game") {
       onPushedView(msg.game_id, msg.version, msg.view);
     } else if (msg.type === "subscribed" && msg.games === "all") {
       // From now on every change is pushed; what changed before (while away, or between loading the page and

@@ -1,4 +1,5 @@
 // App state: one small observable object; components re-render on change via useStore().
+import { applyPatch, type Operation } from "fast-json-patch";
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, clearCache, getCached, isOffline, peekCached, storeCached, uuid, type Schemas } from "./api";
 import { roleOf, type Challenge } from "./challenge";
@@ -129,9 +130,14 @@ export function putGame(payload: GamePayload, force = false): Game {
   if (!force && held && held.version > g.version) return held;
   // Keep the per-game cache fresh for offline viewing (what GET /games/{id} would return).
   storeCached(`/games/${g.id}`, payload);
+  fullViews.set(g.id, payload);
   set({ games: { ...state.games, [g.id]: g } });
   return g;
 }
+
+/** The full view of each game as the server sent it (``GET /games/{id}``, a push, a move's answer): the base a
+ *  change frame's patch applies to (docs/realtime.md, "Change frames"). */
+const fullViews = new Map<number, GamePayload>();
 
 /** The game as held, else as last stored on this device (``putGame`` keeps it): a reloaded table shows it at
  *  once, while ``loadGame`` asks the server. Called while rendering, so it fills the store without notifying. */
@@ -227,7 +233,36 @@ export function onPushedView(gameId: number, version: number, view: Schemas["Gam
     void loadGame(gameId);
     return;
   }
-  const g = putGame(view);
+  listGame(putGame(view));
+}
+
+/** The answer to a ``sync``: the current full view, stored whatever version is held (never an older one). */
+export function onSyncedView(_gameId: number, _version: number, view: Schemas["GameView"]): void {
+  listGame(putGame(view));
+}
+
+/** A change frame (``base``, ``patch`` or ``view``): the patch is applied to the full view held at ``base``.
+ *  False when it cannot be (another version held, a patch that does not apply): the caller asks for ``sync``. */
+export function onChangeFrame(gameId: number, base: number, version: number, patch?: Operation[],
+                              view?: Schemas["GameView"]): boolean {
+  const held = state.games[gameId];
+  if (held && version <= held.version) return true; // old news: a newer view is held
+  if (view) { listGame(putGame(view)); return true; }
+  const raw = fullViews.get(gameId) ?? peekCached<GamePayload>(`/games/${gameId}`);
+  if (!raw || raw.version !== base || !Array.isArray(patch)) return false;
+  let next: GamePayload;
+  try {
+    next = applyPatch(structuredClone(raw), patch, true, false).newDocument;
+  } catch {
+    return false;
+  }
+  if (next.version !== version) return false;
+  listGame(putGame(next));
+  return true;
+}
+
+function listGame(g: Game): void {
+  const gameId = g.id;
   // A game may have changed lists (open → active → finished).
   const lists = { ...state.lists };
   for (const k of ["active", "open", "finished"] as const) lists[k] = lists[k].filter((id) => id !== gameId);

@@ -4,6 +4,8 @@ const store = vi.hoisted(() => ({
   loadGame: vi.fn(async () => null),
   loadLists: vi.fn(async () => undefined),
   onPushedView: vi.fn(),
+  onChangeFrame: vi.fn(() => true),
+  onSyncedView: vi.fn(),
   onChallengeEvent: vi.fn(),
   set: vi.fn(),
   state: { me: { username: "a" }, unread: 0 } as Record<string, unknown>,
@@ -61,6 +63,28 @@ describe("events socket", () => {
     expect(store.onChallengeEvent).toHaveBeenNthCalledWith(1, "challenge_declined", challenge);
     expect(store.onChallengeEvent).toHaveBeenNthCalledWith(2, "challenge_received", { id: "xyz" });
     expect(store.loadLists).not.toHaveBeenCalled();
+    disconnect();
+  });
+});
+
+describe("change frames on the socket", () => {
+  it("asks for change frames, applies them, and syncs when one does not apply", async () => {
+    const { connect, disconnect } = await import("../src/realtime");
+    connect();
+    const sock = FakeSocket.last!;
+    sock.open();
+    expect(JSON.parse(sock.sent[1])).toEqual({ type: "frames", format: "patch" });
+    store.onChangeFrame.mockReturnValueOnce(true);
+    const patch = [{ op: "replace", path: "/version", value: 6 }];
+    sock.receive({ type: "game", game_id: 7, version: 6, base: 5, events: [], patch });
+    expect(store.onChangeFrame).toHaveBeenCalledWith(7, 5, 6, patch, undefined);
+    expect(sock.sent).toHaveLength(2);
+    store.onChangeFrame.mockReturnValueOnce(false);
+    sock.receive({ type: "game", game_id: 7, version: 8, base: 7, events: [], patch });
+    expect(JSON.parse(sock.sent[2])).toEqual({ type: "sync", game_id: 7, id: "frames-sync" });
+    sock.receive({ type: "game", game_id: 7, version: 8, view: { id: 7 }, id: "frames-sync" });
+    expect(store.onSyncedView).toHaveBeenCalledWith(7, 8, { id: 7 });
+    expect(store.onPushedView).not.toHaveBeenCalled();
     disconnect();
   });
 });

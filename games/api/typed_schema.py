@@ -96,8 +96,8 @@ class _Builder:
             schema = self.schema(options[0]) if len(options) == 1 else {"oneOf": [self.schema(a) for a in options]}
             if len(options) == len(args):
                 return schema
-            if "$ref" in schema:
-                return {"allOf": [schema], "nullable": True}
+            if "$ref" in schema:  # oneOf, not allOf: generators keep a discriminated union's discriminator
+                return {"oneOf": [schema], "nullable": True}
             if "enum" in schema:  # OpenAPI 3.0: a nullable enum lists null among its values
                 schema = {**schema, "enum": [*schema["enum"], None]}
             return {**schema, "nullable": True}

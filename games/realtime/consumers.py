@@ -34,6 +34,7 @@ from claim.parsers import loads
 from games.bots import mark_online
 
 from . import limits, queries
+from .frames import frame_for
 from .presence import mark_absent, mark_present
 from .publish import client_frame, user_group
 from .watch import watch
@@ -81,6 +82,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.group: str | None = None
         self.viewing: int | None = None  # the game the user has open on screen right now
         self.notifications_on = True  # {"type": "notifications", "enabled": false} silences them (bots)
+        self.patches = False  # {"type": "frames", "format": "patch"}: change frames (games.realtime.frames)
         self.expiry: asyncio.TimerHandle | None = None  # an OAuth token's end: re-check then (auth_recheck)
         self.holds: list[str] = []  # what this socket counts against the caps of games.realtime.limits
 
@@ -229,6 +231,16 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.notifications_on = enabled
         return {"type": "notifications", "enabled": enabled}
 
+    async def on_frames(self, content: dict) -> dict:
+        """``{"type": "frames", "format": "patch"}``: from now on a change of a game comes as a change frame (what
+        changed: ``base``, ``events``, an RFC 6902 ``patch``) where the server has one, instead of the full view;
+        ``"view"`` (the default) turns full frames back on. ``sync`` always answers with the full view."""
+        mode = content.get("format")
+        if mode not in ("patch", "view"):
+            raise BadRequest('"frames" needs "format": "patch" or "view".')
+        self.patches = mode == "patch"
+        return {"type": "frames", "format": mode}
+
     async def on_subscribe(self, content: dict) -> dict:
         games = _game_ids(content.get("games"))
         if games == "all":
@@ -274,6 +286,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         "sync": on_sync,
         "viewing": on_viewing,
         "notifications": on_notifications,
+        "frames": on_frames,
     }
 
     # --- channel layer → client ----------------------------------------------------------------
@@ -295,10 +308,14 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         if not (self.follow_all or game_id in self.subscribed):
             return
         version = event["version"]
-        if version <= self.sent_versions.get(game_id, 0):
+        sent = self.sent_versions.get(game_id, 0)
+        if version <= sent:
             return  # an older (or repeated) version arrived late: the client already has a newer view
         self.sent_versions[game_id] = version
-        text = event.get("text")  # written once by the publisher (publish._slim)
+        if self.patches:  # the change frame if the client may hold its base (what this socket sent, if anything)
+            await self.send(text_data=frame_for(event, sent or None))
+            return
+        text = event.get("text")  # written once by the publisher (publish.add_frames)
         await self.send(text_data=text if text is not None else client_frame(game_id, version, event["view"]))
 
     async def auth_recheck(self, event: dict) -> None:

@@ -31,6 +31,7 @@ from claim.loops import process_loop
 from claim.private_api import create_pool, decode_hosts
 from games.service._common import SEATS_GAME_CLOCK, game_and_seats
 
+from .frames import change_frame, full_frame, full_frame_text, previous_views
 from .lifecycle import lifecycle_messages
 
 logger = logging.getLogger(__name__)
@@ -76,6 +77,7 @@ def build_all(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] 
     views = views or {}
     built: dict[int, dict] = {}
     messages: list[tuple[str, dict]] = []
+    owners: list[int] = []
     seen: set[int] = set()
     for seat in seats:
         user = seat.user
@@ -91,8 +93,32 @@ def build_all(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] 
             (user_group(user.pk), {"type": MESSAGE_TYPE, "game_id": game.pk, "version": game.version, "view": view})
         )
         built[user.pk] = view
+        owners.append(user.pk)
+    add_frames(game.pk, game.version, [(uid, message) for uid, (_, message) in zip(owners, messages, strict=True)])
     # game_started / game_finished for this version, if it is one (games/realtime/lifecycle.py)
     return messages, [(user_group(uid), message) for uid, message in lifecycle_messages(game, seats, built)]
+
+
+def add_frames(game_id: int, version: int, messages: list[tuple[int, dict]]) -> None:
+    """Give each user's ``game.update`` message its full frame's text (``text``) and, where this process or the
+    shared cache has that user's view of ``version - 1``, its change frame (``change``, with ``base``:
+    :mod:`games.realtime.frames`); then remember this version's views for the next. Never raises: without a
+    change frame, clients get the full one."""
+    texts: dict[int, str] = {}
+    for user_id, message in messages:
+        texts[user_id] = orjson.dumps(message["view"]).decode()
+        message["text"] = full_frame_text(game_id, version, texts[user_id])
+    try:
+        old_views = previous_views.get(game_id, version - 1) if version > 1 else None
+        for user_id, message in messages:
+            old = (old_views or {}).get(user_id)
+            if old is not None:
+                change = change_frame(game_id, version, old, orjson.loads(texts[user_id]))
+                if change is not None:
+                    message["base"], message["change"] = version - 1, change
+        previous_views.put(game_id, version, texts)
+    except Exception as exc:  # the full frames are enough: a change frame is only a saving
+        logger.warning("change frames of game %s v%s failed: %s: %s", game_id, version, type(exc).__name__, exc)
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]], pipelined: bool = True) -> None:
@@ -146,18 +172,19 @@ class _PubSubPublisher:
 
 
 def _slim(message: dict) -> dict:
-    """A ``game.update`` with the client's JSON text already written (``text``, the exact frame the
-    consumer forwards) instead of the view: encoded once here, not per socket, and cheaper through the
-    layer's serializer than the nested view."""
+    """A ``game.update`` as it travels through the layer: the frames' JSON text already written (``text``, the full
+    frame; ``change`` and ``base`` where there is a change frame), without the view: encoded once by the
+    publisher, not per socket, and cheaper through the layer's serializer than the nested view."""
     if message.get("type") != MESSAGE_TYPE or "view" not in message:
         return message
-    text = client_frame(message["game_id"], message["version"], message["view"])
-    return {"type": MESSAGE_TYPE, "game_id": message["game_id"], "version": message["version"], "text": text}
+    slim = {key: value for key, value in message.items() if key != "view"}
+    slim.setdefault("text", client_frame(message["game_id"], message["version"], message["view"]))
+    return slim
 
 
 def client_frame(game_id: int, version: int, view: dict) -> str:
-    """The socket frame of a game view (docs/realtime.md): ``{"type": "game", "game_id", "version", "view"}``."""
-    return orjson.dumps({"type": "game", "game_id": game_id, "version": version, "view": view}).decode()
+    """The socket's full frame of a game view (docs/realtime.md): ``{"type": "game", "game_id", "version", "view"}``."""
+    return full_frame(game_id, version, view)
 
 
 _publishers: dict[int, tuple[asyncio.AbstractEventLoop, _PubSubPublisher]] = {}

@@ -1233,7 +1233,7 @@ export interface paths {
         };
         /**
          * Your events as an NDJSON stream
-         * @description Challenge changes, `game_started`, `game_finished` and `rematch_offer` of your games as they happen (the socket's typed events), and with `?notifications=1` your new in-app notifications. A bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account); a session cookie is not accepted. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
+         * @description Challenge changes, `game_started`, `game_finished` and `rematch_offer` of your games as they happen (the socket's typed events), and with `?notifications=1` your new in-app notifications. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
          */
         get: operations["stream_events"];
         put?: never;
@@ -1253,7 +1253,7 @@ export interface paths {
         };
         /**
          * One of your games as an NDJSON stream
-         * @description First your current view of the game, then one line per new version (the socket's `game` frames); the stream ends after the game ends. A bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account); a session cookie is not accepted. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
+         * @description First your current view of the game, then one line per new version (the socket's `game` frames); the stream ends after the game ends. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
          */
         get: operations["games_stream"];
         put?: never;
@@ -1264,26 +1264,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/o/token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an authorization code, or a refresh token, for tokens
+         * @description RFC 6749 4.1.3 and 6, for public clients (no secret: `client_id` and PKCE). A code works once; a refresh token works once too (the answer carries a new one). Presenting a refresh token that was already used ends its whole family: the new refresh token and its access token stop working too (reuse detection: someone copied it), and the app must ask for consent again.
+         */
+        post: operations["oauth_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/o/revoke_token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an access or refresh token (RFC 7009)
+         * @description Ends the token: requests with it get 401, its sockets close with 4401 and its streams end with an `unauthenticated` line, within seconds. Revoking an access token also ends its refresh token (and revoking a refresh token its access token): the app must ask for consent again. An unknown or already revoked token is answered 200 too (RFC 7009 2.2).
+         */
+        post: operations["oauth_revoke_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The creator gave an empty seat to the AI at ``ai_level``. */
+        /** @description The creator gave an empty seat to the AI at `ai_level`. */
         AIFilledEvent: {
             /** @enum {string} */
             type: "ai_filled";
             seat: number;
             ai_level: number;
         };
-        /** @description Every human seat offered the abort: the game is aborted (after the last ``abort_offered``). */
+        /** @description Every human seat offered the abort: the game is aborted (after the last `abort_offered`). */
         AbortedEvent: {
             /** @enum {string} */
             type: "aborted";
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         AccountDeleteRequest: {
             /** @description Your current password, to confirm the deletion. */
@@ -1309,7 +1349,7 @@ export interface components {
             scopes: components["schemas"]["ScopeWords"][];
             request: components["schemas"]["OAuthAuthorizeEcho"];
         };
-        /** @description What the screen posts back: the validated request as ``GET`` answered it, and the decision. */
+        /** @description What the screen posts back: the validated request as `GET` answered it, and the decision. */
         AuthorizeRequestRequest: {
             client_id: string;
             redirect_uri: string;
@@ -1367,9 +1407,9 @@ export interface components {
             links: components["schemas"]["ChallengeLinks"];
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         ChallengeCreateRequest: {
             /** @description The username challenged; null or absent: an open challenge (anyone with its id may accept). */
@@ -1489,7 +1529,7 @@ export interface components {
             type: "prize";
             card: string;
         };
-        /** @description C8 / T4 (2 seats) or M7 (3-4 seats) scoring breakdown; 3-4 seats add the ``NotRequired`` keys. */
+        /** @description C8 / T4 (2 seats) or M7 (3-4 seats) scoring breakdown; 3-4 seats add the optional keys. */
         ClaimResult: {
             winner: number | null;
             votes: {
@@ -1631,7 +1671,10 @@ export interface components {
             smashed?: string[];
             smashed_from?: number[];
         };
-        /** @description What one seat (or a spectator, ``seat`` null) may know; the seat's own keys are ``NotRequired``. */
+        /**
+         * @description What one seat (or a spectator, `seat` null) may know; the keys of a seat's own are optional (absent
+         *     for a spectator).
+         */
         ClaimView: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1735,9 +1778,9 @@ export interface components {
          */
         CodeChallengeMethodEnum: "S256";
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         CreateGameRequest: {
             /**
@@ -1753,7 +1796,10 @@ export interface components {
             options?: {
                 [key: string]: unknown;
             };
-            /** @default 2 */
+            /**
+             * @description 2-4, as many as the kind takes.
+             * @default 2
+             */
             seats?: number;
             /** @description One entry per other seat; default: all "open" (invitation code). */
             opponents?: components["schemas"]["OpponentRequest"][];
@@ -1776,13 +1822,12 @@ export interface components {
              */
             rated?: boolean;
             /**
-             * Format: int64
-             * @description The creator's seat.
+             * @description The creator's seat (0-based, below `seats`).
              * @default 0
              */
             seat?: number;
         };
-        /** @description The game was created by ``seat``; a rematch names the game it is the rematch of. */
+        /** @description The game was created by `seat`; a rematch names the game it is the rematch of. */
         CreatedEvent: {
             /** @enum {string} */
             type: "created";
@@ -1816,9 +1861,9 @@ export interface components {
          */
         DeclineReasonEnum: "casual" | "generic" | "kind" | "later" | "no_bot" | "only_bot" | "rated" | "time_control";
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         DeclineRequest: {
             /**
@@ -1848,7 +1893,7 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        /** @description The game ended by a resignation or a timeout (an ended game's engine ``game_over`` is the engine's). */
+        /** @description The game ended by a resignation or a timeout (an ended game's engine `game_over` is the engine's). */
         EndedEvent: {
             /** @enum {string} */
             type: "game_over";
@@ -1863,8 +1908,8 @@ export interface components {
          */
         EndedReasonEnum: "normal" | "resigned" | "aborted" | "timeout";
         /**
-         * @description The result of a game that play did not end: a resignation (``resigned``: the seat), a timeout
-         *     (``timeout``: the seat, or both seats of a two-seat game whose clocks both ran out) or, in a record,
+         * @description The result of a game that play did not end: a resignation (`resigned`: the seat), a timeout
+         *     (`timeout`: the seat, or both seats of a two-seat game whose clocks both ran out) or, in a record,
          *     an abort (no winner).
          */
         EndedResult: {
@@ -1881,9 +1926,9 @@ export interface components {
         EngineResult: components["schemas"]["ClaimResult"] | components["schemas"]["InheritorsResult"];
         EngineView: components["schemas"]["ClaimView"] | components["schemas"]["InheritorsView"];
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         FillSeatRequest: {
             /** @description An empty seat of the game (0-based). */
@@ -1898,9 +1943,9 @@ export interface components {
             level: components["schemas"]["LevelEnum"];
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         FillWithAIRequest: {
             /** @description The empty seats to give to the AI, each with its level; seats left out stay open. */
@@ -2173,7 +2218,7 @@ export interface components {
             discard: string;
             pile: number;
         };
-        /** @description A3 discard to ``pile``, take the whole pile ``take``. */
+        /** @description A3 discard to `pile`, take the whole pile `take`. */
         InheritorsDiscardTakeMove: {
             /** @enum {string} */
             action: "discard_take";
@@ -2202,7 +2247,7 @@ export interface components {
             seat: number;
             effect: string;
         };
-        /** @description I11.1: the last round has begun; ``last_seat`` plays the last turn. */
+        /** @description I11.1: the last round has begun; `last_seat` plays the last turn. */
         InheritorsEndTriggeredEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2234,7 +2279,7 @@ export interface components {
             /** @enum {boolean} */
             pass: true;
         };
-        /** @description The decision the game waits for (:mod:`.pending`); the keys after ``seat`` belong to some kinds. */
+        /** @description The decision the game waits for (`.pending`); the keys after `seat` belong to some kinds. */
         InheritorsPendingView: {
             kind: string;
             seat: number;
@@ -2401,7 +2446,7 @@ export interface components {
             seat: number;
             turn: number;
         };
-        /** @description What one seat (or a spectator, ``seat`` null) may know (I13); after the end everything. */
+        /** @description What one seat (or a spectator, `seat` null) may know (I13); after the end everything. */
         InheritorsView: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2469,18 +2514,18 @@ export interface components {
             name: string;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         JoinByCodeRequest: {
             /** @description The invitation code of an open game. */
             code: string;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         JoinGameRequest: {
             /** @description Needed to take an open seat; not needed when you were invited. */
@@ -2605,9 +2650,9 @@ export interface components {
             marked: number;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         MoveRequest: {
             /**
@@ -2620,7 +2665,7 @@ export interface components {
             /** @description Your id for this move (e.g. a UUID): a retry with the same id returns the first answer and applies nothing. */
             client_id?: string | null;
         };
-        /** @description Documentation of ``time_control`` in a create request (validated by the service's parser). */
+        /** @description Documentation of `time_control` in a create request (validated by the service's parser). */
         NewTimeControlRequest: {
             /**
              * @description "days": days per move; "bank": a time bank per seat with an increment per move and a cap; "unlimited": no deadline (never rated). "correspondence" is accepted for "days".
@@ -2693,9 +2738,9 @@ export interface components {
             results: components["schemas"]["OnlineBot"][];
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         OpponentRequest: {
             /**
@@ -2777,9 +2822,9 @@ export interface components {
             email: string;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         PatchedPrefRequest: {
             email_digest?: boolean;
@@ -2827,9 +2872,9 @@ export interface components {
             };
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         PatchedProfileRequest: {
             /** @description Shown instead of the username when set: at most 40 characters, without control, bidi or zero-width characters, and without mixing Latin, Greek and Cyrillic letters; not reading like another player's username or display name (letter case and letters that look alike, such as I and l or O and 0, count as the same), not reading as an AI seat's name (not starting with "AI (" nor with Ada, Boris, Cleo, Dario, no "AI" or "KI" next to those or to Squire, Knight, King), and not 'Deleted player'. */
@@ -2841,18 +2886,18 @@ export interface components {
             time_zone?: string;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         PatchedShortenToDaysRequest: {
             /** @description The period's new length in whole days from its start (fewer than booked). */
             days?: number;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         PatchedShortenToEndRequest: {
             /**
@@ -2862,9 +2907,9 @@ export interface components {
             end?: string;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         PatchedVacationRequest: {
             auto_use?: boolean;
@@ -2940,9 +2985,9 @@ export interface components {
             vapid_public_key: string | null;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         Profile: {
             readonly id: number;
@@ -3003,13 +3048,16 @@ export interface components {
             /** @description The cursor of the next (older) page (the last game's id); null: the last page. */
             next: number | null;
         };
-        /** @description 'Play now': the same choices as a seek; rated by default only if asked (an AI fallback never is). */
+        /** @description 'Play now': the same choices as a seek (an AI fallback is never rated). */
         QuickRequest: {
             kind: components["schemas"]["GameKindEnum"];
             options?: {
                 [key: string]: unknown;
             };
-            /** @default 2 */
+            /**
+             * @description 2-4, as many as the kind takes.
+             * @default 2
+             */
             seats?: number;
             /**
              * @description Days per move (older form of time_control); null: unlimited.
@@ -3025,7 +3073,10 @@ export interface components {
             days_per_move?: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description As when creating a game (days, a bank, unlimited); takes precedence over days_per_move. Seeks pair only with the same time control. */
             time_control?: components["schemas"]["NewTimeControlRequest"] | null;
-            /** @default false */
+            /**
+             * @description A rated game (as `POST /games` and `POST /challenges`: false unless asked); needs a time control.
+             * @default false
+             */
             rated?: boolean;
             /**
              * @description Also pair with bot accounts (a bot's seek pairs only with bots and with seeks that welcome them).
@@ -3054,9 +3105,9 @@ export interface components {
             history: components["schemas"]["RatingHistory"][];
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         ReadRequest: {
             ids?: number[];
@@ -3098,9 +3149,9 @@ export interface components {
             redirect_to: string;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         RegisterRequest: {
             /** @description Unique regardless of letter case; 2 to 30 characters: letters, digits, '_' and '-', starting with a letter or digit. */
@@ -3176,7 +3227,7 @@ export interface components {
          * @enum {string}
          */
         ResponseTypeEnum: "code";
-        /** @description A paused clock runs again: both players agreed, or (``by: "move"``) a move ended the pause. */
+        /** @description A paused clock runs again: both players agreed, or (`by: "move"`) a move ended the pause. */
         ResumedEvent: {
             /** @enum {string} */
             type: "resumed";
@@ -3314,7 +3365,10 @@ export interface components {
             options?: {
                 [key: string]: unknown;
             };
-            /** @default 2 */
+            /**
+             * @description 2-4, as many as the kind takes.
+             * @default 2
+             */
             seats?: number;
             /**
              * @description Days per move (older form of time_control); null: unlimited.
@@ -3330,7 +3384,10 @@ export interface components {
             days_per_move?: (components["schemas"]["DaysPerMoveEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description As when creating a game (days, a bank, unlimited); takes precedence over days_per_move. Seeks pair only with the same time control. */
             time_control?: components["schemas"]["NewTimeControlRequest"] | null;
-            /** @default true */
+            /**
+             * @description A rated game (as `POST /games` and `POST /challenges`: false unless asked); needs a time control.
+             * @default false
+             */
             rated?: boolean;
             /**
              * @description Also pair with bot accounts (a bot's seek pairs only with bots and with seeks that welcome them).
@@ -3353,7 +3410,7 @@ export interface components {
          */
         SeekStatusEnum: "open" | "matched" | "cancelled";
         ServiceEvent: components["schemas"]["CreatedEvent"] | components["schemas"]["SeatChangeEvent"] | components["schemas"]["AbortedEvent"] | components["schemas"]["AIFilledEvent"] | components["schemas"]["StartedEvent"] | components["schemas"]["ResumedEvent"] | components["schemas"]["TimeoutEvent"] | components["schemas"]["VacationEvent"] | components["schemas"]["TimeGivenEvent"] | components["schemas"]["EndedEvent"];
-        /** @description The last seat was filled: the engine dealt; ``to_act`` are the seats to act first. */
+        /** @description The last seat was filled: the engine dealt; `to_act` are the seats to act first. */
         StartedEvent: {
             /** @enum {string} */
             type: "started";
@@ -3404,7 +3461,7 @@ export interface components {
          * @enum {string}
          */
         TimeControlTypeEnum: "correspondence" | "bank" | "unlimited";
-        /** @description Seat ``by`` gave ``seconds`` more to the seats ``to`` (whose clocks were running). */
+        /** @description Seat `by` gave `seconds` more to the seats `to` (whose clocks were running). */
         TimeGivenEvent: {
             /** @enum {string} */
             type: "time_given";
@@ -3413,8 +3470,8 @@ export interface components {
             seconds: number;
         };
         /**
-         * @description A seat ran out of time: with two seats it loses (a ``game_over`` follows); with three or four the AI
-         *     takes the seat over at ``level`` (``replaced_by: "ai"``) and play goes on.
+         * @description A seat ran out of time: with two seats it loses (a `game_over` follows); with three or four the AI
+         *     takes the seat over at `level` (`replaced_by: "ai"`) and play goes on.
          */
         TimeoutEvent: {
             /** @enum {string} */
@@ -3437,9 +3494,9 @@ export interface components {
             readonly revoked_at: string | null;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         TokenCreateRequest: {
             /** @description What the token is for, e.g. 'my bot'. */
@@ -3516,9 +3573,9 @@ export interface components {
             days_begun: number;
         };
         /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (``"colour"``, ``"seats"`` on a
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (``additionalProperties: false``, :class:`ClosedSerializerSchema`).
+         *     (`additionalProperties: false`).
          */
         VacationPeriodRequest: {
             /**
@@ -3542,6 +3599,27 @@ export interface components {
             version: number;
             view: components["schemas"]["GameView"];
         };
+        /** @description One RFC 6902 operation (`path`, `from`: RFC 6901 JSON Pointers into the view). */
+        JsonPatchOperation: {
+            /** @enum {string} */
+            op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+            path: string;
+            from?: string;
+            value?: unknown;
+        };
+        /** @description What changed in the caller's view (socket after `{"type": "frames", "format": "patch"}`, docs/realtime.md): `patch` turns the view at `base` (always `version - 1`) into the view at `version`; a client holding another version asks for `sync`. `events`: the engine's public events of this version. Carries `view` instead of `patch` when the patch would be larger. */
+        GameChangeFrame: {
+            /** @enum {string} */
+            type: "game";
+            game_id: number;
+            version: number;
+            base: number;
+            events: components["schemas"]["HistoryEvent"][];
+            patch?: components["schemas"]["JsonPatchOperation"][];
+            view?: components["schemas"]["GameView"];
+        };
+        /** @description A `game` frame of the `/ws/` socket: the full view (`sync`, and every change unless the socket asked for patches), or a change frame. */
+        SocketGameFrame: components["schemas"]["StreamGameFrame"] | components["schemas"]["GameChangeFrame"];
         /** @description A game of the caller started or ended; `game` is its inbox entry (`GET /games`). */
         StreamLifecycleEvent: {
             /** @enum {string} */
@@ -3579,6 +3657,44 @@ export interface components {
         StreamEventLine: components["schemas"]["StreamChallengeEvent"] | components["schemas"]["StreamLifecycleEvent"] | components["schemas"]["StreamRematchOffer"] | components["schemas"]["StreamNotification"] | components["schemas"]["StreamError"];
         /** @description One line of `GET /games/{game_id}/stream` (an empty line is a keep-alive). */
         StreamGameLine: components["schemas"]["StreamGameFrame"] | components["schemas"]["StreamError"];
+        /** @description `grant_type=authorization_code` with `code`, `redirect_uri`, `client_id`, `code_verifier`; or `grant_type=refresh_token` with `refresh_token`, `client_id`. */
+        OAuthTokenRequest: {
+            /** @enum {string} */
+            grant_type: "authorization_code" | "refresh_token";
+            /** @description The code from the redirect (works once, for 60 s). */
+            code?: string;
+            /** @description The same redirect URI as in the authorization request. */
+            redirect_uri?: string;
+            client_id: string;
+            /** @description The PKCE verifier whose SHA-256 was the code_challenge. */
+            code_verifier?: string;
+            /** @description `clr_…`; it works once: the answer has a new one. */
+            refresh_token?: string;
+        };
+        OAuthTokens: {
+            /** @description `clo_…`: send it as `Authorization: Bearer`. */
+            access_token: string;
+            /** @description `clr_…`: for `grant_type=refresh_token` (60 days). */
+            refresh_token: string;
+            /** @description Seconds the access token lasts (3600). */
+            expires_in: number;
+            /** @description The scopes granted, space-separated. */
+            scope: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        OAuthRevokeRequest: {
+            /** @description An access token (`clo_…`) or a refresh token (`clr_…`). */
+            token: string;
+            /** @enum {string} */
+            token_type_hint?: "access_token" | "refresh_token";
+            client_id: string;
+        };
+        /** @description An OAuth 2 error (RFC 6749 5.2), not the API's error envelope. */
+        OAuthError: {
+            error: string;
+            error_description?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4337,7 +4453,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                app_id: string;
+                app_id: number;
             };
             cookie?: never;
         };
@@ -4911,7 +5027,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                token_id: string;
+                token_id: number;
             };
             cookie?: never;
         };
@@ -5770,7 +5886,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -5845,7 +5961,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -5947,7 +6063,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6022,7 +6138,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6124,7 +6240,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6226,7 +6342,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6328,7 +6444,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6441,7 +6557,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6516,7 +6632,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6630,7 +6746,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6749,7 +6865,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6844,7 +6960,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -6965,7 +7081,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -7049,7 +7165,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                game_id: string;
+                game_id: number;
             };
             cookie?: never;
         };
@@ -8485,7 +8601,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                seek_id: string;
+                seek_id: number;
             };
             cookie?: never;
         };
@@ -8568,7 +8684,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                seek_id: string;
+                seek_id: number;
             };
             cookie?: never;
         };
@@ -9262,7 +9378,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                period_id: string;
+                period_id: number;
             };
             cookie?: never;
         };
@@ -9346,7 +9462,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                period_id: string;
+                period_id: number;
             };
             cookie?: never;
         };
@@ -9495,7 +9611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too many open streams for this user: close one first. */
+            /** @description A rate limit (`throttled`, `Retry-After`), or too many open streams for this user (`too_many_streams`) or connections from this address (`too_many_connections`). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9562,13 +9678,95 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too many open streams for this user: close one first. */
+            /** @description A rate limit (`throttled`, `Retry-After`), or too many open streams for this user (`too_many_streams`) or connections from this address (`too_many_connections`). */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    oauth_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthTokens"];
+                };
+            };
+            /** @description Refused: a used, expired or unknown code or refresh token, a wrong verifier or redirect URI, a grant type other than these two. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Unknown client_id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    oauth_revoke_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthRevokeRequest"];
+            };
+        };
+        responses: {
+            /** @description Revoked (or there was nothing to revoke). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Unknown client_id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
         };
