@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import NameKey, User
 from accounts.names import AI_LEVEL_NAMES, is_system_name, name_keys, reads_as_ai_seat
 
-from .conftest import url
+from .conftest import PASSWORD, url
 
 pytestmark = pytest.mark.django_db
 
@@ -164,7 +164,7 @@ def test_the_check_is_one_indexed_lookup(session_client, make_user):
 def test_a_login_does_not_rewrite_the_name_keys(session_client, user):
     with CaptureQueriesContext(connection) as queries:
         session_client.post(url("logout"))
-        session_client.post(url("login"), {"username": user.username, "password": "correct-horse-battery-9"})
+        session_client.post(url("login"), {"username": user.username, "password": PASSWORD})
     assert not [q for q in queries.captured_queries if "accounts_namekey" in q["sql"]]
 
 
