@@ -1,4 +1,4 @@
-"""Fixtures for the events socket: users, tokens, sessions and a communicator factory."""
+"""Fixtures for the events socket: tokens, sessions and a communicator factory (users: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -18,17 +18,6 @@ def asgi_app():
     from claim.asgi import application
 
     return application
-
-
-@pytest.fixture
-def make_user(django_user_model):
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None):
-        name = name or f"player{next(counter)}"
-        return django_user_model.objects.create_user(username=name, password="correct horse battery")
-
-    return make
 
 
 @pytest.fixture

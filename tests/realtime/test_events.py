@@ -162,10 +162,10 @@ async def test_session_socket_receives_updates(connect, session_cookie, two_play
     assert message["view"]["my_seat"] == 1
 
 
-async def test_ai_moves_are_pushed_too(connect, make_token, make_user, settings):
+async def test_ai_moves_are_pushed_too(connect, make_token, make_user, eager_tasks):
+    """The AI plays inside the commit hook of the human move (eager tasks)."""
     from games.service import create_game, make_move
 
-    settings.TASK_MODE = "eager"  # the AI plays inside the commit hook of the human move
     alice = await adb(make_user)()
     game = await adb(create_game)(alice, "claim", opponents=[{"type": "ai", "level": 1}])
     comm = await _socket(connect, make_token, alice)

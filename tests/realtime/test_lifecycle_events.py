@@ -11,8 +11,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _eager(settings):
-    settings.TASK_MODE = "eager"  # the game_changed receivers run on commit, in this process
+def _eager(eager_tasks):
+    """The game_changed receivers run on commit, in this process."""
 
 
 async def _socket(connect, make_token, user):

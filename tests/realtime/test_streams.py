@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _eager(settings):
-    settings.TASK_MODE = "eager"
+def _eager(eager_tasks):
+    """The game_changed receivers run on commit, in this process."""
 
 
 class Stream:

@@ -199,11 +199,11 @@ def _authorize(http: httpx.Client, base: str, client_id: str) -> dict:
     return issued.json()
 
 
-def test_a_real_server_ends_a_revoked_oauth_tokens_rest_socket_and_stream(server, django_user_model):
+def test_a_real_server_ends_a_revoked_oauth_tokens_rest_socket_and_stream(server, make_user):
     from oauth2_provider.models import get_application_model
     from websockets.asyncio.client import connect
 
-    django_user_model.objects.create_user(username="carol", password="pw-Carol-123456")
+    make_user("carol", password="pw-Carol-123456")
     app = get_application_model().objects.create(name="app", client_type="public", redirect_uris=REDIRECT,
                                                  authorization_grant_type="authorization-code")
     with httpx.Client(timeout=10) as browser:
