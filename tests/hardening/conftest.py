@@ -53,21 +53,8 @@ def schema_operations() -> list[Operation]:
 
 
 @pytest.fixture(autouse=True)
-def _eager_tasks(settings):
-    settings.TASK_MODE = "eager"
-
-
-@pytest.fixture
-def make_user(db):
-    counter = iter(range(1, 1_000_000))
-
-    def make(username: str | None = None, is_bot: bool = False, password: str = "Correct-horse-42"):
-        from accounts.models import User
-
-        name = username or f"user{next(counter)}"
-        return User.objects.create_user(username=name, password=password, is_bot=is_bot)
-
-    return make
+def _eager_tasks(eager_tasks):
+    """AI turns and the other tasks run inline (tests/conftest.py)."""
 
 
 @pytest.fixture

@@ -14,11 +14,6 @@ from games.service import Conflict, create_game, game_view_payload, join_game, m
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def _eager(settings):
-    settings.TASK_MODE = "eager"
-
-
 def _duel(make_user, kind="claim"):
     alice, bob = make_user("alice"), make_user("bob")
     game = create_game(alice, kind, opponents=[{"type": "user", "username": "bob"}])

@@ -173,7 +173,6 @@ def fuzz_world(make_user, _keep_test_connection):
           phases=[Phase.explicit, Phase.generate],
           suppress_health_check=list(HealthCheck))
 def test_api_fuzz_every_check(case, fuzz_world, settings):
-    settings.TASK_MODE = "eager"
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]  # the WSGI test client's host
     from django.core.cache import cache
 
