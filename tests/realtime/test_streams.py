@@ -7,6 +7,9 @@ import json
 import pytest
 from asgiref.testing import ApplicationCommunicator
 
+from games.challenges import service
+from games.service import resign
+
 from .conftest import adb, play_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,8 +52,6 @@ class Stream:
 
 async def test_a_game_stream_sends_the_current_view_then_each_version_and_ends_with_the_game(
         asgi_app, make_token, two_player_game):
-    from games.service import resign
-
     game_id, alice, bob = await adb(two_player_game)()
     token = await adb(make_token)(alice, scopes=["games:read"])
     stream = Stream(asgi_app, f"/api/v1/games/{game_id}/stream", token)
@@ -69,8 +70,6 @@ async def test_a_game_stream_sends_the_current_view_then_each_version_and_ends_w
 
 
 async def test_the_event_stream_carries_challenges_and_lifecycle_events(asgi_app, make_user, make_token):
-    from games.challenges import service
-
     alice, bob = await adb(make_user)("alice"), await adb(make_user)("bob")
     stream = Stream(asgi_app, "/api/v1/stream/events", await adb(make_token)(bob, scopes=["games:read"]))
     assert (await stream.start())["status"] == 200
