@@ -7,9 +7,31 @@ import pytest
 
 @pytest.fixture
 def api_client():
-    from rest_framework.test import APIClient
+    from rest_framework.test import APIClient  # noqa: PLC0415 - reads Django's settings: pure runs have none
 
     return APIClient()
+
+
+@pytest.fixture
+def make_user(db):
+    """``make_user(name=None, **fields)``: :func:`tests.factories.make_user` with the database enabled."""
+    from tests.factories import make_user  # noqa: PLC0415 - imports the models: pure runs have no Django
+
+    return make_user
+
+
+@pytest.fixture
+def user(make_user):
+    """Alice, password :data:`tests.factories.PASSWORD`, e-mail alice@example.org."""
+    return make_user("Alice")
+
+
+@pytest.fixture
+def eager_tasks(settings):
+    """Background tasks (AI turns, ratings, e-mails…) run inline where they are enqueued, mostly in an
+    on-commit hook, and raise their errors: ``TASK_MODE = "eager"`` (claim.tasks.enqueue). A directory whose
+    every test needs it requests it from an autouse fixture of its conftest."""
+    settings.TASK_MODE = "eager"
 
 
 @pytest.fixture(autouse=True)
@@ -23,7 +45,7 @@ def _clear_cache(request):
         {"db", "transactional_db"} & set(request.fixturenames)
     )
     if uses_db:
-        from django.core.cache import cache
+        from django.core.cache import cache  # noqa: PLC0415 - pure runs never import Django
 
         cache.clear()
     yield

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-PASSWORD = "correct-horse-battery-9"
+from accounts.models import ApiToken
+from tests.factories import PASSWORD
+
 BASE = "/api/v1/accounts/"
 
 
@@ -14,25 +16,8 @@ def url(name: str) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _eager_tasks(settings):
+def _eager(eager_tasks):
     """Reset e-mails are sent by a background task: run it inline so tests read mail.outbox."""
-    settings.TASK_MODE = "eager"
-
-
-@pytest.fixture
-def make_user(db):
-    from accounts.models import User
-
-    def make(username: str = "Alice", password: str = PASSWORD, **extra):
-        extra.setdefault("email", f"{username.lower()}@example.org")
-        return User.objects.create_user(username=username, password=password, **extra)
-
-    return make
-
-
-@pytest.fixture
-def user(make_user):
-    return make_user()
 
 
 @pytest.fixture
@@ -46,8 +31,6 @@ def session_client(user):
 
 @pytest.fixture
 def make_token():
-    from accounts.models import ApiToken
-
     def make(user, scopes=("account:read",), name="test"):
         return ApiToken.issue(user, name, list(scopes))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.services import revoke_token
+
 from .conftest import error, token_client, url
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +49,6 @@ def test_wrong_secret_for_an_existing_prefix_is_rejected(user, make_token):
 
 def test_revoked_token_gets_401(user, make_token):
     token, plain = make_token(user)
-    from accounts.services import revoke_token
 
     revoke_token(token)
     response = token_client(plain).get(url("me"))

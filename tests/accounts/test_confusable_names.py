@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import NameKey, User
 from accounts.names import AI_LEVEL_NAMES, is_system_name, name_keys, reads_as_ai_seat
+from accounts.services import DELETED_NAME
+from games.ai import LEVELS
 
-from .conftest import url
+from .conftest import PASSWORD, url
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +50,6 @@ def refusal(response, field: str | None = None) -> str:
 
 
 def test_the_ai_level_names_are_the_games_ones():
-    from games.ai import LEVELS
-
     assert set(AI_LEVEL_NAMES) == set(LEVELS.values())
 
 
@@ -138,8 +139,6 @@ def test_bidi_and_zero_width_characters_are_refused_before_any_skeleton(session_
 
 @pytest.mark.parametrize("name", ["Deleted player", "DELETED PLAYER", "De1eted  PIayer"])
 def test_a_deleted_accounts_name_cannot_be_taken(session_client, api_client, name):
-    from accounts.services import DELETED_NAME
-
     assert is_system_name(DELETED_NAME)
     assert "deleted accounts" in refusal(session_client.patch(url("me"), {"display_name": name}, format="json"))
     assert "deleted accounts" in refusal(register(api_client, "mallory", name))
@@ -164,14 +163,12 @@ def test_the_check_is_one_indexed_lookup(session_client, make_user):
 def test_a_login_does_not_rewrite_the_name_keys(session_client, user):
     with CaptureQueriesContext(connection) as queries:
         session_client.post(url("logout"))
-        session_client.post(url("login"), {"username": user.username, "password": "correct-horse-battery-9"})
+        session_client.post(url("login"), {"username": user.username, "password": PASSWORD})
     assert not [q for q in queries.captured_queries if "accounts_namekey" in q["sql"]]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_data_migration_fills_the_keys_of_existing_users():
-    from django.db.migrations.executor import MigrationExecutor
-
     executor = MigrationExecutor(connection)
     leaf = executor.loader.graph.leaf_nodes("accounts")
     executor.migrate([("accounts", "0001_initial")])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from .conftest import PASSWORD, error, url
@@ -115,8 +116,6 @@ def test_browser_login_needs_the_csrf_token(user):
 
 @pytest.mark.django_db
 def test_issue22_admin_login_is_throttled(client, settings):
-    from django.core.cache import cache
-
     cache.clear()
     answers = [client.post("/admin/login/", {"username": "admin", "password": f"wrong-{i}"}).status_code
                for i in range(30)]

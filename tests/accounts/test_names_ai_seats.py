@@ -11,6 +11,7 @@ import pytest
 
 from accounts.models import User
 from accounts.names import AI_SEAT_NAMES, reads_as_ai_seat
+from games.service.payload import AI_SEAT_NAMES as SERVED
 
 from .conftest import url
 from .test_confusable_names import refusal, register
@@ -27,8 +28,6 @@ NOT_SEATS = ["Adam", "Adalbert", "Borisov", "Cleopatra", "Ann Ada", "Kira", "Kai
 
 
 def test_the_seat_names_are_the_games_ones():
-    from games.service.payload import AI_SEAT_NAMES as SERVED
-
     assert AI_SEAT_NAMES == SERVED
 
 

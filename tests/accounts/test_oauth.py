@@ -14,7 +14,11 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.test import Client
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model
 from rest_framework.test import APIClient
+
+from accounts.services import set_new_password
 
 from .conftest import PASSWORD, error, token_client, url
 
@@ -31,8 +35,6 @@ def pkce() -> tuple[str, str]:
 
 @pytest.fixture
 def app(db):
-    from oauth2_provider.models import get_application_model
-
     return get_application_model().objects.create(
         name="Lichess-style bot client", client_type="public", authorization_grant_type="authorization-code",
         redirect_uris=REDIRECT, skip_authorization=False)
@@ -104,7 +106,6 @@ def test_the_full_authorization_code_pkce_flow(session_client, user, app):
     assert tokens["token_type"] == "Bearer" and tokens["scope"] == "games:read games:play"
     assert tokens["access_token"].startswith("clo_") and tokens["refresh_token"].startswith("clr_")
     # Only a digest is stored.
-    from oauth2_provider.models import get_access_token_model
 
     row = get_access_token_model().objects.get(user=user)
     assert row.token == "" and row.token_checksum == hashlib.sha256(tokens["access_token"].encode()).hexdigest()
@@ -290,8 +291,6 @@ def test_another_users_app_grant_is_not_theirs_to_revoke(session_client, app, ma
 
 
 def test_password_reset_revokes_oauth_tokens(session_client, user, app):
-    from accounts.services import set_new_password
-
     tokens = tokens_for(session_client, app)
     set_new_password(user, "A-new-password-77", reset=True)
     assert token_client(tokens["access_token"]).get("/api/v1/games").status_code == 401
@@ -301,9 +300,6 @@ def test_password_reset_revokes_oauth_tokens(session_client, user, app):
 
 
 def test_an_expired_access_token_is_refused_with_a_hint(session_client, user, app):
-    from django.utils import timezone
-    from oauth2_provider.models import get_access_token_model
-
     tokens = tokens_for(session_client, app)
     get_access_token_model().objects.filter(user=user).update(expires=timezone.now())
     response = token_client(tokens["access_token"]).get("/api/v1/games")

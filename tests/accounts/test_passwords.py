@@ -7,8 +7,11 @@ from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.contrib.auth.tokens import default_token_generator
 from django.core import mail
 from rest_framework.test import APIClient
+
+from accounts.mail import send_password_reset_mail
 
 from .conftest import PASSWORD, error, token_client, url
 
@@ -148,8 +151,6 @@ def test_confirm_with_a_bad_link(api_client, user, uid, token):
 
 
 def test_confirm_with_an_expired_link(api_client, user, monkeypatch):
-    from django.contrib.auth.tokens import default_token_generator
-
     api_client.post(url("password/reset"), {"email": user.email})
     _, uid, token = _link_from_outbox()
     later = default_token_generator._now() + timedelta(days=4)
@@ -196,8 +197,6 @@ def test_reset_is_throttled_per_email_across_addresses(settings):
 
 def test_issue22_a_logging_email_backend_in_production_never_writes_a_reset_link(api_client, user, settings, caplog):
     """check --deploy warns (claim.W001, tests/foundation/test_infrastructure.py); and the link is not written."""
-    from accounts.mail import send_password_reset_mail
-
     settings.EMBEDDED, settings.DEBUG = False, False
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     caplog.set_level("INFO")

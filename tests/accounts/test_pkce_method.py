@@ -11,6 +11,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+from oauth2_provider.models import get_application_model
 
 from .conftest import error
 from .test_oauth import REDIRECT, authorize_query, pkce
@@ -20,8 +21,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def client_app(db):
-    from oauth2_provider.models import get_application_model
-
     return get_application_model().objects.create(
         name="PKCE test app", client_type="public", authorization_grant_type="authorization-code",
         redirect_uris=REDIRECT, skip_authorization=False)

@@ -7,7 +7,21 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model
 from rest_framework.test import APIClient
+
+from accounts.models import ApiToken, User
+from claim.throttling import ScopedRateThrottle
+from games.challenges import service as challenges
+from games.challenges.models import Challenge
+from games.clock.models import VacationAccount
+from games.clock.vacation import account_for
+from games.models import Game
+from games.notify.models import Notification, PushSubscription
+from games.ratings.models import Rating
+from games.seeks.models import Seek
+from games.seeks.service import create_seek
+from games.service import create_game, join_game, resign
 
 from .conftest import PASSWORD, error, token_client, url
 
@@ -24,15 +38,6 @@ def login(client: APIClient, username: str = "Alice", password: str = PASSWORD):
 def world(user, make_user, make_token):
     """Alice with something in every table: a finished, an active and an open game, a seek, challenges both
     ways, a notification, a push subscription, vacation, a rating, a personal token and an OAuth token."""
-    from oauth2_provider.models import get_access_token_model, get_application_model
-
-    from games.challenges import service as challenges
-    from games.clock.vacation import account_for
-    from games.notify.models import Notification, PushSubscription
-    from games.ratings.models import Rating
-    from games.seeks.service import create_seek
-    from games.service import create_game, join_game, resign
-
     bob, carol = make_user("Bob"), make_user("Carol")
     finished = create_game(user, "claim", opponents=[{"type": "user", "username": "Bob"}])
     join_game(bob, finished.pk)
@@ -90,8 +95,6 @@ def test_the_export_holds_every_kind_of_personal_data_and_no_secret(session_clie
 
 
 def test_each_section_is_read_in_pages_of_100_newest_first(session_client, user):
-    from games.notify.models import Notification
-
     Notification.objects.bulk_create([Notification(user=user, event="your_turn", title=f"n{i}") for i in range(250)])
     first = session_client.get(url("me/data")).json()["sections"]["notifications"]
     assert len(first["items"]) == 100 and first["items"][0]["title"] == "n249"
@@ -126,8 +129,6 @@ def test_the_export_needs_a_session(api_client, user, make_token):
 
 def test_the_export_and_the_deletion_share_the_privacy_rate(session_client, monkeypatch):
     """The export (a query per section) and the deletion are counted; a page (one bounded query) is not."""
-    from claim.throttling import ScopedRateThrottle
-
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "privacy", "2/hour")
     assert session_client.get(url("me/data")).status_code == 200
     assert session_client.post(url("me/delete"), {"password": "wrong"}).status_code == 400
@@ -170,16 +171,6 @@ def test_deleting_needs_a_session_and_its_csrf_token(api_client, user, make_toke
 
 def test_deleting_the_account_ends_its_play_data_and_credentials(session_client, user, world,
                                                                  django_capture_on_commit_callbacks):
-    from oauth2_provider.models import get_access_token_model
-
-    from accounts.models import ApiToken, User
-    from games.challenges.models import Challenge
-    from games.clock.models import VacationAccount
-    from games.models import Game
-    from games.notify.models import Notification, PushSubscription
-    from games.ratings.models import Rating
-    from games.seeks.models import Seek
-
     other_device = APIClient()
     assert login(other_device).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):

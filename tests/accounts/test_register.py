@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from accounts import serializers
 from accounts.models import User
 
 from .conftest import PASSWORD, error, url
@@ -57,8 +58,6 @@ def test_duplicate_username_is_refused_case_insensitively(api_client, make_user,
 
 def test_race_on_the_same_name_still_gives_the_field_message(api_client, make_user, monkeypatch):
     """The unique index catches a concurrent sign-up that passed the existence check."""
-    from accounts import serializers
-
     make_user("Bob")
     monkeypatch.setattr(serializers.RegisterSerializer, "validate_username", lambda self, value: value)
     response = register(api_client, username="BOB")

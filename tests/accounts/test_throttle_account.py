@@ -10,6 +10,9 @@ from django.http import HttpResponse
 from django.test import Client
 from rest_framework.test import APIClient
 
+import accounts.throttles as throttles
+from accounts.throttles import remember_device
+
 from .conftest import PASSWORD, error, url
 
 pytestmark = pytest.mark.django_db
@@ -83,8 +86,6 @@ def test_another_accounts_or_a_forged_device_cookie_is_not_an_exemption(user, ma
 
 def test_the_window_ends_and_the_count_starts_again(user, settings, monkeypatch):
     """Never locked out for long: at most one window (time moved on by patching the throttle's clock)."""
-    import accounts.throttles as throttles
-
     set_rates(settings, login="10/min", login_account="2/15min")
     now = [1_700_000_000.0]
     monkeypatch.setattr(throttles.time, "time", lambda: now[0])
@@ -117,7 +118,6 @@ def test_the_admin_login_counts_against_the_account_too(make_user, settings):
     assert blocked.status_code == 429 and int(blocked["Retry-After"]) > 0
     assert login(address(77), "root").status_code == 429  # one account, one count, whichever door
     # A browser that signed in to root before goes through, and the admin's login sets that cookie too.
-    from accounts.throttles import remember_device
 
     signed = HttpResponse()
     remember_device(signed, root)

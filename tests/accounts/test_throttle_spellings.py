@@ -10,7 +10,11 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 from django.db import connection
+from django.db.models.functions import Lower
 from rest_framework.test import APIClient
+
+from accounts.lookup import _lower_variants
+from accounts.models import User
 
 from .conftest import PASSWORD, error, url
 
@@ -110,11 +114,6 @@ def test_a_reset_by_a_lookalike_that_is_another_address_sends_nothing(make_user)
 
 def test_the_lookup_reads_the_username_index(sisircp):
     """One query through the unique LOWER(username) index, on both databases (O(log users))."""
-    from django.db.models.functions import Lower
-
-    from accounts.lookup import _lower_variants
-    from accounts.models import User
-
     query = User.objects.alias(lname=Lower("username")).filter(lname__in=_lower_variants(fullwidth("SISIRCP")))
     if connection.vendor == "postgresql":  # a table of one row is read whole; ask whether the index can serve
         with connection.cursor() as cursor:

@@ -7,6 +7,7 @@ import hashlib
 import pytest
 from rest_framework.test import APIClient
 
+from accounts import services
 from accounts.models import SCOPES, ApiToken
 
 from .conftest import error, token_client, url
@@ -93,8 +94,6 @@ def test_bot_play_needs_a_bot_account(session_client, user):
 
 
 def test_active_token_limit(session_client, monkeypatch):
-    from accounts import services
-
     monkeypatch.setattr(services, "MAX_ACTIVE_TOKENS", 2)
     ids = [create(session_client).json()["id"] for _ in range(2)]
     response = create(session_client)

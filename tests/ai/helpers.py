@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.cards import FACTION_ALIASES, parse_card
+from games.ai.match import deal_options
+from games.rules.cards import CARD_ID, FACTION_ALIASES, deck_for, parse_card
 from games.rules.claim import core
 from games.rules.registry import get_rules
 
@@ -26,10 +28,6 @@ def position(kind: str, factions: Sequence[str], hands: Sequence[Sequence[str]],
     opponent's hand is then exactly what the viewer deduces)."""
     fids = tuple(sorted(FACTION_ALIASES[f] for f in factions))
     if discard is None:
-        from collections import Counter
-
-        from games.rules.cards import CARD_ID, deck_for
-
         rest = Counter(deck_for(fids))
         placed = [*hands[0], *hands[1], *played, *deck, *followers[0], *followers[1], *score[0],
                   *score[1], *gnome_rows[0], *gnome_rows[1], *([prize] if prize else [])]
@@ -60,8 +58,6 @@ def view_and_legal(kind: str, st: core.Core) -> tuple[int, dict[str, Any], list[
 
 def random_state(kind: str, seed: int, steps: int) -> Any:
     """A Claim-family state after ``steps`` random moves from a seeded deal (or the last state)."""
-    from games.ai.match import deal_options
-
     rules = get_rules(kind)
     st = rules.setup(deal_options(kind, seed), 2, seed)
     rng = random.Random(seed)

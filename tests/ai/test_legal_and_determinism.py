@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+import time
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
@@ -32,8 +36,6 @@ def test_claim_moves_are_legal(kind, seed, steps, level):
 @given(seats=hs.integers(2, 4), seed=hs.integers(0, 10**6), steps=hs.integers(0, 120),
        level=hs.sampled_from(sorted(LEVELS)))
 def test_inheritors_moves_are_legal(seats, seed, steps, level):
-    import random
-
     rules = get_engine("inheritors")
     st = rules.setup(None, seats, seed)
     rng = random.Random(seed)
@@ -79,8 +81,6 @@ def test_unknown_level_and_empty_legal_raise():
 
 
 def test_ai_package_has_no_django_imports():
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2] / "games" / "ai"
     for path in root.rglob("*.py"):
         text = path.read_text()
@@ -89,8 +89,6 @@ def test_ai_package_has_no_django_imports():
 
 
 def test_inheritors_level3_falls_back_to_level2():
-    import random
-
     rules = get_engine("inheritors")
     for seed in range(5):
         st = rules.setup(None, 2 + seed % 3, seed)
@@ -106,8 +104,6 @@ def test_inheritors_level3_falls_back_to_level2():
 
 def test_king_budget_is_not_read_from_the_clock(monkeypatch):
     """Determinism under load: the King's work depends on the budget argument, not on time."""
-    import time
-
     rules = get_rules("claim2")
     st = random_state("claim2", 3, 9)
     seat = next(iter(rules.to_act(st)))

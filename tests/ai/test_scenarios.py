@@ -6,7 +6,7 @@ import pytest
 
 from games.ai import choose_move
 from games.rules.registry import get_rules
-from tests.ai.helpers import position, view_and_legal
+from tests.ai.helpers import position, random_state, view_and_legal
 
 CLAIM = ["goblin", "knight", "undead", "dwarf", "doppelganger"]
 CLAIM2 = ["gnome", "giant", "dragon", "troll", "seer"]
@@ -111,8 +111,6 @@ def _force(rules, st, seat):
 @pytest.mark.parametrize("kind", ["claim", "claim2"])
 def test_knight_and_king_play_perfectly_in_small_phase2_endgames(kind, level):
     """Both solve the last tricks of phase 2 exactly (Knight: <= 12 cards in hands, King: <= 14)."""
-    from tests.ai.helpers import random_state
-
     rules = get_rules(kind)
     checked = 0
     for seed in range(40):

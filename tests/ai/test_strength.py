@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.ai.match import play_game
+from games.ai.match import deal_options, get_engine, pick, play_game
 
 
 def _score(kind, a, b, deals, seed0):
@@ -48,8 +48,6 @@ def test_inheritors_knight_beats_random():
 def test_inheritors_squire_plays_its_hand_rather_than_hoarding_it():
     """Level 1 picks a kind of move first: drawn over all legal moves it mostly discarded and drew (a card has
     one "play" and up to nine discard moves) and ended 2-seat games holding about 31 cards."""
-    from games.ai.match import deal_options, get_engine, pick
-
     rules = get_engine("inheritors")
     held = []
     for g in range(8):

@@ -8,15 +8,13 @@ from datetime import UTC, datetime
 import pytest
 import time_machine
 
-from accounts.models import User
 from games import service
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def _eager(settings):
-    settings.TASK_MODE = "eager"
+def _eager(eager_tasks, settings):
     settings.VAPID_PRIVATE_KEY = ""
 
 
@@ -25,14 +23,6 @@ def clock():
     """Frozen time starting at T0; ``clock.shift(timedelta)`` moves it."""
     with time_machine.travel(T0, tick=False) as traveller:
         yield traveller
-
-
-@pytest.fixture
-def make_user(db):
-    def make(name: str, **kw) -> User:
-        return User.objects.create_user(username=name, password="not-used-pw-123", email=f"{name}@example.org", **kw)
-
-    return make
 
 
 @pytest.fixture

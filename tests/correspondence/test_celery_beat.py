@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import service
 from games.clock.models import VacationAccount
 from games.models import Game
+from games.ratings.models import RatedGame
 from tests.celery_procs import celery_env, start_celery, stop
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -50,7 +51,6 @@ def test_worker_and_beat_end_a_game_past_its_deadline(make_user):
         assert game.status == Game.Status.FINISHED, (tmp / "worker.log").read_text()[-3000:]
         assert game.ended_reason == "timeout"
         # the worker also rated the game (game_changed -> ratings.rate_game through the broker)
-        from games.ratings.models import RatedGame
 
         for _ in range(40):
             if RatedGame.objects.filter(game=game).exists():

@@ -10,7 +10,8 @@ from games.clock import service as clock_service
 from games.clock.models import VacationAccount, VacationUse
 from games.clock.tasks import expire_deadlines_task
 from games.clock.vacation import account_for
-from games.models import Game, GameClock, SeatDeparture
+from games.models import Game, GameClock, GameEvent, SeatDeparture
+from games.rules.registry import get_rules
 from games.service import clock as game_clock
 from games.service import make_move
 
@@ -53,7 +54,6 @@ def test_a_move_resets_the_deadline(make_user, play, clock, commit):
     game = play.game(alice, bob, days=1)
     seat = to_act_seat(game)
     clock.shift(timedelta(hours=20))
-    from games.rules.registry import get_rules
 
     rules = get_rules(game.kind)
     legal = rules.legal_moves(rules.from_json(game.state), seat.index)
@@ -265,8 +265,6 @@ def test_mutual_pause_stops_the_clock(make_user, play, clock, commit, api_client
 def test_a_move_ends_the_pause_in_its_own_answer(make_user, play, clock, commit, api_client):
     """Issue 21: the move that ends a pause answered ``paused: true`` with both requests still set, and
     no history entry said the pause ended."""
-    from games.models import GameEvent
-
     alice, bob = make_user("alice"), make_user("bob")
     _no_vacation(alice, bob)
     game = play.game(alice, bob, days=2)
@@ -277,7 +275,6 @@ def test_a_move_ends_the_pause_in_its_own_answer(make_user, play, clock, commit,
     assert r.json()["paused"] is True
     game.refresh_from_db()
     seat = to_act_seat(game)
-    from games.rules.registry import get_rules
 
     rules = get_rules(game.kind)
     legal = rules.legal_moves(rules.from_json(game.state), seat.index)
@@ -308,7 +305,6 @@ def test_bank_clock_with_increment_and_cap(make_user, play, clock, commit):
     game.refresh_from_db()
     assert game.deadline == T0 + timedelta(days=3)
     seat = to_act_seat(game)
-    from games.rules.registry import get_rules
 
     rules = get_rules(game.kind)
     clock.shift(timedelta(hours=6))

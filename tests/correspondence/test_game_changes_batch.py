@@ -12,12 +12,17 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+import games.signals
 from games import service
+from games.clock import receivers as clock_receivers
 from games.clock import service as clock_service
 from games.models import Game, GameClock
 from games.notify import receivers as notify_receivers
-from games.notify.models import Notification, Preference, PushSubscription
+from games.notify.models import Notification, NotifySettings, Preference, PushSubscription
+from games.notify.service import channels, channels_for
 from games.realtime.presence import mark_absent, mark_present
+from games.service._common import after_commit, lock_game, rules_of, seats_of
+from games.service.moves import _commit_move
 from games.signals import batched, dispatch_game_changed, dispatch_game_changes, game_changed
 from games.tasks import game_changed_task
 
@@ -41,11 +46,6 @@ def _move(game_id: int) -> list:
 def _move_not_ending_the_pause(game_id: int) -> list:
     """A move written without ending a pause itself, as an AI's turn is (``play_ai_turn``): the clock
     receiver ends the pause. (A player's move ends it in its own transaction: test_clock.py.)"""
-    from django.db import transaction
-
-    from games.service._common import after_commit, lock_game, rules_of, seats_of
-    from games.service.moves import _commit_move
-
     with transaction.atomic():
         game = lock_game(game_id)
         seats = seats_of(game)
@@ -76,9 +76,6 @@ def _outcome(changes: list, dispatch, capture) -> tuple:
     """What ``dispatch(changes)`` does, then undone (savepoint): the notifications written (in creation
     order), the live pushes, the tasks enqueued (by task, in order), the clock receiver's writes (in
     order) and every clock and deadline. Notification ids are replaced by their rank so two runs compare."""
-    from games.clock import receivers as clock_receivers
-    from games.clock import service as clock_service
-
     sid = transaction.savepoint()
     pushes: list = []
     tasks: list = []
@@ -179,8 +176,6 @@ def test_duplicates_and_out_of_order_versions_in_a_batch(world, django_capture_o
 
 
 def test_batches_are_split_into_chunks(world, django_capture_on_commit_callbacks, monkeypatch):
-    import games.signals
-
     whole = _outcome(world, _batch, django_capture_on_commit_callbacks)
     handler = getattr(notify_receivers.on_game_changed, games.signals._BATCH_ATTR)
     sizes: list[int] = []
@@ -193,8 +188,6 @@ def test_batches_are_split_into_chunks(world, django_capture_on_commit_callbacks
 
 def test_a_failing_batch_handler_falls_back_to_one_call_per_change(world, django_capture_on_commit_callbacks,
                                                                    monkeypatch, caplog):
-    import games.signals
-
     expected = _outcome(world, _per_change, django_capture_on_commit_callbacks)
 
     def broken(changes):
@@ -245,8 +238,6 @@ def test_failing_receivers_never_stop_the_others(world, django_capture_on_commit
 
 def test_a_failing_clock_change_is_logged_and_the_others_go_on(world, django_capture_on_commit_callbacks,
                                                                monkeypatch, caplog):
-    from games.clock import receivers as clock_receivers
-
     expected = _outcome(world, _batch, django_capture_on_commit_callbacks)
 
     def broken(game_id, version):
@@ -325,9 +316,6 @@ def test_a_receiver_connected_the_usual_way_gets_each_change(world, kind):
 
 
 def test_channels_of_several_events_in_one_query(make_user, django_assert_num_queries):
-    from games.notify.models import NotifySettings
-    from games.notify.service import channels, channels_for
-
     plain, subscribed, picky, digest = (make_user(n) for n in ("plain", "subscribed", "picky", "digest"))
     PushSubscription.objects.create(user=subscribed, endpoint="https://push.example/s", p256dh="k", auth="a")
     Preference.objects.create(user=picky, event="your_turn", inapp=False, push=True, email=True)

@@ -7,10 +7,13 @@ from unittest import mock
 
 import pytest
 from django.core import mail
+from django.utils import timezone
+from pywebpush import WebPushException
 
 from games.notify import service
 from games.notify.models import Delivery, Notification, PushSubscription, ReminderLog
 from games.realtime import presence
+from games.service import create_game
 
 from .conftest import to_act_seat
 
@@ -95,8 +98,6 @@ def test_inbox_and_read_marks(make_user, api_client):
 def test_opening_a_game_reads_its_notifications_only(make_user, api_client):
     """The web app reads a game's notifications when its table opens (``{"game": id}``): the bell no longer
     counts a "your turn" of a game the player is looking at, or one that has ended since."""
-    from games.service import create_game
-
     u, other = make_user("u"), make_user("other")
     g1, g2 = (create_game(u, "claim", opponents=[{"type": "ai", "level": 1}]).pk for _ in range(2))
     for game_id in (g1, g1, g2):
@@ -161,15 +162,11 @@ def test_daily_digest_content(make_user, clock, api_client):
 
 
 def clock_now():
-    from django.utils import timezone
-
     return timezone.now()
 
 
 @pytest.mark.django_db
 def test_push_failures_are_recorded_and_expired_subscriptions_removed(make_user, api_client, settings, commit):
-    from pywebpush import WebPushException
-
     settings.VAPID_PRIVATE_KEY = "test-key"
     u = make_user("u")
     api_client.force_authenticate(u)

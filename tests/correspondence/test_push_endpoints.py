@@ -10,7 +10,12 @@ import threading
 from unittest import mock
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from pywebpush import WebPushException
+from rest_framework.test import APIClient
 
+from accounts.models import ApiToken
 from games.notify import service
 from games.notify.endpoints import EndpointRefused, endpoint_problem, is_public, public_address
 from games.notify.models import Delivery, PushSubscription
@@ -79,8 +84,6 @@ def test_issue22_another_users_endpoint_cannot_be_taken_over(make_user, api_clie
 
 @pytest.mark.django_db
 def test_issue22_delivery_errors_never_store_the_push_services_answer(make_user, api_client, settings, commit):
-    from pywebpush import WebPushException
-
     settings.VAPID_PRIVATE_KEY = "test-key"
     u = make_user("u")
     PushSubscription.objects.create(user=u, endpoint="https://push.example/1", p256dh="k", auth="a")
@@ -95,9 +98,6 @@ def test_issue22_delivery_errors_never_store_the_push_services_answer(make_user,
 
 
 def _vapid_and_keys() -> tuple[str, dict[str, str]]:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
     def b64(raw: bytes) -> str:
         return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
@@ -149,10 +149,6 @@ def test_issue22_an_allowed_name_resolving_to_loopback_is_never_contacted(make_u
 @pytest.mark.parametrize("method", ["post", "delete"])
 def test_a_token_cannot_manage_push_subscriptions(make_user, method):
     """A leaked token must not point the player's notifications at a subscription of its own."""
-    from rest_framework.test import APIClient
-
-    from accounts.models import ApiToken
-
     user = make_user("pushy")
     _, secret = ApiToken.issue(user, "bot", ["games:read", "games:play", "account:read"])
     client = APIClient()

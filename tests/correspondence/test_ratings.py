@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import service
 from games.models import Game
 from games.ratings import glicko2, openskill_rating
 from games.ratings.models import RatedGame, Rating, RatingHistory
 from games.ratings.service import leaderboard, pool_for, rate_game, rating_for
+from games.service import game_view_payload, make_move
 
 
 def test_pools():
@@ -98,8 +100,6 @@ def test_deviation_grows_with_inactivity_and_provisional_flag(make_user, play, c
 
 @pytest.mark.django_db
 def test_leaderboard_lists_active_established_players_and_ai(make_user, clock):
-    from django.utils import timezone
-
     now = timezone.now()
     users = {n: make_user(n) for n in ("ann", "ben", "cid", "dot", "eve")}
     spec = {"ann": (1800, 60, 1), "ben": (1900, 200, 1), "cid": (1700, 50, 1), "dot": (2000, 50, 200),
@@ -136,8 +136,6 @@ def test_ratings_api(make_user, play, api_client):
 @pytest.mark.django_db
 def test_M3_4_four_player_partnerships_are_rated_as_teams_with_openskill(make_user, play, commit):
     """issue 8: a rated 4-player Claim game played to its end rates the two partnerships as teams."""
-    from games.service import game_view_payload, make_move
-
     users = [make_user(n) for n in ("n", "e", "s", "w")]
     factions = ["knight", "goblin", "undead", "dwarf", "doppelganger", "dragon", "seer"]
     with commit():

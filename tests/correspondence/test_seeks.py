@@ -5,9 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
 
+from games.clock.models import VacationAccount
+from games.clock.reliability import reliability
+from games.clock.tasks import expire_deadlines_task
 from games.models import Game
 from games.ratings.models import Rating
+from games.rules.registry import GAMES
 from games.seeks import service
 from games.seeks.models import Seek
 
@@ -66,8 +72,6 @@ def test_window_widens_with_waiting_time(make_user, commit, clock, settings):
 
 
 def clock_now():
-    from django.utils import timezone
-
     return timezone.now()
 
 
@@ -78,9 +82,6 @@ def test_incompatible_seeks_and_reliability_filter(make_user, commit, play, cloc
     assert _seek(commit, b, days_per_move=5)[1] is None  # other time control
     assert _seek(commit, b, rated=False)[1] is None
     # c lost a game on time: reliability below a new filter of 90
-    from games.clock.models import VacationAccount
-    from games.clock.tasks import expire_deadlines_task
-
     for u in (b, c):
         VacationAccount.objects.create(user=u, auto_use=False)
     g = play.game(b, c, days=1)
@@ -88,7 +89,6 @@ def test_incompatible_seeks_and_reliability_filter(make_user, commit, play, cloc
     clock.shift(timedelta(days=2))
     with commit():
         expire_deadlines_task()
-    from games.clock.reliability import reliability
 
     assert reliability(late) < 90
     _s, game = _seek(commit, make_user("d"), min_reliability=90, days_per_move=7)
@@ -150,10 +150,7 @@ def r_game(user):
 
 @pytest.mark.django_db
 def test_play_now_over_http_can_be_ranked_and_validates_options(make_user, commit):
-    from rest_framework.test import APIClient
-
     waiting, me = make_user("waiting"), make_user("me2")
-    from games.rules.registry import GAMES
 
     factions = ["knight", "goblin", "undead", "dragon", "seer"]
     _waiting(waiting, kind="claim-mix", options=GAMES["claim-mix"].normalize_options({"factions": factions}, 2),

@@ -7,7 +7,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+import games.tasks
 from games import service
 from games.models import Game, GameClock
 from tests.service.test_query_budget import MOVE_QUERIES
@@ -200,8 +203,6 @@ def test_service_rematch_of_days_game_keeps_days(make_user, play):
 def test_a_move_with_a_bank_clock_stays_within_the_query_budget(make_user, http, clock,
                                                                 django_assert_max_num_queries, monkeypatch):
     """The clock comes with the locked game row and the answer extends the bank snapshot in memory."""
-    import games.tasks
-
     alice, bob = make_user("alice"), make_user("bob")
     body = _bank_game(http, alice, bob)
     gid = body["id"]
@@ -247,9 +248,6 @@ def test_seek_refuses_rated_unlimited_and_bad_clocks(make_user, http):
 def test_inbox_list_items_carry_the_time_control_description_and_deadline(make_user, http, clock):
     """The inbox rows (GET /games) say the time control in words and the deadline, without the per-seat clock,
     and listing more bank games costs no more queries (the clock comes with the game row)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     alice, bob = make_user("alice"), make_user("bob")
     bank = _bank_game(http, alice, bob)
     days = http(alice, "post", "/api/v1/games", {"kind": "claim", "opponents": [{"type": "user", "username": "bob"}],

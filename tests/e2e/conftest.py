@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -33,7 +34,7 @@ def _skip_reason() -> str | None:
     if not Path(CHROMIUM).exists():
         return f"{CHROMIUM} is absent (apt-get install -y chromium); browser downloads don't work here"
     try:
-        import playwright.sync_api  # noqa: F401
+        import playwright.sync_api  # noqa: F401, PLC0415 - is it installed?
     except ImportError:
         return "the playwright Python package is not installed (pip install playwright)"
     if not (ROOT / "frontend" / "dist" / "index.html").exists():
@@ -76,7 +77,6 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
     """Base URL of a running uvicorn serving the whole app (API, WebSocket, PWA)."""
     if _skip_reason():
         pytest.skip(_skip_reason())
-    from django.db import connection
 
     with django_db_blocker.unblock():
         url = _database_url(connection.settings_dict)
@@ -133,7 +133,7 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory):
 def browser(django_db_blocker):
     # Function scope, and set up after the database fixture: Playwright's sync API keeps an event
     # loop running in this thread, and Django's end-of-test flush refuses to run under one.
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - optional: these tests skip without it
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)

@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
+
+from games.challenges.models import Challenge
 
 from .conftest import shot
 from .test_pwa import PASSWORD, sign_up, start_game
@@ -61,12 +65,6 @@ def _challenge_id(page) -> str:
 
 def _expire(challenge_id: str) -> None:
     """Make a pending challenge due (in a thread: Playwright's event loop runs in this one)."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from games.challenges.models import Challenge
-
     def run() -> int:
         return Challenge.objects.filter(pk=challenge_id).update(expires_at=timezone.now() - timedelta(seconds=1))
 

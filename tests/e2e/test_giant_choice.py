@@ -5,8 +5,10 @@ five powers the 3-4 player versions change, and the Inheritors page its deviatio
 from __future__ import annotations
 
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 
 from games.models import Game
 from games.rules.registry import get_rules
@@ -23,10 +25,6 @@ FACTIONS = ["gnome", "giant", "undead", "dwarf", "dragon", "troll", "seer"]
 
 def in_thread(fn):
     """The ORM outside Playwright's event loop (Django refuses sync queries under a running loop)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
-
     def run():
         try:
             return fn()

@@ -22,6 +22,9 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+
+from games import service
 
 from .conftest import ARTIFACTS
 from .test_pwa import PASSWORD
@@ -49,10 +52,6 @@ def eager(settings):
 
 def _setup(username: str, seats: int) -> int:
     """A game against AI seats with 3 days per move (so the turn banner shows a deadline)."""
-    from django.contrib.auth import get_user_model
-
-    from games import service
-
     user = get_user_model().objects.create_user(username=username, password=PASSWORD)
     opponents = [{"type": "ai", "level": 1 + i % 2} for i in range(seats - 1)]
     return service.create_game(user, "inheritors", {}, seats, opponents, days_per_move=3).pk

@@ -17,6 +17,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+
+from games.clock.service import expire_deadline
+from games.models import Game
 
 from .conftest import shot
 from .test_pwa import sign_up
@@ -121,11 +125,6 @@ MIX4 = {"factions": ["gnome", "giant", "undead", "dwarf", "dragon", "troll", "se
 def _expire(gid: int) -> str | None:
     """The deadline passes (the clock's own code, as its periodic task runs it): the late seat goes to the AI.
     In a thread of its own: Playwright's event loop runs in the test's thread, where Django refuses the ORM."""
-    from django.db import connection
-
-    from games.clock.service import expire_deadline
-    from games.models import Game
-
     def run() -> str | None:
         try:
             game = Game.objects.get(pk=gid)

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import pytest
+from oauth2_provider.models import get_application_model
 
 from .conftest import shot
 
@@ -29,8 +30,6 @@ def _pkce() -> tuple[str, str]:
 
 @pytest.fixture
 def app_and_user(django_user_model):
-    from oauth2_provider.models import get_application_model
-
     name = "dora" + uuid.uuid4().hex[:6]
     django_user_model.objects.create_user(username=name, password=PASSWORD)
     app = get_application_model().objects.create(name="Lichess Bot Bridge", client_type="public",

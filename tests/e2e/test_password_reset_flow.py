@@ -9,9 +9,14 @@ Screenshots: test-artifacts/phone/<lang>-after-reset.png."""
 from __future__ import annotations
 
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from accounts.mail import reset_link
 
 from .conftest import ARTIFACTS, CHROME_ARGS, CHROMIUM
 from .test_pwa import PASSWORD
@@ -26,8 +31,7 @@ LOGIN_TAB = {"en": "Log in", "de": "Anmelden", "cs": "Přihlásit"}
 
 @pytest.mark.parametrize("lang", ["en", "de", "cs"])
 def test_after_a_reset_the_login_tab_says_other_sessions_ended(server, lang):
-    from django.contrib.auth import get_user_model
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - optional: these tests skip without it
 
     username = f"rst{uuid.uuid4().hex[:8]}"
     get_user_model().objects.create_user(username=username, password=PASSWORD, language=lang)
@@ -73,14 +77,7 @@ def test_after_a_reset_the_login_tab_says_other_sessions_ended(server, lang):
 def _reset_link(username: str):
     """The e-mailed link, made in a thread of its own (Playwright's event loop runs in this one, and Django
     refuses database work under a running loop)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     def make():
-        from django.contrib.auth import get_user_model
-        from django.db import connection
-
-        from accounts.mail import reset_link
-
         try:
             return urlsplit(reset_link(get_user_model().objects.get(username=username)))
         finally:

@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from accounts.models import ApiToken, User
+
 from .conftest import shot
 from .test_challenges import POST_JSON
 from .test_pwa import sign_up
@@ -108,8 +110,6 @@ def test_rematch_offer_declined_is_seen_by_the_offerer_live(server, new_page):
 
 def _token(username: str) -> str:
     """A personal API token for ``username`` (in a thread: Playwright's event loop runs in this one)."""
-    from accounts.models import ApiToken, User
-
     def run() -> str:
         return ApiToken.issue(User.objects.get(username=username), "e2e", ["games:read", "games:play"])[1]
 

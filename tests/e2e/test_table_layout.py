@@ -16,6 +16,11 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+
+from games import service
+from games.models import Game
+from games.service import game_view_payload, make_move
 
 from .conftest import ARTIFACTS, CHROME_ARGS, CHROMIUM, ROOT
 from .test_pwa import PASSWORD
@@ -93,12 +98,6 @@ def _overlap(a: list[float], b: list[float]) -> bool:
 def _setup_game(username: str, kind: str, seats: int, options: dict, to_end: bool) -> int:
     """A game against AI seats (levels 1..3 so they get distinct names), the AI answering inline; played
     to the end with the first legal move when ``to_end``."""
-    from django.contrib.auth import get_user_model
-
-    from games import service
-    from games.models import Game
-    from games.service import game_view_payload, make_move
-
     user = get_user_model().objects.create_user(username=username, password=PASSWORD)
     opponents = [{"type": "ai", "level": 1 + i % 3} for i in range(seats - 1)]
     game = service.create_game(user, kind, options, seats, opponents)
@@ -117,7 +116,7 @@ def eager(settings):
 
 
 def _browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - optional: these tests skip without it
 
     pw = sync_playwright().start()
     return pw, pw.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
@@ -271,12 +270,6 @@ LONG_NAMES = ["Maximilian von Habsburg-Lothringen", "Zdeňka Nováková-Svobodov
 def _setup_long_names(username: str, seats: int) -> tuple[int, dict[int, str]]:
     """A 3-4 seat mix with people of long names and an AI seat, played (first legal moves, the AI inline)
     until it is my turn with at least two cards of others in the trick; the game and each seat's name."""
-    from django.contrib.auth import get_user_model
-
-    from games import service
-    from games.models import Game
-    from games.service import game_view_payload, make_move
-
     users = get_user_model().objects
     me = users.create_user(username=username, password=PASSWORD, display_name="Bartholomew Featherstonehaugh")
     friends = [users.create_user(username=f"{username}f{i}", password=PASSWORD, display_name=LONG_NAMES[i])

@@ -22,6 +22,11 @@ import json
 import uuid
 
 import pytest
+from django.contrib.auth import get_user_model
+
+from games import service
+from games.models import Game
+from games.service import game_view_payload, make_move
 
 from .conftest import ARTIFACTS, CHROME_ARGS, CHROMIUM
 from .test_table_layout import _log_in, _setup_game
@@ -176,11 +181,10 @@ def eager(settings):
 
 
 def test_every_tap_target_is_44px_and_none_is_nested(server, eager):
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - optional: these tests skip without it
 
     username = f"tap{uuid.uuid4().hex[:8]}"
     games = {"claim": _setup_game(username, "claim", 2, {}, False)}
-    from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(username=username)
     _play(user, games["claim"], until=lambda v: v["my_turn"] and v["view"].get("last_trick"))
@@ -200,16 +204,11 @@ def test_every_tap_target_is_44px_and_none_is_nested(server, eager):
 
 
 def _new_game(user, kind: str) -> int:
-    from games import service
-
     return service.create_game(user, kind, {}, 2, [{"type": "ai", "level": 1}]).pk
 
 
 def _play(user, gid: int, until) -> None:
     """Play the first legal move (the AI answering inline) until ``until(view)``: a trick done, the end."""
-    from games.models import Game
-    from games.service import game_view_payload, make_move
-
     for i in range(200):
         view = game_view_payload(Game.objects.get(pk=gid), user)
         if until(view):

@@ -16,8 +16,12 @@ from __future__ import annotations
 import re
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
+
+from games.ratings.models import Rating
 
 from .conftest import shot
 from .test_pwa import act_once, play_to_end, sign_up
@@ -93,12 +97,6 @@ def _establish(usernames: list[str]) -> int | None:
     """Make these players' Claim 2 ratings established (as after many games), so the leaderboard lists them;
     only where the server shares the test database (PostgreSQL; None elsewhere: the embedded server has its own
     SQLite file). Returns how many ratings it changed. In a thread: Playwright's loop runs in this one."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
-
-    from games.ratings.models import Rating
-
     if connection.vendor != "postgresql":
         return None
 

@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
+import redis
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDY = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
@@ -136,8 +138,6 @@ class PrivateRedis:
         wait_for("redis to answer", self.ping, 20)
 
     def client(self):
-        import redis
-
         return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2, socket_connect_timeout=2)
 
     def ping(self) -> bool:
@@ -187,8 +187,6 @@ class PrivatePostgres:
         wait_for("postgres to accept connections", self.ready, 60, interval=0.2)
 
     def ready(self) -> bool:
-        import psycopg
-
         with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
                              connect_timeout=2):
             return True
@@ -203,8 +201,6 @@ class PrivatePostgres:
                 self.proc.kill()
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        import psycopg
-
         with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname=DB_NAME,
                              connect_timeout=5) as conn:
             return list(conn.execute(sql, params).fetchall())

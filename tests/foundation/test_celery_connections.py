@@ -17,6 +17,7 @@ from celery.fixups.django import DjangoWorkerFixup
 from django.db import connection
 
 from claim.celery import app
+from games.tasks import game_changed_task
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,8 +63,6 @@ def test_the_fixup_is_told_to_leave_connections_open(worker_fixup: DjangoWorkerF
 
 
 def test_one_connection_serves_many_tasks(worker_fixup: DjangoWorkerFixup, persistent_connection: Any) -> None:
-    from games.tasks import game_changed_task
-
     assert not game_changed_task.request.is_eager
     for _ in range(5):
         _run_task_signals(game_changed_task)
@@ -73,8 +72,6 @@ def test_one_connection_serves_many_tasks(worker_fixup: DjangoWorkerFixup, persi
 def test_an_unusable_connection_is_dropped_after_the_task(worker_fixup: DjangoWorkerFixup,
                                                           persistent_connection: Any) -> None:
     """Django's rule after an error: a connection that no longer works is closed, the next task opens one."""
-    from games.tasks import game_changed_task
-
     signals.task_prerun.send(sender=game_changed_task, task_id="t2", task=game_changed_task, args=(), kwargs={})
     connection.errors_occurred = True
     persistent_connection.close()  # the server went away under it
@@ -87,8 +84,6 @@ def test_an_unusable_connection_is_dropped_after_the_task(worker_fixup: DjangoWo
 
 def test_an_expired_connection_is_closed_after_the_task(worker_fixup: DjangoWorkerFixup,
                                                         persistent_connection: Any) -> None:
-    from games.tasks import game_changed_task
-
     connection.close_at = 0  # CONN_MAX_AGE has passed
     signals.task_postrun.send(sender=game_changed_task, task_id="t3", task=game_changed_task, args=(), kwargs={},
                               retval=None, state="SUCCESS")

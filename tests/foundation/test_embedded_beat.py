@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from celery import shared_task
 
@@ -43,11 +47,6 @@ def test_the_embedded_server_knows_and_runs_every_scheduled_task(tmp_path):
     """Issue 21: `make run` logged NotRegistered for every beat task (the web process never imported the
     task modules). A fresh interpreter loads the ASGI app as `make run` does (CLAIM_EMBEDDED,
     CLAIM_EMBEDDED_BEAT), then runs each scheduled task by name through the embedded beat."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2]
     script = """
 import logging, threading, time

@@ -12,6 +12,7 @@ from unittest import mock
 import pytest
 import redis
 from django.conf import settings
+from rest_framework.test import APIClient
 
 from claim import health
 from tests.celery_procs import celery_env, start_celery, stop
@@ -33,8 +34,6 @@ def test_many_anonymous_calls_compute_the_answer_once_per_window(api_client, set
         answers: list[int] = []
 
         def call() -> None:
-            from rest_framework.test import APIClient
-
             answers.append(APIClient().get("/api/v1/health").status_code)
 
         threads = [threading.Thread(target=call) for _ in range(16)]

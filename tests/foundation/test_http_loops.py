@@ -9,6 +9,7 @@ import threading
 import httpx
 import pytest
 from asgiref.sync import sync_to_async
+from celery.signals import worker_process_init
 from channels.layers import InMemoryChannelLayer
 
 from claim import loops
@@ -90,9 +91,7 @@ def test_sends_are_handed_to_the_process_loop_without_waiting(monkeypatch):
 
 
 def test_a_celery_worker_process_gets_a_background_loop():
-    from celery.signals import worker_process_init
-
-    import claim.celery  # noqa: F401  (connects the receiver)
+    import claim.celery  # noqa: F401, PLC0415 - connects the receiver: only for this test, not at collection
 
     assert loops.recorded_loop() is None
     worker_process_init.send(sender="test")

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+import redis
 from django.conf import settings
 from django.db import connection
 
@@ -17,7 +18,6 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 @pytest.mark.django_db
 def test_ci_uses_postgresql_and_redis():
     assert connection.vendor == "postgresql", f"CI must run on PostgreSQL, not {connection.vendor}"
-    import redis
 
     assert settings.REDIS_URL, "CI must set REDIS_URL"
     assert redis.Redis.from_url(settings.REDIS_URL).ping() is True

@@ -16,6 +16,8 @@ from rest_framework import throttling as drf_throttling
 
 from claim import throttling
 from claim.frontend_urls import StaticFilesMiddleware
+from claim.ratelimit import ReportingThrottle
+from games.api.views import GameMovesView, MovesThrottle
 
 # --- static files --------------------------------------------------------------------------------
 
@@ -166,9 +168,6 @@ def test_other_caches_use_drf_unchanged():
 
 
 def test_moves_endpoint_keeps_both_limits():
-    from claim.ratelimit import ReportingThrottle
-    from games.api.views import GameMovesView, MovesThrottle
-
     assert [c.__mro__[1:4] for c in GameMovesView.throttle_classes] == [
         (ReportingThrottle, drf_throttling.UserRateThrottle, drf_throttling.SimpleRateThrottle),
         (throttling.ScopedRateThrottle, ReportingThrottle, drf_throttling.ScopedRateThrottle),

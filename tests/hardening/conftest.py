@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 
+from accounts.models import ApiToken
 from tests.service.conftest import Api
 
 FULL_SCOPES = ["games:read", "games:play", "account:read"]
@@ -38,8 +40,6 @@ class Operation:
 
 def schema_operations() -> list[Operation]:
     """Every operation of the generated OpenAPI schema (what /api/v1/schema/ serves)."""
-    from drf_spectacular.generators import SchemaGenerator
-
     schema = SchemaGenerator().get_schema(request=None, public=True)
     ops = []
     for path, item in schema["paths"].items():
@@ -53,29 +53,14 @@ def schema_operations() -> list[Operation]:
 
 
 @pytest.fixture(autouse=True)
-def _eager_tasks(settings):
-    settings.TASK_MODE = "eager"
-
-
-@pytest.fixture
-def make_user(db):
-    counter = iter(range(1, 1_000_000))
-
-    def make(username: str | None = None, is_bot: bool = False, password: str = "Correct-horse-42"):
-        from accounts.models import User
-
-        name = username or f"user{next(counter)}"
-        return User.objects.create_user(username=name, password=password, is_bot=is_bot)
-
-    return make
+def _eager_tasks(eager_tasks):
+    """AI turns and the other tasks run inline (tests/conftest.py)."""
 
 
 @pytest.fixture
 def make_api(make_user, django_capture_on_commit_callbacks):
     def make(username: str | None = None, scopes: list[str] | None = None, is_bot: bool = False,
              user: Any = None) -> Api:
-        from accounts.models import ApiToken
-
         user = user or make_user(username, is_bot=is_bot)
         _, plain = ApiToken.issue(user, "hardening", scopes if scopes is not None else FULL_SCOPES)
         return Api(user, plain, django_capture_on_commit_callbacks)

@@ -22,10 +22,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
+
+from accounts.models import ApiToken
+from games.challenges.service import create as challenge
+from games.clock.bookings import take_period
+from games.seeks.models import Seek
+from games.service import create_game, game_view_payload, join_game, make_move
 
 from .conftest import FULL_SCOPES, Operation, schema_operations
 
@@ -151,8 +159,6 @@ class World:
 
 
 def _legal_move_for_alice(world: World) -> dict:
-    from games.service import game_view_payload
-
     view = game_view_payload(type(world.game).objects.get(pk=world.game.pk), world.alice)
     assert view["my_turn"]
     return {"version": view["version"], "move": view["legal_moves"][0], "client_id": "m1"}
@@ -203,10 +209,6 @@ def _path(op: Operation, world: World) -> str:
 
 @pytest.fixture
 def world(make_user) -> World:
-    from accounts.models import ApiToken
-    from games.seeks.models import Seek
-    from games.service import create_game, game_view_payload, join_game, make_move
-
     alice = make_user("alice")
     alice.email = "alice@example.org"
     alice.save(update_fields=["email"])
@@ -234,12 +236,7 @@ def world(make_user) -> World:
         clients[role].credentials(HTTP_AUTHORIZATION=f"Bearer {plain}")
     clients["session"].force_login(alice)
     game.refresh_from_db()
-    from datetime import timedelta
 
-    from django.utils import timezone
-
-    from games.challenges.service import create as challenge
-    from games.clock.bookings import take_period
 
     period = take_period(alice, timezone.now() + timedelta(days=30), 2)  # alice's: shortened, cancelled
     return World(alice, botty, mallory, game, open_game, seek, token, clients,

@@ -10,6 +10,8 @@ import pytest
 from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
+from accounts.models import ApiToken
+
 from .conftest import FULL_SCOPES, schema_operations
 
 pytestmark = pytest.mark.django_db
@@ -226,8 +228,6 @@ def test_other_users_active_game_is_invisible_everywhere(duel, make_api):
 
 # --------------------------------------------------------------------------------------- revoked tokens etc.
 def test_revoked_token_is_401(make_user):
-    from accounts.models import ApiToken
-
     user = make_user("alice")
     token, plain = ApiToken.issue(user, "t", FULL_SCOPES)
     client = APIClient()
@@ -265,8 +265,6 @@ def test_another_authorization_scheme_is_401_saying_which_one_is_taken(db, heade
 
 
 def test_token_with_right_prefix_wrong_secret_is_401(make_user):
-    from accounts.models import ApiToken
-
     user = make_user("alice")
     _, plain = ApiToken.issue(user, "t", FULL_SCOPES)
     client = APIClient()
@@ -275,8 +273,6 @@ def test_token_with_right_prefix_wrong_secret_is_401(make_user):
 
 
 def test_disabled_account_token_is_401(make_user):
-    from accounts.models import ApiToken
-
     user = make_user("alice")
     _, plain = ApiToken.issue(user, "t", FULL_SCOPES)
     user.is_active = False

@@ -15,8 +15,10 @@ answered on its own merits rather than with 429.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,6 +27,8 @@ from typing import Any
 
 import httpx
 import pytest
+from django.db import connection
+from websockets.asyncio.client import connect
 
 from tests.realtime.servers import ROOT, UNLIMITED, Server, database_url, start_served, start_server, wait_ready
 
@@ -72,7 +76,6 @@ def mode_env(mode: str, tmp_path: Path, **extra: str) -> dict[str, str]:
         env.update(CLAIM_EMBEDDED="1", CLAIM_EMBEDDED_BEAT="1", CLAIM_VAR_DIR=str(tmp_path / "var"))
         _manage(env, "migrate", "--noinput", "-v", "0")
         return env
-    from django.db import connection
 
     if connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"):
         pytest.skip("production settings need PostgreSQL and Redis")
@@ -194,10 +197,6 @@ def test_each_bad_input_is_a_clear_4xx_json_error_in_both_modes(mode):
 
 
 def test_nested_json_and_ids_past_64_bits_on_the_socket_are_error_frames_in_both_modes(mode):
-    import asyncio
-
-    from websockets.asyncio.client import connect
-
     server: Server = mode["server"]
 
     async def scenario() -> None:
@@ -219,8 +218,6 @@ def test_nested_json_and_ids_past_64_bits_on_the_socket_are_error_frames_in_both
 
 def _raw(port: int, request: bytes) -> tuple[int, str, bytes]:
     """Send ``request`` as bytes on a new connection: (status, content type, body) of the answer."""
-    import socket
-
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(request)
         data = b""

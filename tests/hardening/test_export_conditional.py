@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 import games.api.export as export
+import games.service.records as records
 from games.api.export import finished_game_ids
 from games.models import GameRecord
 
@@ -108,7 +109,6 @@ def test_anonymous_exports_have_their_own_lower_rate(alice, settings):
 
 def test_the_export_reads_records_never_built_per_request(alice, monkeypatch):
     finish_games(alice, 3)
-    import games.service.records as records
 
     def refuse(*args, **kwargs):
         raise AssertionError("a stored record was built again")

@@ -31,7 +31,10 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
+from games.streams import MAX_PER_USER
 from tests.hardening.test_bad_input_servers import THROTTLES, _manage, mode_env
 from tests.realtime.servers import CADDY, ROOT, Server, _start, free_port, start_served, wait_ready
 
@@ -96,9 +99,6 @@ def mode(request, tmp_path: Path) -> Iterator[dict[str, Any]]:
 async def _socket(server: Server, token: str, headers: dict[str, str] | None = None) -> tuple[Any, dict | None]:
     """A socket of ``token``; ``(socket, None)`` when it is held (it answers a ping), ``(None, error frame)`` with
     close code 4429 when it is refused."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
-
     ws = await connect(f"{server.ws}?token={token}", additional_headers=headers or {}, open_timeout=BUDGET)
     with contextlib.suppress(ConnectionClosed):  # a refused socket may be closed already
         await ws.send(json.dumps({"type": "ping"}))
@@ -123,8 +123,6 @@ async def _stream(http: httpx.AsyncClient, token: str) -> tuple[Any, int, dict |
 
 def test_sockets_per_user_and_connections_per_address_are_capped_in_both_modes(mode):
     """alice's sockets fill her cap (3), bob's streams fill his (8), carol's socket fills the address (12)."""
-    from games.streams import MAX_PER_USER
-
     server: Server = mode["server"]
     t = mode["tokens"]
     assert PER_USER + MAX_PER_USER + 1 == PER_ADDRESS

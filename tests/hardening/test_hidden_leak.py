@@ -24,6 +24,8 @@ import pytest
 
 from games.ai import choose_move
 from games.models import Game
+from games.realtime import publish
+from games.service import replay_log
 
 from .conftest import STRESS, env_int
 from .spy import GameTracker, Spy
@@ -57,8 +59,6 @@ SELECTED = [k for k in os.environ.get("CLAIM_LEAK_KINDS", "").split(",") if k] o
 @pytest.fixture
 def socket_spy(monkeypatch):
     """Records every message the publisher sends to a ``user.<id>`` group (what that user's sockets get)."""
-    from games.realtime import publish
-
     sent: dict[str, list[dict]] = defaultdict(list)
     real = publish._send_all
 
@@ -150,7 +150,6 @@ def _play_one(kind: str, options: dict, seats: int, index: int, make_api, socket
     check_new_bodies()
     game.refresh_from_db()
     assert game.status == "finished"
-    from games.service import replay_log
 
     check = replay_log(gid)  # the log is the truth: replaying it reproduces the stored state
     assert check.ok, (kind, gid, check.message)

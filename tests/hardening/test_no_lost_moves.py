@@ -7,16 +7,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.db import connection
+from rest_framework.test import APIClient
 
+from accounts.models import ApiToken
 from games.models import Game, Move
 from games.service import Conflict, create_game, game_view_payload, join_game, make_move, replay_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _eager(settings):
-    settings.TASK_MODE = "eager"
 
 
 def _duel(make_user, kind="claim"):
@@ -33,8 +31,6 @@ def _race(n, fn):
     results: list = [None] * n
 
     def run(i):
-        from django.db import connection
-
         try:
             barrier.wait()
             results[i] = ("ok", fn(i))
@@ -95,10 +91,6 @@ def test_retry_with_same_client_id_after_the_game_moved_on(make_user):
 
 
 def test_http_retry_returns_200_with_the_first_answer(make_user):
-    from rest_framework.test import APIClient
-
-    from accounts.models import ApiToken
-
     gid, mover, _ = _duel(make_user)
     _, plain = ApiToken.issue(mover, "t", ["games:read", "games:play"])
     client = APIClient()

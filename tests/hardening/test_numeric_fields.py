@@ -8,10 +8,13 @@ production: gunicorn and uvicorn behind Caddy).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
 
 from tests.hardening.test_bad_input_servers import mode  # noqa: F401 - the real servers' fixture
 
@@ -104,18 +107,12 @@ def check(label: str, status: int, content_type: str, body: Any, field: str) -> 
 
 
 def _start() -> str:
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     return (timezone.now() + timedelta(days=2)).isoformat()
 
 
 @pytest.mark.django_db
 def test_every_numeric_field_refuses_every_bad_value_in_process(make_user, settings):
     """Both database modes: run with and without DATABASE_URL."""
-    from rest_framework.test import APIClient
-
     rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "games_create": "1000000/min", "clock": "1000000/min"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
 

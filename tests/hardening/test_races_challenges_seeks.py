@@ -16,7 +16,10 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
+from django.db import connection as conn
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -184,7 +187,6 @@ def test_making_challenges_reports_its_rate_limit_and_refuses_with_429(users, se
     alice = users[0]
     rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "games_create": "2/hour"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    from django.core.cache import cache
 
     cache.clear()
     client = APIClient()
@@ -300,9 +302,6 @@ def test_open_seeks_are_limited_and_a_matched_seek_cannot_be_cancelled(users, se
 def test_the_game_cap_reads_a_bounded_number_of_finished_games(users, settings):
     """A player's whole history is never counted: the finished games are counted under a LIMIT of what the
     cap can still use (SEEK_CAP_MAX - SEEK_CAP_BASE)."""
-    from django.db import connection as conn
-    from django.test.utils import CaptureQueriesContext
-
     alice, bob, _, _ = users
     settings.SEEK_CAP_BASE, settings.SEEK_CAP_MAX = 1, 3
     for _ in range(4):

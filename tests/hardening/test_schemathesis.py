@@ -18,9 +18,17 @@ import json
 
 import pytest
 import schemathesis
+from django.core import signals
+from django.core.cache import cache
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis.checks import CHECKS, load_all_checks
+
+from accounts.models import ApiToken
+from games.service import create_game, join_game
 
 from .conftest import FULL_SCOPES, env_int
 
@@ -35,9 +43,6 @@ ALL_CHECKS = [CHECKS.get_one(name) for name in CHECKS.get_all_names() if name !=
 def _load_schema():
     """The schema /api/v1/schema/ serves, generated in-process (no request: ALLOWED_HOSTS is not set up yet at
     collection time), bound to Django's WSGI handler."""
-    from drf_spectacular.generators import SchemaGenerator
-    from drf_spectacular.renderers import OpenApiJsonRenderer
-
     raw = SchemaGenerator().get_schema(request=None, public=True)
     # The NDJSON streams (x-streaming) answer 200 with a body that never ends, and only in the ASGI layer (not this
     # WSGI handler): left out here, checked against a real stream in tests/realtime/test_stream_schema.py.
@@ -141,9 +146,6 @@ def before_call(context, case, kwargs):
 @pytest.fixture
 def _keep_test_connection():
     """Like django.test.Client: the WSGI handler must not close the connection that holds the test transaction."""
-    from django.core import signals
-    from django.db import close_old_connections
-
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     yield
@@ -155,9 +157,6 @@ def _keep_test_connection():
 def fuzz_world(make_user, _keep_test_connection):
     """alice (full-scope token) in an active Claim game against bob, and in a game against the AI; the
     fuzzer's ``game_id`` is pointed at these games half of the time."""
-    from accounts.models import ApiToken
-    from games.service import create_game, join_game
-
     alice, bob = make_user("alice"), make_user("bob")
     g1 = create_game(alice, "claim", opponents=[{"type": "user", "username": "bob"}], days_per_move=3)
     join_game(bob, g1.pk)
@@ -175,9 +174,7 @@ def fuzz_world(make_user, _keep_test_connection):
           phases=[Phase.explicit, Phase.generate],
           suppress_health_check=list(HealthCheck))
 def test_api_fuzz_every_check(case, fuzz_world, settings):
-    settings.TASK_MODE = "eager"
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]  # the WSGI test client's host
-    from django.core.cache import cache
 
     cache.clear()  # the throttles would answer 429 to most examples of a busy operation
     case.call_and_validate(checks=CHECKS_USED)

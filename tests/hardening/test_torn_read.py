@@ -69,9 +69,8 @@ def _assert_one_version(view: dict, game_id: int) -> None:
     assert bool(view["legal_moves"]) == view["my_turn"]
 
 
-def test_a_move_committed_between_the_views_reads_never_tears_it() -> None:
-    ann = User.objects.create_user(username="ann", password="not-used-pw-123")
-    ben = User.objects.create_user(username="ben", password="not-used-pw-123")
+def test_a_move_committed_between_the_views_reads_never_tears_it(make_user) -> None:
+    ann, ben = make_user("ann"), make_user("ben")
     game = service.create_game(ann, "claim", opponents=[{"type": "user", "username": "ben"}])
     service.join_game(ben, game_id=game.pk)
     players = {0: ann, 1: ben}

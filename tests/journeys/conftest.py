@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+import psycopg
 import pytest
+import redis
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = ROOT / ".venv" / "bin"
@@ -50,7 +52,7 @@ def _skip_reason() -> str | None:
     if not Path(CHROMIUM).exists():
         return f"{CHROMIUM} is absent (apt-get install -y chromium)"
     try:
-        import playwright.sync_api  # noqa: F401
+        import playwright.sync_api  # noqa: F401, PLC0415 - is it installed?
     except ImportError:
         return "the playwright Python package is not installed"
     return None
@@ -164,8 +166,6 @@ def _worker_suffix() -> str:
 
 def _served_database() -> str:
     """A PostgreSQL database of the journeys' own, next to the one DATABASE_URL names (made empty)."""
-    import psycopg
-
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         pytest.skip("the served journey needs DATABASE_URL on PostgreSQL")
@@ -180,8 +180,6 @@ def _served_database() -> str:
 
 def _served_redis() -> str:
     """A Redis database of the journeys' own (15, 14 under a second xdist worker...) on REDIS_URL's server, flushed."""
-    import redis
-
     url = os.environ.get("REDIS_URL", "")
     if not url:
         pytest.skip("the served journey needs REDIS_URL")
@@ -249,7 +247,7 @@ def app(request) -> Server:
 @pytest.fixture
 def browser():
     """Debian's Chromium through Playwright (function scope: its sync API runs a loop in this thread)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - optional: these tests skip without it
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)

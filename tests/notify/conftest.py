@@ -1,3 +1,4 @@
-"""The notifications' fixtures are the correspondence ones (users, games through the service, eager tasks)."""
+"""The notifications' fixtures are the correspondence ones (games through the service, eager tasks); users
+come from tests/conftest.py."""
 
-from tests.correspondence.conftest import _eager, commit, make_user, play  # noqa: F401
+from tests.correspondence.conftest import _eager, commit, play  # noqa: F401

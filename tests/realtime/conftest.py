@@ -1,4 +1,4 @@
-"""Fixtures for the events socket: users, tokens, sessions and a communicator factory."""
+"""Fixtures for the events socket: tokens, sessions and a communicator factory (users: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,12 @@ import contextlib
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from accounts.models import ApiToken
+from games.models import Game
+from games.service import create_game, game_view_payload, join_game, make_move
 
 ORIGIN = (b"origin", b"http://testserver")
 
@@ -15,26 +21,13 @@ ORIGIN = (b"origin", b"http://testserver")
 def asgi_app():
     # Imported lazily: AllowedHostsOriginValidator reads ALLOWED_HOSTS at import time, and
     # pytest-django adds "testserver" to it only once the test environment is set up.
-    from claim.asgi import application
+    from claim.asgi import application  # noqa: PLC0415 - see above
 
     return application
 
 
 @pytest.fixture
-def make_user(django_user_model):
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None):
-        name = name or f"player{next(counter)}"
-        return django_user_model.objects.create_user(username=name, password="correct horse battery")
-
-    return make
-
-
-@pytest.fixture
 def make_token():
-    from accounts.models import ApiToken
-
     def make(user, scopes=("games:read", "games:play")) -> str:
         _, plain = ApiToken.issue(user, "test", list(scopes))
         return plain
@@ -44,9 +37,6 @@ def make_token():
 
 @pytest.fixture
 def session_cookie():
-    from django.conf import settings
-    from django.test import Client
-
     def make(user) -> tuple[bytes, bytes]:
         client = Client()
         client.force_login(user)
@@ -93,8 +83,6 @@ def two_player_game(make_user):
     """``(game_id, alice, bob)``: an active 2-seat Claim game, alice in seat 0, bob in seat 1."""
 
     def make(kind: str = "claim"):
-        from games.service import create_game, join_game
-
         alice, bob = make_user(), make_user()
         game = create_game(alice, kind, opponents=[{"type": "user", "username": bob.username}])
         join_game(bob, game.pk)
@@ -105,16 +93,11 @@ def two_player_game(make_user):
 
 def view_of(game_id: int, user) -> dict:
     """The user's own view, exactly as GET /api/v1/games/{id} builds it."""
-    from games.models import Game
-    from games.service import game_view_payload
-
     return game_view_payload(Game.objects.get(pk=game_id), user)
 
 
 def play_one(game_id: int, *users) -> tuple[object, int]:
     """Whoever of ``users`` must act plays their first legal move; returns (mover, new version)."""
-    from games.service import make_move
-
     for user in users:
         view = view_of(game_id, user)
         if view["my_turn"] and view["legal_moves"]:

@@ -15,6 +15,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
+import pytest
+from django.conf import settings
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 UNLIMITED = "1000000/min"
@@ -58,10 +61,6 @@ def server_env(database_url: str, redis_url: str, secret_key: str) -> dict[str, 
 def shared_env(redis_needed_for: str) -> dict[str, str]:
     """:func:`server_env` for the database the test is connected to and ``REDIS_URL``; skips the test unless
     both are real (PostgreSQL, Redis): servers in other processes share nothing else with it."""
-    import pytest
-    from django.conf import settings
-    from django.db import connection
-
     if not os.environ.get("REDIS_URL"):
         pytest.skip(f"needs REDIS_URL: {redis_needed_for}")
     if connection.vendor != "postgresql":
@@ -128,8 +127,6 @@ CADDY = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 def start_proxy(env: dict[str, str], http: Server, sockets: Server) -> Server:
     """Caddy with docker/Caddyfile in front of gunicorn (``http``) and uvicorn (``sockets``); skips the test
     without Caddy, and fails it so in CI (scripts/test.sh installs Debian's caddy)."""
-    import pytest
-
     if not os.access(CADDY, os.X_OK):
         missing = f"needs Caddy ({CADDY}; apt-get install caddy)"
         if os.environ.get("CI", "").lower() == "true":

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import ApiToken
+from accounts.services import revoke_token, set_new_password
 
 from .conftest import adb, assert_silent, receive
 
@@ -35,10 +42,6 @@ async def test_malformed_token_is_refused_with_4401(connect):
 
 
 async def test_revoked_token_is_refused(connect, make_user, make_token):
-    from django.utils import timezone
-
-    from accounts.models import ApiToken
-
     user = await adb(make_user)()
     plain = await adb(make_token)(user)
     await adb(lambda: ApiToken.objects.filter(user=user).update(revoked_at=timezone.now()))()
@@ -166,8 +169,6 @@ async def test_token_client_without_origin_connects(connect, make_user, make_tok
 
 
 async def test_unknown_path_is_not_routed(asgi_app):
-    from channels.testing import WebsocketCommunicator
-
     comm = WebsocketCommunicator(asgi_app, "/ws/other/",
                                  headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     with pytest.raises(ValueError):  # URLRouter: "No route found for path"
@@ -187,8 +188,6 @@ async def test_bot_play_token_of_a_bot_account_connects(connect, make_user, make
 
 
 async def test_bot_play_token_of_an_ordinary_account_is_refused(connect, make_user):
-    from accounts.models import ApiToken
-
     user = await adb(make_user)()
     _, plain = await adb(ApiToken.issue)(user, "old", ["bot:play"])  # e.g. made before a rule change
     _, _, comm = await connect(token=plain)
@@ -196,9 +195,6 @@ async def test_bot_play_token_of_an_ordinary_account_is_refused(connect, make_us
 
 
 async def test_issue22_revoked_token_socket_is_closed_within_seconds(connect, make_user, make_token):
-    from accounts.models import ApiToken
-    from accounts.services import revoke_token
-
     user = await adb(make_user)()
     plain = await adb(make_token)(user)
     connected, _, comm = await connect(token=plain)
@@ -212,9 +208,6 @@ async def test_issue22_revoked_token_socket_is_closed_within_seconds(connect, ma
 
 async def test_issue22_password_reset_closes_session_and_token_sockets_and_revokes_tokens(
         connect, make_user, make_token, session_cookie):
-    from accounts.models import ApiToken
-    from accounts.services import set_new_password
-
     user = await adb(make_user)()
     other = await adb(make_user)()
     plain = await adb(make_token)(user)
@@ -237,9 +230,6 @@ async def test_issue22_password_reset_closes_session_and_token_sockets_and_revok
 async def test_logout_closes_that_sessions_sockets_only(connect, make_user, make_token, session_cookie):
     """A phone that logs out stops getting its user's views at once (a shared computer): the sockets of that
     session close with 4401; another session's and a token's sockets of the same user stay open."""
-    from django.conf import settings
-    from django.test import Client
-
     user = await adb(make_user)()
     cookie = await adb(session_cookie)(user)
     other_cookie = await adb(session_cookie)(user)

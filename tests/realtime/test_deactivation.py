@@ -19,6 +19,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+
+from accounts.models import User
+from games.realtime.watch import watch
 
 from .conftest import adb, receive
 from .servers import ROOT, UNLIMITED, free_port, shared_env, start_server, wait_ready
@@ -38,16 +42,12 @@ async def _pong(comm) -> None:
 
 def _deactivate_by_admin(user) -> None:
     """What the Django admin's change form does: load the row, set the flag, save it."""
-    from accounts.models import User
-
     row = User.objects.get(pk=user.pk)
     row.is_active = False
     row.save()
 
 
 def _deactivate_in_bulk(user) -> None:
-    from accounts.models import User
-
     assert User.objects.filter(pk=user.pk).update(is_active=False) == 1
 
 
@@ -76,8 +76,6 @@ async def _expect_ended_within(stream: Stream) -> None:
 
 
 async def test_deleting_the_user_row_closes_its_sockets_and_streams(asgi_app, connect, make_user, make_token):
-    from accounts.models import User
-
     user = await adb(make_user)()
     plain = await adb(make_token)(user, scopes=["games:read"])
     _, _, comm = await connect(token=plain)
@@ -90,9 +88,6 @@ async def test_deleting_the_user_row_closes_its_sockets_and_streams(asgi_app, co
 
 async def test_the_sweep_rechecks_only_the_channels_of_inactive_accounts(connect, make_user, make_token):
     """One query finds the inactive ones; the active user's socket hears nothing."""
-    from accounts.models import User
-    from games.realtime.watch import watch
-
     active, inactive = await adb(make_user)(), await adb(make_user)()
     _, _, kept = await connect(token=await adb(make_token)(active, scopes=["games:read"]))
     _, _, dropped = await connect(token=await adb(make_token)(inactive, scopes=["games:read"]))
@@ -148,8 +143,6 @@ def started(request, tmp_path: Path):
 
 
 def test_a_real_server_closes_a_deactivated_accounts_socket_and_stream(started):
-    from websockets.asyncio.client import connect
-
     server, env = started
     tokens = json.loads(_manage(env, SETUP))
     bearer = {"Authorization": f"Bearer {tokens['dora']}"}

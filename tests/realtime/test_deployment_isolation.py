@@ -14,6 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 import pytest
 from django.conf import settings
+from websockets.asyncio.client import connect
 
 from .servers import shared_env, start_server, wait_ready
 
@@ -66,8 +67,6 @@ def two_deployments(transactional_db):
 def test_a_push_of_one_deployment_never_reaches_a_socket_of_the_other(two_deployments, make_user, make_token):
     """The same user id on both (here: the same database, so the push would be *for* the watcher): a move
     on deployment B reaches the watcher's socket on B and never the watcher's socket on A."""
-    from websockets.asyncio.client import connect
-
     server_a, server_b = two_deployments
     alice, bob = make_user(), make_user()
     tokens = {alice.username: make_token(alice), bob.username: make_token(bob)}

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from channels.layers import get_channel_layer
+
+from games.service import create_game, make_move
 
 from .conftest import adb, assert_silent, play_one, receive, view_of
 
@@ -104,8 +107,6 @@ async def test_unsubscribed_games_are_not_forwarded(connect, make_token, two_pla
 
 
 async def test_subscribe_all_includes_games_created_later(connect, make_token, make_user):
-    from games.service import create_game
-
     alice, bob = await adb(make_user)(), await adb(make_user)()
     comm = await _socket(connect, make_token, bob)
     assert (await _subscribe(comm, "all")) == {"type": "subscribed", "games": "all"}
@@ -136,8 +137,6 @@ async def test_sync_returns_the_current_view(connect, make_token, make_user, two
 
 async def test_older_versions_arriving_late_are_dropped(connect, make_token, two_player_game):
     """If two servers publish out of order, the client never gets an older view after a newer one."""
-    from channels.layers import get_channel_layer
-
     game_id, alice, bob = await adb(two_player_game)()
     comm = await _socket(connect, make_token, alice)
     await _subscribe(comm, [game_id])
@@ -162,10 +161,8 @@ async def test_session_socket_receives_updates(connect, session_cookie, two_play
     assert message["view"]["my_seat"] == 1
 
 
-async def test_ai_moves_are_pushed_too(connect, make_token, make_user, settings):
-    from games.service import create_game, make_move
-
-    settings.TASK_MODE = "eager"  # the AI plays inside the commit hook of the human move
+async def test_ai_moves_are_pushed_too(connect, make_token, make_user, eager_tasks):
+    """The AI plays inside the commit hook of the human move (eager tasks)."""
     alice = await adb(make_user)()
     game = await adb(create_game)(alice, "claim", opponents=[{"type": "ai", "level": 1}])
     comm = await _socket(connect, make_token, alice)

@@ -3,7 +3,15 @@ notifications on a bot's socket."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
+
+from games.challenges import service
+from games.challenges.models import Challenge
+from games.notify.live import push_to_sockets
+from games.service import resign
 
 from .conftest import adb, assert_silent, receive
 
@@ -11,8 +19,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _eager(settings):
-    settings.TASK_MODE = "eager"  # the game_changed receivers run on commit, in this process
+def _eager(eager_tasks):
+    """The game_changed receivers run on commit, in this process."""
 
 
 async def _socket(connect, make_token, user):
@@ -42,8 +50,6 @@ async def _collect(comm, kinds: set[str]) -> dict[str, dict]:
 
 
 async def test_challenge_events_and_game_started_reach_both_players(connect, make_user, make_token):
-    from games.challenges import service
-
     alice, bob = await adb(make_user)("alice"), await adb(make_user)("bob")
     a, b = await _socket(connect, make_token, alice), await _socket(connect, make_token, bob)
 
@@ -63,13 +69,6 @@ async def test_challenge_events_and_game_started_reach_both_players(connect, mak
 
 
 async def test_declined_cancelled_expired(connect, make_user, make_token):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from games.challenges import service
-    from games.challenges.models import Challenge
-
     alice, bob = await adb(make_user)("alice"), await adb(make_user)("bob")
     a = await _socket(connect, make_token, alice)
     c1 = await adb(service.create)(alice, to="bob", kind="claim")
@@ -92,8 +91,6 @@ async def test_declined_cancelled_expired(connect, make_user, make_token):
 
 
 async def test_game_finished_after_a_resignation(connect, make_user, make_token, two_player_game):
-    from games.service import resign
-
     game_id, alice, bob = await adb(two_player_game)()
     a = await _socket(connect, make_token, alice)
     await adb(resign)(bob, game_id)
@@ -103,8 +100,6 @@ async def test_game_finished_after_a_resignation(connect, make_user, make_token,
 
 
 async def test_a_socket_can_silence_notifications(connect, make_user, make_token):
-    from games.notify.live import push_to_sockets
-
     user = await adb(make_user)()
     comm = await _socket(connect, make_token, user)
     await comm.send_json_to({"type": "notifications", "enabled": "no"})

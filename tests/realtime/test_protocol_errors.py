@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from games.realtime import queries
+
 from .conftest import adb, receive
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -78,8 +80,6 @@ async def test_errors_echo_the_request_id(socket):
 
 
 async def test_a_failing_handler_answers_internal_error(socket, monkeypatch):
-    from games.realtime import queries
-
     def boom(*args, **kwargs):
         raise RuntimeError("database on fire")
 

@@ -7,6 +7,7 @@ import logging
 import pytest
 
 from games.realtime import publish
+from games.service import create_game, make_move
 
 from .conftest import view_of
 
@@ -23,8 +24,6 @@ def test_loads_game_and_seats_in_one_query(two_player_game, django_assert_num_qu
 
 
 def test_builds_one_message_per_seated_human_with_their_own_view(two_player_game, make_user):
-    from games.service import create_game
-
     game_id, alice, bob = two_player_game()
     messages = publish.build_messages(game_id)
     assert [group for group, _ in messages] == [f"user.{alice.pk}", f"user.{bob.pk}"]
@@ -70,8 +69,6 @@ def test_a_failing_view_never_breaks_the_caller(two_player_game, monkeypatch, ca
 
 
 def test_the_service_publishes_on_commit(two_player_game, monkeypatch, django_capture_on_commit_callbacks):
-    from games.service import make_move
-
     game_id, alice, bob = two_player_game()
     seen: list[int] = []
     # The service hands over the committed game, seats and the mover's view (keyword arguments).

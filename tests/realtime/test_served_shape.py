@@ -13,6 +13,7 @@ import json
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
 
 from .servers import bearer, shared_env, start_claim_game, start_served
 
@@ -36,8 +37,6 @@ async def _stream_line(lines) -> dict:
 
 
 def test_a_move_through_the_proxy_reaches_the_socket_and_the_stream(served, make_user, make_token):
-    from websockets.asyncio.client import connect
-
     alice, bob = make_user(), make_user()
     tokens = {alice.username: make_token(alice), bob.username: make_token(bob)}
 

@@ -10,6 +10,9 @@ from django.test import Client
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from games import streams
+from games.challenges import service
+from games.service import resign
 from tests.openapi_json import json_schema
 
 from .conftest import adb, play_one
@@ -31,8 +34,6 @@ def validator(schema: dict, ref: str) -> Draft202012Validator:
 
 
 def test_the_schema_documents_both_streams_as_ndjson_with_bearer_auth():
-    from games import streams
-
     schema = served_schema()
     events = schema["paths"][streams.EVENTS_PATH]["get"]
     game = schema["paths"]["/api/v1/games/{game_id}/stream"]["get"]
@@ -47,8 +48,6 @@ def test_the_schema_documents_both_streams_as_ndjson_with_bearer_auth():
 
 
 async def test_a_real_game_stream_and_its_errors_match_the_schema(asgi_app, make_token, two_player_game):
-    from games.service import resign
-
     schema = await adb(served_schema)()
     game_id, alice, bob = await adb(two_player_game)()
     token = await adb(make_token)(alice, scopes=["games:read"])
@@ -81,8 +80,6 @@ async def test_a_real_game_stream_and_its_errors_match_the_schema(asgi_app, make
 
 
 async def test_a_real_event_stream_line_matches_the_schema(asgi_app, make_user, make_token):
-    from games.challenges import service
-
     schema = await adb(served_schema)()
     alice, bob = await adb(make_user)(), await adb(make_user)()
     stream = Stream(asgi_app, "/api/v1/stream/events", await adb(make_token)(bob, scopes=["games:read"]))

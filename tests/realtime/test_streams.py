@@ -9,14 +9,17 @@ import json
 import pytest
 from asgiref.testing import ApplicationCommunicator
 
+from games.challenges import service
+from games.service import resign
+
 from .conftest import adb, play_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _eager(settings):
-    settings.TASK_MODE = "eager"
+def _eager(eager_tasks):
+    """The game_changed receivers run on commit, in this process."""
 
 
 def headers(start: dict) -> dict[str, str]:
@@ -56,8 +59,6 @@ class Stream:
 
 async def test_a_game_stream_sends_the_current_view_then_each_version_and_ends_with_the_game(
         asgi_app, make_token, two_player_game):
-    from games.service import resign
-
     game_id, alice, bob = await adb(two_player_game)()
     token = await adb(make_token)(alice, scopes=["games:read"])
     stream = Stream(asgi_app, f"/api/v1/games/{game_id}/stream", token)
@@ -76,8 +77,6 @@ async def test_a_game_stream_sends_the_current_view_then_each_version_and_ends_w
 
 
 async def test_the_event_stream_carries_challenges_and_lifecycle_events(asgi_app, make_user, make_token):
-    from games.challenges import service
-
     alice, bob = await adb(make_user)("alice"), await adb(make_user)("bob")
     stream = Stream(asgi_app, "/api/v1/stream/events", await adb(make_token)(bob, scopes=["games:read"]))
     assert (await stream.start())["status"] == 200

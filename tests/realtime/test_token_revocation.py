@@ -16,6 +16,14 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import pytest
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model, revoke_access_token, set_token_value
+from websockets.asyncio.client import connect
+
+from accounts.models import ApiToken
+from accounts.oauth import new_access_token
+from accounts.services import revoke_token, set_new_password
+from games.challenges import service
 
 from .conftest import adb, receive
 from .servers import shared_env, start_server, wait_ready
@@ -28,11 +36,6 @@ REDIRECT = "http://127.0.0.1:8765/callback"
 
 def oauth_token(user, scope: str = "games:read games:play", seconds: int = 3600) -> tuple[str, object]:
     """An access token as DOT issues one at the end of the flow (tests/accounts/test_oauth.py runs the flow)."""
-    from django.utils import timezone
-    from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
-
-    from accounts.oauth import new_access_token
-
     app = get_application_model().objects.create(name="app", client_type="public", redirect_uris=REDIRECT,
                                                  authorization_grant_type="authorization-code")
     plain = new_access_token()
@@ -50,8 +53,6 @@ async def expect_closed(comm, timeout: float = 5) -> None:
 
 
 async def test_an_oauth_token_opens_the_socket_and_its_revocation_closes_it(connect, make_user):
-    from oauth2_provider.models import revoke_access_token
-
     user = await adb(make_user)()
     plain, token = await adb(oauth_token)(user)
     connected, _, comm = await connect(token=plain)
@@ -80,8 +81,6 @@ async def test_an_expired_oauth_token_closes_its_socket(connect, make_user):
 
 
 async def test_password_reset_closes_oauth_sockets(connect, make_user):
-    from accounts.services import set_new_password
-
     user = await adb(make_user)()
     plain, _ = await adb(oauth_token)(user)
     _, _, comm = await connect(token=plain)
@@ -105,9 +104,6 @@ async def _expect_ended(stream: Stream) -> None:
 
 
 async def test_revoking_a_personal_token_ends_its_streams(asgi_app, make_user, make_token):
-    from accounts.models import ApiToken
-    from accounts.services import revoke_token
-
     user = await adb(make_user)()
     plain = await adb(make_token)(user, scopes=["games:read"])
     other = await adb(make_token)(user, scopes=["games:read"])
@@ -116,7 +112,6 @@ async def test_revoking_a_personal_token_ends_its_streams(asgi_app, make_user, m
     await adb(revoke_token)(token)
     await _expect_ended(stream)
     # The user's other token's stream goes on: it gets the next event.
-    from games.challenges import service
 
     await adb(service.create)(await adb(make_user)(), to=user.username, kind="claim")
     assert (await survivor.line())["type"] == "challenge_received"
@@ -124,8 +119,6 @@ async def test_revoking_a_personal_token_ends_its_streams(asgi_app, make_user, m
 
 
 async def test_revoking_an_oauth_token_ends_its_streams(asgi_app, make_user, two_player_game):
-    from oauth2_provider.models import revoke_access_token
-
     game_id, alice, _bob = await adb(two_player_game)()
     plain, token = await adb(oauth_token)(alice)
     events = await _open_events(asgi_app, plain)
@@ -139,8 +132,6 @@ async def test_revoking_an_oauth_token_ends_its_streams(asgi_app, make_user, two
 
 
 async def test_password_reset_ends_the_streams(asgi_app, make_user, make_token):
-    from accounts.services import set_new_password
-
     user = await adb(make_user)()
     stream = await _open_events(asgi_app, await adb(make_token)(user, scopes=["games:read"]))
     await adb(set_new_password)(user, "A-new-password-77", reset=True)
@@ -199,11 +190,8 @@ def _authorize(http: httpx.Client, base: str, client_id: str) -> dict:
     return issued.json()
 
 
-def test_a_real_server_ends_a_revoked_oauth_tokens_rest_socket_and_stream(server, django_user_model):
-    from oauth2_provider.models import get_application_model
-    from websockets.asyncio.client import connect
-
-    django_user_model.objects.create_user(username="carol", password="pw-Carol-123456")
+def test_a_real_server_ends_a_revoked_oauth_tokens_rest_socket_and_stream(server, make_user):
+    make_user("carol", password="pw-Carol-123456")
     app = get_application_model().objects.create(name="app", client_type="public", redirect_uris=REDIRECT,
                                                  authorization_grant_type="authorization-code")
     with httpx.Client(timeout=10) as browser:

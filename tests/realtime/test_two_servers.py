@@ -8,6 +8,7 @@ import json
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
 
 from .servers import bearer, shared_env, start_claim_game, start_server, wait_ready
 
@@ -31,8 +32,6 @@ def two_servers(transactional_db):
 
 
 def test_a_move_on_server_a_reaches_the_socket_on_server_b(two_servers, make_user, make_token):
-    from websockets.asyncio.client import connect
-
     server_a, server_b = two_servers
     alice, bob = make_user(), make_user()
     tokens = {alice.username: make_token(alice), bob.username: make_token(bob)}

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.cards import FACTION_ALIASES, parse_card
+from games.rules.cards import CARD_ID, FACTION_ALIASES, parse_card
 from games.rules.claim import CLAIM, CLAIM2, CLAIM_MIX
 from games.rules.claim.core import PHASE1, PHASE2, Core, new_core
 from games.rules.claim.engine import ClaimRules
@@ -83,14 +83,10 @@ def legal_cards(st: Core) -> list[str]:
 
 
 def score_ids(st: Core, seat: int) -> list[str]:
-    from games.rules.cards import CARD_ID
-
     return sorted(CARD_ID[x] for x in st.score[seat])
 
 
 def ids(cards: Sequence[int]) -> list[str]:
-    from games.rules.cards import CARD_ID
-
     return sorted(CARD_ID[x] for x in cards)
 
 

@@ -11,6 +11,7 @@ from games.rules.cards import FACTION_NAMES, deck_for
 from games.rules.claim import CLAIM, CLAIM2, CLAIM_MIX
 from games.rules.claim.core import PHASE2
 from games.rules.claim.options import faction_ids
+from games.rules.claim.serial import result_of
 
 from .helpers import ids, make_state, play, score_ids
 
@@ -147,8 +148,6 @@ def test_M2_5d_dragon_changes_only_the_leader_with_undead():
 
 
 def test_M2_4_mix_uses_T4_3_tiebreak_for_goblin_zeros():
-    from games.rules.claim.serial import result_of
-
     st = make_state("claim-mix", [[], []], factions=MIX_A, phase=PHASE2,
                     score=[["goblin-0", "goblin-0"], ["goblin-0", "goblin-1"]])
     assert result_of(st)["votes"]["goblin"] == 1

@@ -13,7 +13,7 @@ from games.rules.claim.options import random_mix
 from games.rules.claim.playout import greedy_follow, random_deal, random_game, random_playout
 from games.rules.claim.scoring import fast_winner
 
-from .helpers import RULES
+from .helpers import RULES, c, cs
 
 
 def _replay_log(start, log):
@@ -60,8 +60,6 @@ def test_playout_equals_core_replay(kind, greedy):
     ("undead-4", ["goblin-9", "dwarf-0"], "dwarf-0"),  # off-faction cards never win
 ])
 def test_greedy_follow_wins_cheaply_or_dumps_low(lead, opts, chosen):
-    from .helpers import c, cs
-
     assert greedy_follow(cs(opts), c(lead)) == c(chosen)
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules.base import IllegalMove, NotYourTurn
-from games.rules.cards import CARD_ID, deck_for
+from games.rules.cards import CARD_ID, FACTION_NAMES, deck_for, parse_card
 from games.rules.claim.core import PHASE1, Core
 from games.rules.claim.options import random_mix
 
@@ -104,12 +104,8 @@ def test_complete_games_keep_every_invariant(kind, seed, rnd, json_at):
 
 
 def parse(move):
-    from games.rules.cards import parse_card
-
     return parse_card(move["play"])
 
 
 def _mix_names(seed: int) -> list[str]:
-    from games.rules.cards import FACTION_NAMES
-
     return [FACTION_NAMES[f] for f in random_mix(random.Random(seed))]

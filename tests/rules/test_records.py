@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from contextlib import redirect_stdout
 
 import pytest
 
 from games.rules.base import IllegalMove, RulesError
 from games.rules.claim import CLAIM, CLAIM2, CLAIM_MIX
-from games.rules.registry import get_rules
+from games.rules.registry import from_record, get_rules, replay_record
 from games.rules.selfplay import generate, main
 
 RECORD_KEYS = {"format", "game", "factions", "seats", "hands", "deck", "first_leader", "moves", "result"}
@@ -39,7 +40,6 @@ def test_record_shape():
 
 def test_record_with_rich_interface_matches_replay():
     st = CLAIM.setup(None, 2, 99)
-    import random
 
     rng = random.Random(1)
     while not CLAIM.is_over(st):
@@ -98,8 +98,6 @@ def test_selfplay_cli_errors():
 
 
 def test_registry_replay_record_dispatches_on_the_game():
-    from games.rules.registry import from_record, replay_record
-
     for game in ("claim", "claim2", "claim-mix"):
         (record,) = list(generate(game, 1, seed=6))
         assert get_rules(game).is_over(from_record(record))

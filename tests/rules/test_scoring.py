@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from games.rules.cards import ALL_CODES, CLAIM_FACTIONS, UNDEAD
 from games.rules.claim.core import PHASE2
-from games.rules.claim.playout import _winner
+from games.rules.claim.playout import _winner, random_deal, random_playout
 from games.rules.claim.scoring import decide, piles_by_faction
 from games.rules.claim.serial import result_of
 
@@ -91,9 +92,6 @@ def test_T4_2_claim2_three_votes_win():
 
 
 def test_C8_8_undead_vote_is_always_assigned_in_complete_games():
-    from games.rules.cards import CLAIM_FACTIONS, UNDEAD
-    from games.rules.claim.playout import random_deal, random_playout
-
     rng = random.Random(8)
     for _ in range(300):
         st = random_deal("claim", CLAIM_FACTIONS, rng)
@@ -104,8 +102,6 @@ def test_C8_8_undead_vote_is_always_assigned_in_complete_games():
 
 
 def test_fast_winner_matches_full_scoring_on_random_piles():
-    from games.rules.cards import ALL_CODES
-
     rng = random.Random(3)
     for _ in range(3000):
         factions = tuple(sorted(rng.sample(range(10), 5)))

@@ -16,6 +16,5 @@ if _READY:
         alice,
         bob,
         make_api,
-        make_user,
         stranger,
     )

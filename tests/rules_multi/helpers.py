@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from games.rules.cards import CARD_ID
-from games.rules.claim import CLAIM_MIX
+from games.rules.claim import CLAIM_MIX, core
 from games.rules.claim.core import PHASE1, Core
+from games.rules.claim.engine import move_json
 from games.rules.claim.types import ClaimEvent as Event
 from tests.rules.helpers import cs  # noqa: F401 - re-exported for the multi-seat tests
 from tests.rules.helpers import make_state as _make_state
@@ -50,11 +52,6 @@ def legal_cards(st: Core) -> list[str]:
 def steer_to_giant_choice(st: Core, seed: int = 0, tries: int = 5000) -> list[tuple[int, dict[str, Any]]]:
     """Moves from ``st`` (random legal ones) after which a seat owes a Giant choice with at least two
     candidates (M6.5): found by random playouts of the engine's core from ``st``."""
-    import random
-
-    from games.rules.claim import core
-    from games.rules.claim.engine import move_json
-
     rng = random.Random(seed)
     for _ in range(tries):
         s = st.copy()

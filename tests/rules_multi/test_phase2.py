@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -10,6 +11,7 @@ from games.rules.base import IllegalMove, NotYourTurn
 from games.rules.claim import CLAIM_MIX
 from games.rules.claim import multiplayer_rulings as R
 from games.rules.claim.core import OVER, PHASE2
+from games.rules.selfplay import generate
 
 from .helpers import GG, KG, cs, ids, make_state, play
 
@@ -83,7 +85,6 @@ def test_M6_3_4_players_winners_own_dwarf_goes_to_the_other_team_too():
 def test_M6_3_3_players_the_recipient_is_always_a_player_who_lost():
     # checked for the same flaw: with 3 players every other player is an opponent, so the lowest
     # card of the trick (never the winner's) is always a losing opponent's
-    import itertools
 
     cards = [0x02, 0x35, 0x07, 0x31, 0x19, 0x40, 0x45]  # goblins, dwarves, knight, undead, doppelganger
     for trick in itertools.permutations(cards, 3):
@@ -207,8 +208,6 @@ def test_M6_5_a_pending_giant_choice_survives_json_and_records():
 
 
 def test_M6_5_giant_choices_in_self_played_records_replay():
-    from games.rules.selfplay import generate
-
     seen = 0
     for seats in (3, 4):
         for rec in generate("claim-mix", 120, 5, seats=seats, factions=GG):

@@ -10,8 +10,10 @@ from contextlib import redirect_stdout
 import pytest
 
 from games.rules.base import IllegalMove
+from games.rules.cards import FACTION_NAMES
 from games.rules.claim import CLAIM_MIX
 from games.rules.claim.core import OVER
+from games.rules.claim.options import random_mix
 from games.rules.claim.playout import random_deal, random_game_n, random_playout
 from games.rules.registry import from_record, replay_record
 from games.rules.selfplay import generate, main
@@ -101,7 +103,6 @@ def test_selfplay_fixed_7_factions_and_deterministic():
 @pytest.mark.parametrize("seats", [3, 4])
 def test_random_playout_with_n_seats_ends_and_matches_the_result(seats):
     rng = random.Random(seats)
-    from games.rules.claim.options import random_mix
 
     for _ in range(50):
         factions = random_mix(rng, seats)
@@ -117,6 +118,4 @@ def test_random_playout_with_n_seats_ends_and_matches_the_result(seats):
 
 
 def _names(factions):
-    from games.rules.cards import FACTION_NAMES
-
     return [FACTION_NAMES[f] for f in factions]

@@ -17,6 +17,7 @@ if not _READY:
 from games.models import Game
 from games.rules.registry import get_rules
 from games.service import replay_log
+from tests.rules_multi.helpers import giant_choice_seed, steer_to_giant_choice
 from tests.service.conftest import assert_no_leak, hidden_card_ids, state_at
 
 pytestmark = pytest.mark.django_db
@@ -131,8 +132,6 @@ GNOMES_GIANTS = ["gnome", "giant", "undead", "dwarf", "dragon", "troll", "seer"]
 
 
 def test_M6_5_the_giant_choice_through_the_api_with_three_humans(make_api):
-    from tests.rules_multi.helpers import giant_choice_seed, steer_to_giant_choice
-
     players = [make_api(n) for n in ("g0", "g1", "g2")]
     body = {"kind": "claim-mix", "seats": 3, "options": {"factions": GNOMES_GIANTS},
             "opponents": [{"type": "user", "username": n} for n in ("g1", "g2")]}

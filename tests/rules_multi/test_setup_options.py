@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
 from games.rules.base import InvalidOptions
-from games.rules.cards import deck_for
+from games.rules.cards import FACTION_NAMES, deck_for
 from games.rules.claim import CLAIM, CLAIM2, CLAIM_MIX
 from games.rules.claim.options import random_mix
 
@@ -80,8 +81,6 @@ def test_M3_1_M3_2_deal_72_cards_hands_of_12_or_9_and_36_in_the_deck(seats, hand
 
 
 def test_M3_1_random_mix_for_3_4_seats_is_one_pair_and_five_singles():
-    import random
-
     rng = random.Random(3)
     for _ in range(50):
         mix = random_mix(rng, 4)
@@ -90,8 +89,6 @@ def test_M3_1_random_mix_for_3_4_seats_is_one_pair_and_five_singles():
 
 
 def _names(mix):
-    from games.rules.cards import FACTION_NAMES
-
     return [FACTION_NAMES[f] for f in mix]
 
 

@@ -21,8 +21,8 @@ PLAY_SCOPES = ["games:read", "games:play"]
 
 
 @pytest.fixture(autouse=True)
-def _eager_tasks(settings):
-    settings.TASK_MODE = "eager"
+def _eager_tasks(eager_tasks):
+    """AI turns and the other tasks run inline (tests/conftest.py)."""
 
 
 class Api:
@@ -68,14 +68,6 @@ class Api:
         if client_id is not None:
             body["client_id"] = client_id
         return self.post(f"/api/v1/games/{game_id}/moves", body)
-
-
-@pytest.fixture
-def make_user(db):
-    def make(username: str, is_bot: bool = False) -> User:
-        return User.objects.create_user(username=username, password="not-used-pw-123", is_bot=is_bot)
-
-    return make
 
 
 @pytest.fixture

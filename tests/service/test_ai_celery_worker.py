@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from channels.layers import get_channel_layer
 from django.conf import settings as dj_settings
 from django.db import connection
 from rest_framework.test import APIClient
@@ -41,7 +42,7 @@ def celery_worker_proc() -> Iterator[tuple[subprocess.Popen, Path]]:
     """A real worker subprocess (solo pool) on the test database and the test Redis; stopped in teardown."""
     if connection.vendor != "postgresql" or not dj_settings.REDIS_URL:
         pytest.skip("needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL)")
-    from claim.celery import app
+    from claim.celery import app  # noqa: PLC0415 - connects the worker receivers: only for this test
 
     app.control.purge()  # no task left over from an earlier run may touch this test's games
     env = celery_env()
@@ -114,8 +115,6 @@ def test_celery_worker_plays_the_ai_seat_to_the_end(settings: Any, make_user: An
 
 def _collect_pushes(group: str) -> list[int]:
     """Versions of the ``game.update`` messages sent to ``group``, collected on a loop of its own."""
-    from channels.layers import get_channel_layer
-
     layer = get_channel_layer()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True).start()

@@ -4,6 +4,11 @@ list of bots online."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from games.bots import mark_online
+from games.rules.registry import get_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +34,6 @@ def test_a_resigned_games_record_says_how_it_ended(alice):
 
 
 def test_a_game_that_ended_by_play_keeps_the_engines_result(alice):
-    from games.rules.registry import get_rules
-
     gid = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])["id"]
     view = alice.view(gid)
     while view["status"] == "active":
@@ -43,8 +46,6 @@ def test_a_game_that_ended_by_play_keeps_the_engines_result(alice):
 
 
 def test_bots_online_lists_bots_with_a_live_connection(make_api, api_client_anonymous):
-    from games.bots import mark_online
-
     bot = make_api("robo", scopes=["bot:play"], is_bot=True)
     make_api("sleepy", scopes=["bot:play"], is_bot=True)
     human = make_api("human")
@@ -57,8 +58,5 @@ def test_bots_online_lists_bots_with_a_live_connection(make_api, api_client_anon
 
 @pytest.fixture
 def api_client_anonymous():
-    from django.core.cache import cache
-    from rest_framework.test import APIClient
-
     cache.clear()
     return APIClient()

@@ -7,7 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games.challenges import service
 from games.challenges.models import Challenge
+from games.challenges.service import expire_due
 
 pytestmark = pytest.mark.django_db
 
@@ -80,8 +82,6 @@ def test_a_challenge_to_someone_else_is_invisible(alice, bob, stranger):
 
 
 def test_expiry(alice, bob):
-    from games.challenges.service import expire_due
-
     c = challenge(alice, to="bob", expires_in=60)
     Challenge.objects.filter(pk=c["id"]).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert bob.get("/api/v1/challenges").json()["incoming"] == []
@@ -118,8 +118,6 @@ def test_bad_terms_get_the_answers_of_game_creation(alice, bob):
 
 
 def test_pending_challenges_are_capped(alice, bob, monkeypatch):
-    from games.challenges import service
-
     monkeypatch.setattr(service, "MAX_PENDING", 2)
     challenge(alice, to="bob")
     challenge(alice)

@@ -6,11 +6,14 @@ import threading
 import uuid
 
 import pytest
-from django.db import connection
+from django.db import connection, connections, transaction
 from rest_framework.test import APIClient
 
+from accounts.models import ApiToken
 from games.models import Game, GameEvent, Move
+from games.notify.models import Notification
 from games.service import replay_log
+from games.service._common import lock_game
 
 from .conftest import PLAY_SCOPES
 
@@ -27,7 +30,6 @@ def _client(token: str) -> APIClient:
 def test_two_clients_race_the_same_version(make_user):
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
-    from accounts.models import ApiToken
 
     users = [make_user("ann"), make_user("ben")]
     tokens = [ApiToken.issue(u, "race", PLAY_SCOPES)[1] for u in users]
@@ -93,7 +95,6 @@ def test_two_clients_race_the_same_version(make_user):
 def test_same_client_id_raced_applies_once(make_user):
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
-    from accounts.models import ApiToken
 
     user = make_user("solo")
     token = ApiToken.issue(user, "race", PLAY_SCOPES)[1]
@@ -138,10 +139,6 @@ def test_a_row_naming_the_game_does_not_wait_for_the_move_lock(make_user, first)
     for a move's lock nor makes the next move wait for it, in either order."""
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
-    from django.db import connections, transaction
-
-    from games.notify.models import Notification
-    from games.service._common import lock_game
 
     user = make_user("ann")
     game = Game.objects.create(kind="claim", seat_count=2, seed=1, created_by=user)

@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Game, GameEvent, Move
 from games.rules.registry import get_rules
-from games.service import replay_log
+from games.service import create_game, replay_log
 
 from .conftest import play_human_vs_human
 
@@ -112,8 +112,6 @@ def test_history_hides_raw_moves_of_other_seats_until_the_end(alice, bob):
 
 
 def test_ai_vs_ai_game_runs_to_the_end_in_tasks(make_user, django_capture_on_commit_callbacks):
-    from games.service import create_game
-
     owner = make_user("owner")
     with django_capture_on_commit_callbacks(execute=True):
         game = create_game(owner, "claim-mix", {"factions": ["gnome", "giant", "dragon", "troll", "seer"]},

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from games.models import Game
+from games.rules.cards import CARD_ID
+from games.service import create_game
 from games.service import moves as service_moves
 
 from .conftest import Api, assert_no_leak, hidden_card_ids, state_at
@@ -142,8 +144,6 @@ def test_human_vs_human_payloads_never_leak(alice, bob, stranger):
 
 
 def test_ai_vs_ai_ai_sees_only_its_view(make_user, ai_spy, django_capture_on_commit_callbacks, caplog):
-    from games.service import create_game
-
     caplog.set_level(logging.DEBUG)
     owner = make_user("owner")
     with django_capture_on_commit_callbacks(execute=True):
@@ -157,8 +157,6 @@ def test_ai_vs_ai_ai_sees_only_its_view(make_user, ai_spy, django_capture_on_com
 
 def _assert_logs_clean(caplog, game: Game) -> None:
     """No log line carries a card id or the seed."""
-    from games.rules.cards import CARD_ID
-
     ids = set(CARD_ID.values())
     for record in caplog.records:
         text = record.getMessage()
@@ -177,7 +175,6 @@ def test_admin_never_shows_secrets_of_active_games(alice, make_user, client):
     client.force_login(admin)
     hand = state_at(game).hands
     secret_cards = {c for h in hand for c in h}
-    from games.rules.cards import CARD_ID
 
     for url in ("/admin/games/game/", f"/admin/games/game/{gid}/change/", "/admin/games/move/",
                 "/admin/games/gameevent/"):

@@ -8,8 +8,10 @@ import re
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.models import Game
+from games.service.queries import inbox
 
 pytestmark = pytest.mark.django_db
 
@@ -77,10 +79,6 @@ def test_the_inbox_reads_only_the_seats_of_games_not_finished(alice, status) -> 
     """EXPLAIN on PostgreSQL: the inbox finds the player's games through the partial index of seats not finished
     (seat_user_current), so its cost does not grow with the player's finished games. (Sequential and bitmap
     scans, which the planner prefers on tiny tables, are turned off here.)"""
-    from django.test.utils import CaptureQueriesContext
-
-    from games.service.queries import inbox
-
     if connection.vendor != "postgresql":
         pytest.skip("the plan checked is PostgreSQL's")
     for _ in range(3):  # finished games in the history

@@ -7,8 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games import signals
 from games.models import Game, Move, Seat
-from games.service import create_game, game_view_payload, play_ai_turn, replay_log
+from games.realtime import publish
+from games.rules.registry import get_rules
+from games.service import create_game, game_view_payload, make_move, play_ai_turn, replay_log, resume_ai_turns
 
 from .conftest import play_human_vs_human
 
@@ -186,8 +189,6 @@ def test_inbox_order_my_turn_first_then_deadline_then_updated(alice, bob, make_u
 
 
 def test_publish_and_ai_task_run_on_commit(alice, monkeypatch):
-    from games.realtime import publish
-
     published: list[int] = []
     monkeypatch.setattr(publish, "publish_game_update", lambda game_id, **prepared: published.append(game_id))
     created = alice.create(kind="claim", opponents=[{"type": "ai", "level": 1}])
@@ -201,8 +202,6 @@ def test_publish_and_ai_task_run_on_commit(alice, monkeypatch):
 def test_the_service_commits_without_subscribers(alice, monkeypatch):
     """The service knows its subscribers only through the signals: with none connected a game is still
     created and played (nothing is published, no AI turn starts)."""
-    from games import signals
-
     monkeypatch.setattr(signals.game_committed, "receivers", [])
     monkeypatch.setattr(signals.ai_turn_due, "receivers", [])
     monkeypatch.setattr(signals.game_committed, "sender_receivers_cache", {})
@@ -219,7 +218,6 @@ def test_ai_task_is_idempotent_by_version(alice, django_capture_on_commit_callba
     ai_first = Seat.objects.get(game=g, index=1).to_act
     if not ai_first:
         view = game_view_payload(g, user)
-        from games.service import make_move
 
         make_move(user, g.pk, view["version"], view["legal_moves"][0])
         g.refresh_from_db()
@@ -237,8 +235,6 @@ def test_ai_task_is_idempotent_by_version(alice, django_capture_on_commit_callba
 
 def test_ai_moves_are_deterministic_for_a_seed(make_user):
     """Same seed, same log: the AI's choice depends only on (seed, version, seat) and its view."""
-    from games.rules.registry import get_rules
-
     rules = get_rules("claim")
     logs = []
     for name in ("p1", "p2"):
@@ -278,13 +274,10 @@ def test_payload_shape_for_a_seated_player(alice):
 
 
 def test_resume_ai_turns_restarts_a_stalled_game(alice, django_capture_on_commit_callbacks):
-    from games.service import resume_ai_turns
-
     g = create_game(alice.user, "claim", opponents=[{"type": "ai", "level": 1}])  # hooks dropped: "crash"
     g.refresh_from_db()
     if not Seat.objects.get(game=g, index=1).to_act:
         view = game_view_payload(g, alice.user)
-        from games.service import make_move
 
         make_move(alice.user, g.pk, view["version"], view["legal_moves"][0])  # hooks dropped again
         g.refresh_from_db()

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.ratings.models import Rating
+from games.seeks import lobby, service
 from games.seeks.models import Seek
 
 pytestmark = pytest.mark.django_db
@@ -140,8 +141,6 @@ def test_joining_refusals(alice, bob, make_user):
 
 
 def test_a_seek_taken_meanwhile_leaves_nothing_behind(alice, bob, make_user, monkeypatch):
-    from games.seeks import lobby, service
-
     theirs = _waiting(bob.user, 5)
     real = service._pair_once
 
@@ -163,7 +162,6 @@ def test_joining_a_three_seat_seek_waits_for_the_third(alice, bob, make_user):
     theirs = _waiting(bob.user, 5, kind="claim-mix", seats=3, options=opts, rated=False)
     r = alice.post(f"/api/v1/seeks/{theirs.pk}/accept")
     assert r.status_code == 201 and r.json()["status"] == "open" and r.json()["game_id"] is None, r.content
-    from games.seeks import lobby
 
     _mine, game = lobby.accept(carol, theirs.pk)
     assert game is not None and game.seat_count == 3

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games.models import Game
+from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,6 @@ def test_finished_games_newest_first_in_pages_public(alice, bob):
 def test_ties_on_the_end_instant_are_neither_lost_nor_repeated(alice):
     done = _finished(alice, 4)
     Game.objects.filter(pk__in=done).update(finished_at=Game.objects.get(pk=done[0]).finished_at)
-    from games.models import Seat
 
     Seat.objects.filter(game_id__in=done).update(finished_at=Game.objects.get(pk=done[0]).finished_at)
     seen, _ = _walk(alice.client, "alice", 1)

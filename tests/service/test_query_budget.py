@@ -12,8 +12,11 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
+import games.tasks
 from games.realtime import publish
+from games.service import make_move
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +27,6 @@ MOVE_QUERIES = 7  # token, lock game, seats+users, insert move, update seats, in
 def _background_followers_not_counted(monkeypatch):
     """``game_changed`` receivers (clocks, notifications, ratings) run in a background task, not in
     the request; tests run tasks inline (eager), so keep them out of the request's count here."""
-    import games.tasks
-
     dispatched: list[tuple[int, int, str]] = []
     monkeypatch.setattr(games.tasks, "send_game_changed", lambda *args: dispatched.append(args))
     yield
@@ -64,8 +65,6 @@ def test_a_move_over_http_stays_within_its_query_budget(alice, bob, django_asser
 def test_a_pwa_move_with_session_and_csrf_costs_what_a_token_move_costs(alice, bob):
     """The PWA's credential (session cookie + CSRF header): the session comes from the cache, the user is one
     query, as the token lookup is for a token client: the same budget on the one move path."""
-    from rest_framework.test import APIClient
-
     game_id, mover, view = _started(alice, bob)
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(mover.user)
@@ -94,8 +93,6 @@ def test_max_num_queries_of_a_move_and_of_its_retry(alice, bob, django_assert_ma
 
 
 def test_publishing_after_a_move_reads_nothing(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
-    from games.service import make_move
-
     game_id, mover, view = _started(alice, bob)
     with django_capture_on_commit_callbacks(execute=False) as hooks:
         make_move(mover.user, game_id, view["version"], view["legal_moves"][0], client_id="budget-3")

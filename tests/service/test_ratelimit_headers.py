@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from claim.throttling import UserRateThrottle
+
 pytestmark = pytest.mark.django_db
 
 ITEM = re.compile(r'^"(?P<name>[a-z_]+)";(?P<a>[qr])=(?P<x>\d+);(?P<b>[wt])=(?P<y>\d+)$')
@@ -38,8 +40,6 @@ def test_a_move_carries_both_of_its_policies(alice):
 
 
 def test_a_429_says_none_left_and_when(alice, monkeypatch):
-    from claim.throttling import UserRateThrottle
-
     monkeypatch.setattr(UserRateThrottle, "get_rate", lambda self: "2/min")
     alice.get("/api/v1/games"), alice.get("/api/v1/games")
     refused = alice.get("/api/v1/games")

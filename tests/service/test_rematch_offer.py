@@ -12,7 +12,11 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import delete_account
+from games.challenges import events
 from games.challenges.models import Challenge
+from games.models import Game
+from games.service._common import seats_of
+from games.service.payload import rematch_of_game
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +24,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def frames(monkeypatch):
     """Every typed frame sent to a user's group: ``[(user id, frame)]``."""
-    from games.challenges import events
-
     sent: list[tuple[int, dict]] = []
     real = events.send_frames
 
@@ -254,10 +256,6 @@ def test_a_rematch_of_a_rated_game_is_rated_with_the_same_time_control(alice, bo
 
 def test_the_offer_of_two_seats_is_one_query(alice, bob, django_assert_max_num_queries):
     """The end screen's GET: the rematch part is one indexed read of the challenges (two seats)."""
-    from games.models import Game
-    from games.service._common import seats_of
-    from games.service.payload import rematch_of_game
-
     gid = finished_pair(alice, bob)
     alice.post(f"/api/v1/games/{gid}/rematch")
     game = Game.objects.get(pk=gid)

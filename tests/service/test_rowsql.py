@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils import timezone
 
 from accounts.authentication import _TOKEN_WITH_USER
 from accounts.models import ApiToken
-from games.models import Game, Seat
-from games.service._common import lock_game, seats_of
+from claim.rowsql import insert_row, set_flags, update_row
+from games.models import Game, GameClock, GameEvent, Seat
+from games.service._common import SEATS_GAME_CLOCK, game_and_seats, lock_game, seats_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +38,6 @@ def test_locked_game_equals_the_orm_row_json_and_datetimes_included(alice, bob):
 
 def test_a_missing_clock_is_cached_as_missing_like_select_related(alice, bob, django_assert_num_queries):
     game = _started_game(alice, bob)
-    from games.models import GameClock
 
     GameClock.objects.filter(game_id=game.pk).delete()
     fast = lock_game(game.pk)
@@ -45,8 +46,6 @@ def test_a_missing_clock_is_cached_as_missing_like_select_related(alice, bob, dj
 
 
 def test_a_present_clock_comes_joined(alice, bob, django_assert_num_queries):
-    from games.models import GameClock
-
     game = _started_game(alice, bob)
     clock, _ = GameClock.objects.get_or_create(game_id=game.pk)
     fast = lock_game(game.pk)
@@ -86,11 +85,6 @@ def test_token_lookup_builds_token_and_user(alice):
 
 
 def test_writes_compiled_once_store_what_the_orm_stores(alice, bob):
-    from django.utils import timezone
-
-    from claim.rowsql import insert_row, set_flags, update_row
-    from games.models import GameEvent
-
     game = _started_game(alice, bob)
     game.version += 1
     game.updated_at = timezone.now()
@@ -116,9 +110,6 @@ def test_writes_compiled_once_store_what_the_orm_stores(alice, bob):
 
 def test_seats_with_their_game_and_clock_in_one_select_match_the_orm(alice, bob, django_assert_num_queries):
     """The publisher's one read (games.service._common.SEATS_GAME_CLOCK): a join through a join."""
-    from games.models import GameClock
-    from games.service._common import SEATS_GAME_CLOCK, game_and_seats
-
     game = _started_game(alice, bob)
     GameClock.objects.get_or_create(game_id=game.pk)
     orm = list(Seat.objects.filter(game=game).select_related("user", "game", "game__clock").order_by("index"))

@@ -11,6 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+import games.service.payload as payload
+import games.service.records as records
 from games.clock.models import VacationAccount
 from games.clock.service import expire_deadline
 from games.models import Game, GameRecord, Seat
@@ -139,9 +141,6 @@ def test_the_record_view_reads_the_stored_text_and_builds_nothing(alice, monkeyp
     gid = alice.create(kind="inheritors", opponents=[{"type": "ai", "level": 1}])["id"]
     assert alice.post(f"/api/v1/games/{gid}/resign").status_code == 200
     expected = built(gid)
-    import games.service.payload as payload
-    import games.service.records as records
-
     def refuse(*args, **kwargs):
         raise AssertionError("record_payload called for a stored record")
 
