@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from oauth2_provider.models import get_application_model
+
+from accounts.models import User
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "accounts.md"
@@ -57,7 +60,6 @@ def test_createsuperuser_without_prompts_works_in_the_embedded_run(tmp_path):
 
 @pytest.fixture
 def admin_client(db, client):
-    from accounts.models import User
 
     admin = User.objects.create_superuser("operator", "op@example.org", "An-admin-password-1")
     client.force_login(admin)
@@ -88,7 +90,6 @@ def _form(grant: str, algorithm: str = "") -> dict:
 @pytest.mark.parametrize(("grant", "algorithm"), [("password", ""), ("implicit", ""), ("client-credentials", ""),
                                                   ("authorization-code", "RS256")])
 def test_a_grant_or_algorithm_that_does_not_work_is_refused(admin_client, grant, algorithm):
-    from oauth2_provider.models import get_application_model
 
     answer = admin_client.post(ADD, _form(grant, algorithm))
     assert answer.status_code == 200 and b"Select a valid choice" in answer.content  # the form again, with errors
@@ -96,7 +97,6 @@ def test_a_grant_or_algorithm_that_does_not_work_is_refused(admin_client, grant,
 
 
 def test_the_documented_application_is_saved(admin_client):
-    from oauth2_provider.models import get_application_model
 
     answer = admin_client.post(ADD, _form("authorization-code"))
     assert answer.status_code == 302, answer.content.decode()[-3000:]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+from django.test import Client
 from oauth2_provider.models import get_application_model
 
 from .conftest import error
@@ -62,7 +63,6 @@ def test_a_bad_redirect_uri_with_plain_is_shown_never_redirected(session_client,
 def test_issue34_authorize_sends_a_non_s256_request_straight_back_to_the_app(client_app, method):
     """RFC 6749 4.1.2.1: the authorization endpoint itself redirects to the (valid) redirect URI with the error and
     the state; no consent screen is shown (no login needed for that either)."""
-    from django.test import Client
 
     verifier, _challenge = pkce()
     query = authorize_query(client_app, verifier, code_challenge_method=method)
@@ -75,7 +75,6 @@ def test_issue34_authorize_sends_a_non_s256_request_straight_back_to_the_app(cli
 
 
 def test_issue34_authorize_never_redirects_to_a_bad_redirect_uri(client_app):
-    from django.test import Client
 
     verifier, _challenge = pkce()
     query = authorize_query(client_app, verifier, code_challenge_method="plain", redirect_uri="https://evil.example/cb")
@@ -84,7 +83,6 @@ def test_issue34_authorize_never_redirects_to_a_bad_redirect_uri(client_app):
 
 
 def test_issue34_a_valid_request_still_goes_to_the_consent_screen(client_app):
-    from django.test import Client
 
     _verifier, challenge = pkce()
     answer = Client().get("/o/authorize/?" + urlencode(authorize_query(client_app, challenge)))

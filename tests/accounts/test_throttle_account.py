@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 from django.http import HttpResponse
-from django.test import Client
+from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
 import accounts.throttles as throttles
-from accounts.throttles import remember_device
+from accounts.throttles import AdminLoginThrottle, remember_device
 
 from .conftest import PASSWORD, error, url
 
@@ -142,9 +142,7 @@ def test_one_account_throttle_checks_two_requests(settings):
     """DRF keeps a request's cache key on the throttle as ``key``; the account throttles' own key method has
     another name, so that value does not hide it and the same instance checks a second request (mypy found
     the clash: the second check raised TypeError, 'str' object is not callable)."""
-    from django.test import RequestFactory
 
-    from accounts.throttles import AdminLoginThrottle
 
     set_rates(settings, login="1/min")
     throttle = AdminLoginThrottle()

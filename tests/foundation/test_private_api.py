@@ -13,6 +13,7 @@ import pytest
 from asgiref.sync import SyncToAsync, sync_to_async
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
 from django.db import connection
 from django.db.models import Field
 from django.dispatch import Signal
@@ -218,9 +219,7 @@ def test_drf_request_wraps_the_django_request():
 
 def test_django_asgi_handler_wraps_handle_in_a_thread_sensitive_context():
     """StreamsHandler replaces ``__call__`` by its body minus the context: both shapes must still be Django's."""
-    import inspect
 
-    from django.core.handlers.asgi import ASGIHandler
 
     assert list(inspect.signature(ASGIHandler.handle).parameters) == ["self", "scope", "receive", "send"]
     source = inspect.getsource(ASGIHandler.__call__)

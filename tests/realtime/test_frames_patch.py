@@ -10,11 +10,16 @@ import random
 
 import jsonpatch
 import pytest
+from django.core.cache import cache
 
-from games.realtime import frames
+from games.models import Game
+from games.realtime import frames, publish
 from games.realtime.frames import change_frame, frame_for
+from games.service import create_game, join_game, make_move
+from tests.service.conftest import hidden_card_ids, state_at
 
-from .conftest import adb, receive, view_of
+from .conftest import adb, play_one, receive, view_of
+from .test_stream_schema import served_schema, validator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +47,6 @@ def _hidden(game_id: int, move_count: int, seat: int, view: dict) -> set[str]:
     """What ``seat`` may not know at ``move_count``. Claim: the other hands, follower piles and the deck, less what
     the seat has seen (tests/service/conftest.py). Inheritors: the cards in the other hands that the seat's own
     full view does not name (a pile taken from the market is public)."""
-    from games.models import Game
-    from tests.service.conftest import hidden_card_ids, state_at
 
     game = Game.objects.get(pk=game_id)
     st = state_at(game, move_count)
@@ -131,7 +134,6 @@ async def _seats(connect, make_token, users) -> list[Seat]:
 
 
 def _current_version(game_id: int) -> int:
-    from games.models import Game
 
     return Game.objects.values_list("version", flat=True).get(pk=game_id)
 
@@ -139,7 +141,6 @@ def _current_version(game_id: int) -> int:
 async def _play_out(game_id: int, seats: list[Seat], rng: random.Random, max_moves: int = 600) -> None:
     """Random legal moves by whichever human must act, to the end; after each change every seat's patched view is
     checked against its full frames, and once the game waits for a human, against its REST view."""
-    from games.service import make_move
 
     for seat in seats:
         await seat.start(game_id)
@@ -169,7 +170,6 @@ async def test_two_seat_claim_frames_rebuild_each_rest_view(connect, make_token,
 
 
 async def test_four_seat_claim_with_ai_seats_frames_rebuild_each_rest_view(connect, make_token, make_user):
-    from games.service import create_game, join_game
 
     alice, bob = await adb(make_user)(), await adb(make_user)()
     factions = ["knight", "goblin", "undead", "dwarf", "doppelganger", "dragon", "seer"]
@@ -181,7 +181,6 @@ async def test_four_seat_claim_with_ai_seats_frames_rebuild_each_rest_view(conne
 
 
 async def test_inheritors_frames_rebuild_each_rest_view(connect, make_token, make_user):
-    from games.service import create_game, join_game
 
     alice, bob = await adb(make_user)(), await adb(make_user)()
     game = await adb(create_game)(alice, "inheritors", seats=3,
@@ -192,7 +191,6 @@ async def test_inheritors_frames_rebuild_each_rest_view(connect, make_token, mak
 
 async def test_a_client_behind_base_syncs_to_the_full_view(connect, make_token, two_player_game):
     """The client compares ``base`` with what it holds: one that missed a version asks for ``sync``."""
-    from .conftest import play_one
 
     game_id, alice, bob = await adb(two_player_game)()
     (seat,) = await _seats(connect, make_token, [alice])
@@ -212,9 +210,7 @@ async def test_a_client_behind_base_syncs_to_the_full_view(connect, make_token, 
 
 
 async def test_without_the_previous_views_the_full_view_goes_out(connect, make_token, two_player_game):
-    from django.core.cache import cache
 
-    from .conftest import play_one
 
     game_id, alice, bob = await adb(two_player_game)()
     (seat,) = await _seats(connect, make_token, [alice])
@@ -231,9 +227,7 @@ async def test_the_socket_sends_the_full_view_when_it_sent_another_version_than_
                                                                                      two_player_game, monkeypatch):
     """A socket that sent version ``v`` (a push or a sync) sends the full frame when ``base`` is not ``v`` (the
     push of the version between was lost), and the change frame again once it sent the base."""
-    from games.realtime import publish
 
-    from .conftest import play_one
 
     game_id, alice, bob = await adb(two_player_game)()
     (seat,) = await _seats(connect, make_token, [alice])
@@ -293,8 +287,6 @@ def test_frame_for_picks_the_change_only_for_its_base():
 
 async def test_change_frames_match_the_schema(connect, make_token, two_player_game):
     """What the socket really sends validates against ``SocketGameFrame`` of the served OpenAPI schema."""
-    from .conftest import play_one
-    from .test_stream_schema import served_schema, validator
 
     schema = await adb(served_schema)()
     check = validator(schema, "#/components/schemas/SocketGameFrame")

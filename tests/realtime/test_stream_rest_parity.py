@@ -7,8 +7,14 @@ from __future__ import annotations
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
+from rest_framework.throttling import SimpleRateThrottle
+
+from accounts.models import ApiToken
+from accounts.services import revoke_token
+from claim.throttling import UserRateThrottle
 
 from .conftest import adb
+from .test_streams import Stream, headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +45,6 @@ async def asgi_get(app, path: str, headers: list[tuple[bytes, bytes]],
 @pytest.fixture(autouse=True)
 def _still_clock(monkeypatch):
     """DRF's throttles read a clock that stands still: two answers a moment apart report the same windows."""
-    from rest_framework.throttling import SimpleRateThrottle
 
     monkeypatch.setattr(SimpleRateThrottle, "timer", staticmethod(lambda: 1_000_000.0))
 
@@ -67,8 +72,6 @@ def bearer(plain: str) -> list[tuple[bytes, bytes]]:
 
 
 def _revoked(user, make_token) -> list:
-    from accounts.models import ApiToken
-    from accounts.services import revoke_token
 
     plain = make_token(user, scopes=["games:read"])
     revoke_token(ApiToken.objects.get(prefix=ApiToken.parse_prefix(plain)))
@@ -117,7 +120,6 @@ async def test_a_throttled_stream_answers_what_a_throttled_rest_request_answers(
                                                                                monkeypatch):
     """The user's rate is one bucket for both: once REST has used it up, a stream gets REST's very 429 (the clock
     stands still here, so both say the same ``retry_after``)."""
-    from claim.throttling import UserRateThrottle
 
     monkeypatch.setattr(UserRateThrottle, "get_rate", lambda self: "2/min")
     headers = bearer(await adb(make_token)(await adb(make_user)(), scopes=["games:read"]))
@@ -130,9 +132,7 @@ async def test_a_throttled_stream_answers_what_a_throttled_rest_request_answers(
 
 async def test_a_stream_opened_counts_against_the_users_rate(asgi_app, make_user, make_token, monkeypatch):
     """An admitted stream is one request of the user's rate, like a REST read: it carries its RateLimit fields."""
-    from claim.throttling import UserRateThrottle
 
-    from .test_streams import Stream, headers
 
     monkeypatch.setattr(UserRateThrottle, "get_rate", lambda self: "2/min")
     plain = await adb(make_token)(await adb(make_user)(), scopes=["games:read"])

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
+from channels.routing import URLRouter
+from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.test import Client
+from django.urls import resolve, reverse
 
+from claim.asgi import StreamsHandler, http_app, http_routes
+from games import streams
 from games.challenges import service
+from games.realtime import limits
 from games.service import resign
 
 from .conftest import adb, play_one
@@ -126,12 +136,8 @@ async def test_streams_are_read_with_get_only(asgi_app, make_user, make_token, m
 async def test_streams_are_served_without_a_thread_of_their_own(asgi_app, make_user, make_token):
     """claim.asgi routes the stream paths to StreamsHandler (no per-request thread), everything else to Django's
     own handler; an open stream adds no thread to the process."""
-    import threading
 
-    from channels.routing import URLRouter
 
-    from claim.asgi import StreamsHandler, http_app, http_routes
-    from games import streams
 
     router = URLRouter(http_routes)
     game = streams.GAME_PATH_TEMPLATE.format(game_id=12)
@@ -153,9 +159,7 @@ async def test_streams_are_served_without_a_thread_of_their_own(asgi_app, make_u
 
 def test_the_stream_routes_are_the_documented_paths():
     """The paths the schema names (games/stream_schema.py) are the URLconf's routes of the stream view."""
-    from django.urls import resolve, reverse
 
-    from games import streams
 
     assert reverse("games:stream-events") == streams.EVENTS_PATH
     assert reverse("games:game-stream", kwargs={"game_id": 7}) == streams.GAME_PATH_TEMPLATE.format(game_id=7)
@@ -166,10 +170,7 @@ def test_the_stream_routes_are_the_documented_paths():
 
 async def test_a_session_opens_a_stream_and_logging_out_ends_it(asgi_app, make_user, session_cookie, make_token):
     """A session authenticates a stream as it does REST (issue #34); its logout ends that session's stream only."""
-    from django.conf import settings
-    from django.test import Client
 
-    from games.challenges import service
 
     user, alice = await adb(make_user)(), await adb(make_user)()
     cookie, other_cookie = await adb(session_cookie)(user), await adb(session_cookie)(user)
@@ -194,15 +195,12 @@ async def test_a_session_opens_a_stream_and_logging_out_ends_it(asgi_app, make_u
 
 
 def held_counts() -> tuple[dict, dict]:
-    from games import streams
-    from games.realtime import limits
 
     return dict(streams._open), dict(limits._held)
 
 
 async def test_a_stream_frees_its_places_when_it_ends_or_its_client_goes(asgi_app, make_user, make_token,
                                                                         two_player_game):
-    from games.service import resign
 
     before = held_counts()
     user = await adb(make_user)()
@@ -243,12 +241,8 @@ async def test_a_client_gone_while_its_stream_is_checked_holds_no_place(asgi_app
 async def test_a_client_gone_before_its_body_started_holds_no_place(asgi_app, make_user, make_token, monkeypatch):
     """The client goes after the stream was admitted, while the middleware still handles the response: Django
     drops the response without reading its body, and the places it held are released all the same."""
-    import threading
-    import time
 
-    from django.contrib.sessions.middleware import SessionMiddleware
 
-    from games import streams
 
     monkeypatch.setattr(streams, "START_SECONDS", 1.0)
 
@@ -280,7 +274,6 @@ async def test_a_client_gone_before_its_body_started_holds_no_place(asgi_app, ma
 
 
 async def test_too_many_streams_is_the_apis_error(asgi_app, make_user, make_token, settings):
-    from games import streams
 
     plain = await adb(make_token)(await adb(make_user)())
     opened = [Stream(asgi_app, "/api/v1/stream/events", plain) for _ in range(streams.MAX_PER_USER)]
@@ -303,7 +296,6 @@ async def test_too_many_streams_is_the_apis_error(asgi_app, make_user, make_toke
 def test_under_wsgi_a_stream_is_refused_after_the_checks(make_user, make_token):
     """gunicorn (WSGI) holds no streams (the proxy sends them to uvicorn): a request that passes the checks is
     told so (501), one that does not gets the REST refusal; nothing is counted."""
-    from django.test import Client
 
     before = held_counts()
     user = make_user()

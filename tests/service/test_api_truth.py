@@ -14,10 +14,15 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiYamlRenderer
+from drf_spectacular.validation import validate_schema
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
+from accounts.models import ApiToken, User
 from games.api.serializers import MAX_SEATS, MIN_SEATS
+from games.models import Seat
+from games.notify.models import Notification
 from games.rules.registry import GAMES
 from tests.realtime.conftest import adb, asgi_app, connect, receive  # noqa: F401 - the socket fixtures
 
@@ -43,7 +48,6 @@ def operations(schema: dict[str, Any]):
 # --- 1. an accepted challenge's game is active from its first version, for both players ------------------------
 
 def _token_client(user) -> APIClient:
-    from accounts.models import ApiToken
 
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Bearer " + ApiToken.issue(user, "t", ["games:read", "games:play"])[1])
@@ -51,7 +55,6 @@ def _token_client(user) -> APIClient:
 
 
 def _users_and_tokens():
-    from accounts.models import ApiToken, User
 
     users = [User.objects.create_user(username=name, password="not-used-pw-123") for name in ("ada", "bob")]
     return users, [ApiToken.issue(u, "socket", ["games:read", "games:play"])[1] for u in users]
@@ -100,8 +103,6 @@ async def test_an_accepted_challenge_reaches_both_players_active_never_open(conn
 def test_whoever_moves_first_after_an_accepted_challenge_is_told_it_is_their_turn(alice, bob):
     """The game starts in its ``created`` version, made by the player who accepted: the challenger, who made the
     challenge long before, hears of the turn as after a join; the one who just accepted is not told (docs: a join)."""
-    from games.models import Seat
-    from games.notify.models import Notification
 
     seen = set()
     for attempt in range(24):  # who leads is the deal's: until both players have led once
@@ -163,7 +164,6 @@ def test_a_public_read_answers_without_credentials(alice, api_client):
 # --- 6. no reST markup in descriptions ----------------------------------------------------------------------------
 
 def test_no_rest_markup_in_the_schema(generated):
-    from drf_spectacular.renderers import OpenApiYamlRenderer
 
     text = OpenApiYamlRenderer().render(generated[0]).decode()
     assert "``" not in text
@@ -299,6 +299,5 @@ def test_the_oauth_scheme_and_endpoints_are_in_the_schema(generated):
 
 
 def test_the_schema_is_valid_with_the_oauth_additions(generated):
-    from drf_spectacular.validation import validate_schema
 
     validate_schema(generated[0])

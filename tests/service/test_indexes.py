@@ -100,9 +100,7 @@ def test_the_finished_inbox_is_a_range_of_the_finished_seats_index_newest_first(
     """``GET /games?status=finished`` (the PWA loads it with every inbox): newest finished first, read in the
     order of seat_user_finished, so a page never sorts the player's whole history. (Sorts are turned off
     with the scans: on a test's tiny tables the planner would rather sort; the point is that it needn't.)"""
-    from django.test.utils import CaptureQueriesContext
 
-    from games.service.queries import inbox
 
     if connection.vendor != "postgresql":
         pytest.skip("the plan checked is PostgreSQL's")

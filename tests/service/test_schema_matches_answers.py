@@ -25,6 +25,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
+from games.api import schema
+from games.api.typed_schema import _Builder
+from games.clock.bookings import take_period
+from games.clock.service import expire_deadline, give_time, request_pause, resume
 from games.models import Game
 from games.rules.cards import FACTION_NAMES
 from games.rules.claim.options import random_mix
@@ -126,7 +130,6 @@ def test_the_game_bodies_refer_to_the_typed_components(components):
 
 
 def test_the_examples_of_the_game_view_are_real_answers(components):
-    from games.api import schema
 
     for example in (schema.GAME_VIEW_EXAMPLE, schema.BANK_VIEW_EXAMPLE):
         components.check("EngineView", example["view"], "the example's view")
@@ -136,7 +139,6 @@ def test_the_examples_of_the_game_view_are_real_answers(components):
 
 
 def test_the_builder_refuses_a_type_it_cannot_describe():
-    from games.api.typed_schema import _Builder
 
     with pytest.raises(TypeError):
         _Builder().schema(float)
@@ -205,8 +207,6 @@ def test_a_whole_game_answers_as_the_schema_says(components, make_api, kind, sea
 
 def test_the_service_events_and_results_answer_as_the_schema_says(components, make_api,
                                                                   django_capture_on_commit_callbacks):
-    from games.clock.bookings import take_period
-    from games.clock.service import expire_deadline, give_time, request_pause, resume
 
     alice, bob = make_api("alice"), make_api("bob")
     events: list[dict[str, Any]] = []
