@@ -33,7 +33,8 @@ async def _still_alive(comm) -> None:
         ('"ping"', 'A message must be a JSON object with a "type".'),
         ("{}", "Unknown message type null"),
         ('{"type": "launch"}',
-         'Unknown message type "launch"; known types: frames, notifications, ping, subscribe, sync, unsubscribe, viewing.'),
+         'Unknown message type "launch"; known types: frames, notifications, ping, subscribe, sync, unsubscribe, '
+         'viewing.'),
         ('{"type": 5}', "Unknown message type 5"),
         ('{"type": "subscribe"}', '"games" must be "all" or a non-empty list of game ids.'),
         ('{"type": "subscribe", "games": []}', '"games" must be "all" or a non-empty list of game ids.'),
