@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -214,18 +214,17 @@ class VacationShortenSerializer(ClosedSerializer):
         return attrs
 
 
-class ShortenToDaysSerializer(ClosedSerializer):
-    days = StrictIntegerField(min_value=1, max_value=30,
-                              help_text="The period's new length in whole days from its start (fewer than booked).")
-
-
-class ShortenToEndSerializer(ClosedSerializer):
-    end = serializers.DateTimeField(help_text="The new end: the period keeps the whole days from its start that "
-                                              "reach it (a day begun counts).")
-
-
-SHORTEN_REQUEST = PolymorphicProxySerializer(component_name="VacationShorten", resource_type_field_name=None,
-                                             serializers=[ShortenToDaysSerializer, ShortenToEndSerializer])
+#: The body of a shortening, one of two shapes (a PATCH that is not partial: each shape needs its one field).
+SHORTEN_REQUEST = {"application/json": {"oneOf": [
+    {"type": "object", "title": "ShortenToDays", "required": ["days"], "additionalProperties": False,
+     "properties": {"days": {"type": "integer", "minimum": 1, "maximum": 30,
+                             "description": "The period's new length in whole days from its start (fewer than "
+                                            "booked)."}}},
+    {"type": "object", "title": "ShortenToEnd", "required": ["end"], "additionalProperties": False,
+     "properties": {"end": {"type": "string", "format": "date-time",
+                            "description": "The new end: the period keeps the whole days from its start that reach "
+                                           "it (a day begun counts)."}}},
+]}}
 
 
 def _changed(user: Any, given: float) -> Response:

@@ -2890,31 +2890,9 @@ export interface components {
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
          *     (`additionalProperties: false`).
          */
-        PatchedShortenToDaysRequest: {
-            /** @description The period's new length in whole days from its start (fewer than booked). */
-            days?: number;
-        };
-        /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
-         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (`additionalProperties: false`).
-         */
-        PatchedShortenToEndRequest: {
-            /**
-             * Format: date-time
-             * @description The new end: the period keeps the whole days from its start that reach it (a day begun counts).
-             */
-            end?: string;
-        };
-        /**
-         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
-         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
-         *     (`additionalProperties: false`).
-         */
         PatchedVacationRequest: {
             auto_use?: boolean;
         };
-        PatchedVacationShortenRequest: components["schemas"]["PatchedShortenToDaysRequest"] | components["schemas"]["PatchedShortenToEndRequest"];
         Person: {
             username: string;
             name: string;
@@ -9468,7 +9446,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["PatchedVacationShortenRequest"];
+                "application/json": {
+                    /** @description The period's new length in whole days from its start (fewer than booked). */
+                    days: number;
+                } | {
+                    /**
+                     * Format: date-time
+                     * @description The new end: the period keeps the whole days from its start that reach it (a day begun counts).
+                     */
+                    end: string;
+                };
             };
         };
         responses: {
