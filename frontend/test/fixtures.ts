@@ -56,3 +56,13 @@ export function claimView(over: Partial<Schemas["ClaimView"]> = {}): Schemas["Cl
     peeked_cards: [], ...over,
   };
 }
+
+/** The browser globals the store reads (``localStorage`` in memory, an English ``navigator``), for node. */
+export function fakeBrowser(): void {
+  const memory = new Map<string, string>();
+  Object.assign(globalThis, {
+    localStorage: { getItem: (k: string) => memory.get(k) ?? null, setItem: (k: string, v: string) => memory.set(k, v),
+      removeItem: (k: string) => memory.delete(k) },
+    navigator: { language: "en" },
+  });
+}

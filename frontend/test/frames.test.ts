@@ -2,7 +2,7 @@
 // (so the socket asks for sync) when it holds another version or the patch does not apply.
 import { describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../src/api";
-import { gameView } from "./fixtures";
+import { fakeBrowser, gameView } from "./fixtures";
 
 const api = vi.hoisted(() => ({
   peekCached: vi.fn(() => null),
@@ -16,12 +16,7 @@ const api = vi.hoisted(() => ({
   uuid: vi.fn(() => "u"),
 }));
 vi.mock("../src/api", () => api);
-const memory = new Map<string, string>();
-Object.assign(globalThis, {
-  localStorage: { getItem: (k: string) => memory.get(k) ?? null, setItem: (k: string, v: string) => memory.set(k, v),
-    removeItem: (k: string) => memory.delete(k) },
-  navigator: { language: "en" },
-});
+fakeBrowser();
 
 const view = (id: number, version: number, extra: Partial<Schemas["GameView"]> = {}): Schemas["GameView"] =>
   gameView({ id, version, status: "active", kind: "claim", seats: [], my_turn: false, legal_moves: [], ...extra });

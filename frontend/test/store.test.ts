@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { claimView, gameView, summary as row } from "./fixtures";
+import { claimView, fakeBrowser, gameView, summary as row } from "./fixtures";
 
 const api = vi.hoisted(() => {
   let answer: (value: { data: Record<string, unknown>; offline: boolean }) => void = () => undefined;
@@ -16,12 +16,7 @@ const api = vi.hoisted(() => {
   };
 });
 vi.mock("../src/api", () => api);
-const memory = new Map<string, string>();
-Object.assign(globalThis, {
-  localStorage: { getItem: (k: string) => memory.get(k) ?? null, setItem: (k: string, v: string) => memory.set(k, v),
-    removeItem: (k: string) => memory.delete(k) },
-  navigator: { language: "en" },
-});
+fakeBrowser();
 
 const view = (version: number) => gameView({ id: 7, version, status: "active", kind: "claim", seats: [] });
 
