@@ -1,6 +1,7 @@
 """The one rule that matches a typed username or e-mail address to the stored one, for logging in, the login
-limits and password resets: both sides in their :func:`canonical` form (NFKC, case folding, NFKC again:
-Unicode's caseless matching of compatibility forms) must be equal.
+limits, password resets and the player a path names (``/users/{username}``): both sides in their
+:func:`canonical` form (NFKC, case folding, NFKC again: Unicode's caseless matching of compatibility forms) must
+be equal.
 
 So ``SISIRCP``, ``sisircp`` with long s (U+017F, NFKC ``s``) and in full-width letters are ``sisircp``, while
 ``sisircp`` with dotless i (U+0131: case folding keeps it) is another name, on PostgreSQL and SQLite alike.
@@ -58,6 +59,13 @@ def user_for_login(name: str, request: Any = None) -> User | None:
     if raw is not None:
         setattr(raw, _MEMO, (name, found))
     return found
+
+
+def active_user_named(name: str) -> User | None:
+    """The active account called ``name`` by the login's rule (:func:`user_for_login`: canonical forms, the
+    unique ``LOWER(username)`` index), or None: how a path's ``{username}`` names a player (games/social)."""
+    found = user_for_login(name)
+    return found if found is not None and found.is_active else None
 
 
 def users_with_email(email: str) -> list[User]:

@@ -29,6 +29,8 @@ class User(AbstractUser):
     language = models.CharField(max_length=2, choices=LANGUAGES, default="en")
     time_zone = models.CharField(max_length=64, default="UTC")
     is_bot = models.BooleanField(default=False, help_text="Bot accounts play via the API and are shown as bots.")
+    hide_presence = models.BooleanField(default=False, help_text="Never show others that this user is online.")
+    chat_banned = models.BooleanField(default=False, help_text="Set by an operator: this user may not send chat.")
 
     objects: ClassVar[CaseInsensitiveUserManager] = CaseInsensitiveUserManager()
 
@@ -135,3 +137,38 @@ class ApiToken(models.Model):
 
     def matches(self, plain: str) -> bool:
         return secrets.compare_digest(self.digest, _digest(plain))
+
+
+class Relation(models.Model):
+    """One user's stance towards another: a follow, a block or a mute (accounts.relations reads them).
+
+    * **follow**: ``user`` follows ``other``; two follows, each way, make friends.
+    * **block**: no challenges, invitations, chat or seek pairing between the two, in either direction.
+    * **mute**: ``other``'s chat lines are hidden from ``user`` (``other`` is not told).
+    """
+
+    FOLLOW = "follow"
+    BLOCK = "block"
+    MUTE = "mute"
+    KINDS = [(FOLLOW, "follow"), (BLOCK, "block"), (MUTE, "mute")]
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="relations")
+    other = models.ForeignKey(User, on_delete=models.CASCADE, related_name="relations_to")
+    kind = models.CharField(max_length=6, choices=KINDS)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "other"], name="accounts_relation_unique"),
+            models.CheckConstraint(condition=~models.Q(user=models.F("other")), name="accounts_relation_not_self"),
+        ]
+        indexes = [
+            models.Index(fields=["other", "kind", "user"], name="accounts_relation_to"),
+            # keyset pages by relation id, newest first (games/social: GET /following, /blocks, /mutes, /friends
+            # and /followers): one index range per page, whatever the length of the list
+            models.Index(fields=["user", "kind", "id"], name="accounts_relation_page"),
+            models.Index(fields=["other", "kind", "id"], name="accounts_relation_to_page"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.other_id}"

@@ -21,7 +21,7 @@ from typing import Any, cast
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_refresh_token_model
 
-from .models import ApiToken, User
+from .models import ApiToken, Relation, User
 from .signals import personal_data_requested
 
 #: Records per section in the export and in each page of a section.
@@ -73,11 +73,26 @@ def _oauth_refresh(user: User, before: Any, limit: int) -> list[dict[str, Any]]:
              "revoked_at": iso(t.revoked)} for t in rows]
 
 
+def _relations(kind: str) -> PageFunction:
+    """A page of the players the user follows, blocks or mutes (``kind``): a range of the index (user, kind, id)."""
+
+    def page(user: User, before: Any, limit: int) -> list[dict[str, Any]]:
+        rows = below(Relation.objects.filter(user=user, kind=kind).select_related("other"), before, limit)
+        return [{"id": r.pk, "user_id": r.other_id, "username": r.other.username, "created_at": iso(r.created_at)}
+                for r in rows]
+
+    return page
+
+
 OWN_SECTIONS = (
     Section("api_tokens", "Your personal API tokens (their metadata: the secret is never stored).", _tokens),
     Section("oauth_access_tokens", "Access tokens of the apps you authorized (OAuth; metadata only).", _oauth_access),
     Section("oauth_refresh_tokens", "Refresh tokens of the apps you authorized (OAuth; metadata only).",
             _oauth_refresh),
+    # issue 35: one's own stances towards others (who follows or blocks you is theirs)
+    Section("following", "The players you follow (since created_at).", _relations(Relation.FOLLOW)),
+    Section("blocks", "The players you block.", _relations(Relation.BLOCK)),
+    Section("mutes", "The players you mute.", _relations(Relation.MUTE)),
 )
 
 
@@ -95,8 +110,8 @@ def account_fields(user: User) -> dict[str, Any]:
     """The user row's personal fields (never the password hash)."""
     return {"id": user.pk, "username": user.username, "display_name": user.display_name, "email": user.email,
             "first_name": user.first_name, "last_name": user.last_name, "language": user.language,
-            "time_zone": user.time_zone, "is_bot": user.is_bot, "date_joined": iso(user.date_joined),
-            "last_login": iso(user.last_login)}
+            "time_zone": user.time_zone, "is_bot": user.is_bot, "hide_presence": user.hide_presence,
+            "date_joined": iso(user.date_joined), "last_login": iso(user.last_login)}
 
 
 def section_page(user: User, section: Section, before: Any, base: str) -> dict[str, Any]:

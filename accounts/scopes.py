@@ -11,6 +11,10 @@ SCOPES = {
     "games:play": "Create, join and play games, resign, offer aborts.",
     "bot:play": "Play as a bot account (the account must be flagged as a bot).",
     "account:read": "Read your profile.",
+    "chat:read": "Read the chat of your games (and of games you watch).",
+    "chat:write": "Write in the chat of your games, and report players.",
+    # issue 35: follows, blocks and mutes (games/social); never implied by bot:play
+    "social": "Follow, block and mute players; list your friends, follows, followers, blocks and mutes.",
 }
 
 #: What an OAuth authorization asks for when the app names no scope.

@@ -11,7 +11,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 
-from claim.strict_fields import ClosedSerializer, StrictCharField
+from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictCharField
 
 from . import services
 from .models import LANGUAGES, SCOPES, TIME_ZONES, ApiToken, NameKey, User
@@ -119,10 +119,15 @@ class ProfileSerializer(ClosedSerializer, serializers.ModelSerializer):
                                    help_text="Used only for password resets.")
     username = serializers.CharField(read_only=True,
                                      help_text=f"Chosen at registration (cannot change); {USERNAME_RULES}")
+    hide_presence = StrictBooleanField(
+        required=False, help_text="Never show others whether you are online: friends lists and profiles then say "
+                                  "neither online nor offline (`online` false in `GET /friends`, null on your "
+                                  "profile). Default false.")
 
     class Meta:
         model = User
-        fields = ["id", "username", "display_name", "email", "language", "time_zone", "is_bot", "date_joined"]
+        fields = ["id", "username", "display_name", "email", "language", "time_zone", "is_bot", "date_joined",
+                  "hide_presence"]
         read_only_fields = ["id", "username", "is_bot", "date_joined"]
 
     def validate_display_name(self, value: str) -> str:
@@ -274,6 +279,7 @@ class PersonalDataAccountSerializer(serializers.Serializer):
     language = serializers.CharField()
     time_zone = serializers.CharField()
     is_bot = serializers.BooleanField()
+    hide_presence = serializers.BooleanField()
     date_joined = serializers.DateTimeField()
     last_login = serializers.DateTimeField(allow_null=True)
 
@@ -291,7 +297,8 @@ class PersonalDataSerializer(serializers.Serializer):
     generated_at = serializers.DateTimeField()
     account = PersonalDataAccountSerializer()
     sections = serializers.DictField(child=PersonalDataPageSerializer(), help_text="The first page of each section, "
-                                     "by name: api_tokens, oauth_access_tokens, oauth_refresh_tokens, games, ratings, "
+                                     "by name: api_tokens, oauth_access_tokens, oauth_refresh_tokens, following, "
+                                     "blocks, mutes, games, ratings, "
                                      "rating_history, seat_departures, seeks, challenges, notifications, "
                                      "notification_deliveries, notification_preferences, notification_settings, "
                                      "push_subscriptions, reminders, vacation, vacation_periods, vacation_uses.")

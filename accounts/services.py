@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.tokens import default_token_generator
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 from django.utils.encoding import force_str
@@ -16,7 +17,7 @@ from oauth2_provider.models import get_access_token_model, get_grant_model, get_
 from claim.tasks import enqueue
 
 from .lookup import users_with_email
-from .models import ApiToken, User
+from .models import ApiToken, Relation, User
 from .oauth import revoke_all_for_user
 from .signals import account_deleting, recheck_sockets
 from .tasks import send_password_reset_email
@@ -130,14 +131,18 @@ def delete_account(user: User) -> None:
 
     The other apps end what they hold of the user first (:data:`accounts.signals.account_deleting`: running games
     resigned or aborted by the game service, seeks and challenges ended, notifications, push subscriptions,
-    vacation and ratings deleted). Then every API token and OAuth grant is deleted, and the user row becomes an
-    anonymous "deleted player": a fresh username ``_deleted_<random>`` (the old one is free again), the display
-    name :data:`DELETED_NAME`, no e-mail, names or last login, an unusable password (which ends every session:
-    Django's session hash no longer matches), not active, no staff rights. The row stays so that finished games
-    keep their seats for the opponents. After the commit, the user's sockets and streams close (4401)."""
+    vacation and ratings deleted). Then every API token and OAuth grant, and every follow, block and mute of the
+    user or towards them, is deleted, and the user row becomes an anonymous "deleted player": a fresh username
+    ``_deleted_<random>`` (the old one is free again), the display name :data:`DELETED_NAME`, no e-mail, names or
+    last login, an unusable password (which ends every session: Django's session hash no longer matches), not
+    active, no staff rights. The row stays so that finished games keep their seats for the opponents. After the
+    commit, the user's sockets and streams close (4401)."""
     with transaction.atomic():
         account_deleting.send(sender=User, user=user)
         ApiToken.objects.filter(user=user).delete()
+        # the user's follows, blocks and mutes and everyone's towards them (the row stays: no CASCADE); nothing
+        # needs telling (relation_changed's receivers act on relations added)
+        Relation.objects.filter(Q(user=user) | Q(other=user)).delete()
         get_refresh_token_model().objects.filter(user=user).delete()
         get_access_token_model().objects.filter(user=user).delete()
         get_grant_model().objects.filter(user=user).delete()

@@ -10,6 +10,10 @@ anonymizes the user row (:func:`accounts.services.delete_account`): each receive
 the user (running games resigned or aborted, seeks and challenges ended, notifications, push subscriptions,
 vacation and ratings deleted; ``games.privacy.on_account_deleting``). A receiver that raises undoes the deletion.
 
+``relation_changed`` (``user_id``, ``kind``, ``other_id``, ``added``) is sent after the commit of a follow, block or
+mute being added or removed (:mod:`accounts.relations`): a block ends the watching of each other's games and a
+follow tells the user followed (the receivers are games'; accounts knows none of them).
+
 ``personal_data_requested`` (``user``) is sent by the data export (:mod:`accounts.privacy`): each receiver returns
 a list of :class:`accounts.privacy.Section` (``games.privacy.personal_data_sections``).
 """
@@ -22,6 +26,7 @@ from django.dispatch import Signal
 credentials_changed = Signal()
 account_deleting = Signal()
 personal_data_requested = Signal()
+relation_changed = Signal()
 
 
 def recheck_sockets(user_id: int) -> None:

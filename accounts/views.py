@@ -201,7 +201,8 @@ class MeView(AccountView):
     @extend_schema(
         tags=TAGS,
         summary="Change your profile",
-        description="Partial update of display_name, email, language (en/de/cs) and time_zone (IANA)."
+        description="Partial update of display_name, email, language (en/de/cs), time_zone (IANA) and "
+        "hide_presence (whether others may see that you are online)."
         + SESSION_ONLY,
         request=ProfileSerializer,
         responses={200: ProfileSerializer, **error_responses(400, 401, 403)},

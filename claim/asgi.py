@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP (the NDJSON streams too) by Django's ASGI handler, WebSockets at /ws/ by Channels.
 
-Every HTTP request goes through Django's stack (middleware, DRF, the views); the two NDJSON streams are Django
+Every HTTP request goes through Django's stack (middleware, DRF, the views); the NDJSON streams are Django
 views whose body is an async iterator, sent on the event loop (games/streams.py). Their paths are routed (by
 Channels' URLRouter) to a second instance of Django's handler, ``StreamsHandler`` (claim/private_api.py),
 which differs in one thing only: no per-request thread. Run by uvicorn: for everything under ``make run``; in
@@ -38,15 +38,16 @@ from django.urls import re_path  # noqa: E402
 from accounts.ws_auth import SocketAuthStack  # noqa: E402
 from claim.logfilters import redact_tokens_in_server_logs  # noqa: E402
 from claim.ws_routing import websocket_urlpatterns  # noqa: E402
-from games.streams import EVENTS_PATH, GAME_PATH  # noqa: E402
+from games.streams import EVENTS_PATH, GAME_PATH, WATCH_PATH  # noqa: E402
 
 redact_tokens_in_server_logs()
 
-# The two stream paths to StreamsHandler, every other HTTP request to Django's own handler (ASGI applications
+# The stream paths to StreamsHandler, every other HTTP request to Django's own handler (ASGI applications
 # as routes, as Channels' URLRouter takes them; django-stubs types re_path for views).
 http_routes: list = [
     re_path("^" + EVENTS_PATH.removeprefix("/") + "$", streams_app),  # type: ignore[arg-type]
     re_path(GAME_PATH.pattern.replace("^/", "^", 1), streams_app),  # type: ignore[arg-type]
+    re_path(WATCH_PATH.pattern.replace("^/", "^", 1), streams_app),  # type: ignore[arg-type]
     re_path("", http_app),  # type: ignore[arg-type]
 ]
 

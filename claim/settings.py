@@ -72,6 +72,8 @@ INSTALLED_APPS = [
     "games.seeks",
     "games.notify",
     "games.challenges",
+    "games.chat",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -229,6 +231,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "deadline-reminders": {"task": "notify.send_reminders", "schedule": 600.0},
     "daily-digest": {"task": "notify.send_digests", "schedule": 3600.0},
     "rate-missed-games": {"task": "ratings.rate_unrated_games", "schedule": 900.0},
+    # Tournaments (issue 36, docs/tournaments.md): start those due, adjudicate games past the maximum duration.
+    "tournaments-tick": {"task": "tournaments.tick", "schedule": float(env_int("TOURNAMENT_BEAT_SECONDS", 300))},
 }
 
 # --- Auth and accounts -------------------------------------------------------------------------
@@ -346,6 +350,12 @@ REST_FRAMEWORK: dict[str, Any] = {
         "privacy": env_str("THROTTLE_PRIVACY", "60/hour"),  # your data's export and the account's deletion
         # +time, pause, resume, vacation bookings (games/clock/api.py; the limits per game: docs/rulings.md)
         "clock": env_str("THROTTLE_CLOCK", "30/hour"),
+        # chat lines per user, every game together, and at once (games/chat/api.py); reports per user
+        "chat": env_str("THROTTLE_CHAT", "8/min"),
+        "chat_burst": env_str("THROTTLE_CHAT_BURST", "3/10s"),
+        "reports": env_str("THROTTLE_REPORTS", "10/hour"),
+        # follows, blocks and mutes added or removed, per user (games/social/api.py)
+        "social": env_str("THROTTLE_SOCIAL", "60/min"),
     },
     "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)
     "PAGE_SIZE": 50,
@@ -380,8 +390,13 @@ SPECTACULAR_SETTINGS = {
         "ChallengeStatusEnum": "games.challenges.models.CHALLENGE_STATUSES",
         "DeclineReasonEnum": "games.challenges.service.DECLINE_REASON_CHOICES",
         "RematchOfferKindEnum": "games.api.serializers.REMATCH_OFFER_KINDS",
+        "ChatRoomEnum": "games.api.serializers.CHAT_ROOMS",
+        "ChatPhraseEnum": "games.chat.phrases.CODES",
+        "ReportReasonEnum": "games.chat.models.REPORT_REASONS",
         "SeekStatusEnum": "games.seeks.schema.SEEK_STATUSES",
         "GameKindEnum": "games.rules.registry.KINDS",
+        "TournamentStatusEnum": "games.tournaments.models.TOURNAMENT_STATUSES",
+        "TournamentFormatEnum": "games.tournaments.models.TOURNAMENT_FORMATS",
     },
     # The docs page loads Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -24,5 +24,18 @@ class UserRateThrottle(ReportingThrottle, throttling.UserRateThrottle):
     pass
 
 
+class UserWriteThrottle(UserRateThrottle):
+    """A per-user rate on writes only (reads pass): the ``scope``'s configured rate, read per request, else
+    ``default``."""
+
+    default = "60/min"
+
+    def get_rate(self) -> str:
+        return (configured_rate(self.scope) if self.scope else None) or self.default
+
+    def allow_request(self, request, view) -> bool:
+        return request.method in ("GET", "HEAD", "OPTIONS") or super().allow_request(request, view)
+
+
 class ScopedRateThrottle(ReportingThrottle, throttling.ScopedRateThrottle):
     """DRF's scoped throttle: the rate of the view's ``throttle_scope``."""

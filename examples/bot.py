@@ -3,11 +3,14 @@
     pip install websockets httpx
     python examples/bot.py https://claim.example.org clm_xxxxxxxx_secret [--max-games N] [--kinds claim,claim2]
 
-It accepts every challenge of a kind it plays (declines the others with reason "kind"), plays a random move
-from ``legal_moves`` whenever it is its turn in any game (every kind: the moves come in the shape to send
-back), silences in-app notifications on its socket, and after every (re)connect resyncs: the pending
-challenges, then every active game. The token must be a bot account's ``bot:play`` token (or games:read +
-games:play). ``--max-games N``: exit after N games have ended.
+It accepts every challenge of a kind it plays (declines the others with reason "kind"), joins every game of such
+a kind it is invited to by username (``invitation_received``: a 3-4 seat game), plays a random move from
+``legal_moves`` whenever it is its turn in any game (every kind: the moves come in the shape to send back),
+answers the first chat line someone else writes in each of its games with the ``thanks`` phrase (once per game:
+never its own lines, so two bots cannot loop), silences in-app notifications on its socket, and after every
+(re)connect resyncs: the pending challenges, the invitations, then every active game. The token must be a bot
+account's ``bot:play`` token (or games:read + games:play + account:read + chat:write). ``--max-games N``: exit
+after N games have ended.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ class Bot:
         self.versions: dict[int, int] = {}  # game id -> the version we last acted on
         self.ended: set[int] = set()
         self.busy: set[int] = set()
+        self.thanked: set[int] = set()  # games whose chat we answered (once per game)
+        self.me: str | None = None  # our username (GET /accounts/me)
 
     def log(self, *args: object) -> None:
         print("bot:", *args, flush=True)
@@ -56,6 +61,37 @@ class Bot:
             await self.play(r.json()["game_id"])
         else:  # cancelled or expired meanwhile: nothing to do
             self.log("could not accept", challenge["id"], r.json()["error"]["code"])
+
+    # --- invitations and chat ---------------------------------------------------------------------
+
+    async def join(self, game: dict) -> None:
+        """An invitation (a game summary with our seat not joined yet): join it if we play its kind."""
+        mine = game["seats"][game["my_seat"]] if game.get("my_seat") is not None else None
+        if game["status"] != "open" or mine is None or mine["joined"]:
+            return
+        if game["kind"] not in self.kinds:
+            self.log("not joining", game["id"], game["kind"])
+            return
+        r = await self.http.post(f"/games/{game['id']}/join", json={})
+        if r.status_code in (200, 201):
+            self.log("joined", game["id"], game["kind"], f"({len(game['seats'])} seats)")
+            self.versions.setdefault(game["id"], 0)
+            await self.play(game["id"], r.json())
+        else:  # called off meanwhile: nothing to do
+            self.log("could not join", game["id"], r.json()["error"]["code"])
+
+    async def chat(self, message: dict) -> None:
+        """Answer the first line someone else writes in one of our games, once per game, in its room."""
+        line = message["message"]
+        game_id = message["game_id"]
+        if line["author"]["username"] == self.me or game_id in self.thanked:
+            return
+        self.thanked.add(game_id)  # before the request: a line arriving meanwhile is not answered twice
+        r = await self.http.post(f"/games/{game_id}/chat", json={"room": line["room"], "phrase": "thanks"})
+        if r.status_code == 201:
+            self.log("answered chat in", game_id)
+        else:  # e.g. the room closed, or a rate limit: we do not insist
+            self.log("could not answer chat in", game_id, r.json()["error"]["code"])
 
     # --- games ------------------------------------------------------------------------------------
 
@@ -103,9 +139,13 @@ class Bot:
 
     async def resync(self) -> None:
         """After every (re)connect: what we may have missed while away."""
+        if self.me is None:
+            self.me = (await self.http.get("/accounts/me")).json()["username"]
         r = await self.http.get("/challenges")
         for challenge in r.json()["incoming"]:
             await self.answer(challenge)
+        for game in (await self.http.get("/games", params={"status": "open", "limit": 200})).json()["results"]:
+            await self.join(game)  # invitations made while we were away (and games we created: skipped)
         active = (await self.http.get("/games", params={"status": "active", "limit": 200})).json()["results"]
         for game in active:
             await self.play(game["id"])
@@ -125,6 +165,10 @@ class Bot:
                 await self.play(message["game_id"], view)
         elif kind == "challenge_received":
             await self.answer(message["challenge"])
+        elif kind == "invitation_received":
+            await self.join(message["game"])
+        elif kind == "chat":
+            await self.chat(message)
         elif kind == "game_started":
             self.versions.setdefault(message["game_id"], 0)
             await self.play(message["game_id"])

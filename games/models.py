@@ -54,6 +54,8 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     rated = models.BooleanField(default=False)
+    watchable = models.BooleanField(
+        default=False, help_text="Whether others may watch (the spectator view only); the creator's choice.")
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True, choices=DAYS_PER_MOVE_CHOICES)
     deadline = models.DateTimeField(null=True, blank=True)
     invite_code = models.CharField(max_length=24, unique=True, default=new_invite_code)
@@ -64,7 +66,15 @@ class Game(models.Model):
         # No index on updated_at: every move sets it, and a changed indexed column makes PostgreSQL write a
         # new entry in every index of the row instead of a heap-only (HOT) update (docs/performance.md, ninth
         # round). Lists of games are per user (the seats' index) or by status.
-        indexes = [models.Index(fields=["status", "deadline"], name="game_status_deadline")]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="game_status_deadline"),
+            # "Now playing" (GET /watch): running watchable games, newest first, all kinds or one; keyed by id
+            # (never updated_at, so a move stays a heap-only update), one index range per page.
+            models.Index(fields=["-id"], name="game_now_playing",
+                         condition=models.Q(status="active", watchable=True)),
+            models.Index(fields=["kind", "-id"], name="game_now_playing_kind",
+                         condition=models.Q(status="active", watchable=True)),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.kind}, {self.status})"
@@ -196,7 +206,8 @@ class GameEvent(models.Model):
 
 class GameClock(models.Model):
     """Optional companion of a game. Days per move live on ``Game.days_per_move`` (the service sets
-    ``Game.deadline``); a bank clock is kept here and its deadline is written by the clock receiver."""
+    ``Game.deadline``); a bank clock is kept here and its deadline is written by the clock receiver. A tournament
+    game always has one (``tournament``: its clock takes no vacation and no pause, and it cannot be aborted)."""
 
     class Control(models.TextChoices):
         DAYS = "days", "Days per move"
@@ -213,6 +224,8 @@ class GameClock(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_remaining = models.FloatField(null=True, blank=True, help_text="Seconds left when the pause began.")
     paused_version = models.PositiveIntegerField(null=True, blank=True)
+    tournament = models.BooleanField(default=False, help_text="A tournament game (games.tournaments): no vacation, "
+                                     "no pause, no abort.")
     # Bank snapshot, rewritten after every version by the clock receiver (games.clock.service.sync_bank_deadline):
     # each seat's bank (bonus excluded) when the current turn started, that instant, and the version.
     # The game payload extends it by one version in memory, so a move's answer needs no history query.

@@ -2,9 +2,13 @@
 
 The streams are async Django views (games/streams.py) that no DRF view describes to drf-spectacular: this hook
 adds their two ``GET`` operations and the line shapes, which refer to the same components the REST answers use
-(``GameView``, ``GameSummary``, ``Challenge``, ``Notification``) because the lines are the socket's frames built
-from the same payloads; the socket's change frames (``GameChangeFrame``, games/realtime/frames.py) are described
-beside them. The paths are the module's constants, which tests/realtime/test_streams.py checks against the
+(``GameView``, ``GameSummary``, ``Challenge``, ``RematchOffer``, ``Notification``, ``PublicUser``, ``ChatLine``)
+because the lines are the socket's frames built from the same payloads; the socket's change frames
+(``GameChangeFrame``, games/realtime/frames.py) are described beside them. The account stream's lines (the
+socket's typed events) are built from their ``TypedDict`` s in games/realtime/types.py (``StreamEventLine``, a
+``oneOf`` discriminated by ``type``); a name a serializer's component already has is refused.
+
+The paths are the module's constants, which tests/realtime/test_streams.py checks against the
 URLconf's routes.
 
 The operations carry ``x-streaming: true``: a 200 answer never ends (it is closed by the client, the game's end,
@@ -17,12 +21,19 @@ from __future__ import annotations
 from typing import Any
 
 from . import streams
+from .api.typed_schema import union_components
+from .realtime import types as event_types
 
 TAG = "streams"
 NDJSON = "application/x-ndjson"
 
-CHALLENGE_EVENTS = ["challenge_created", "challenge_received", "challenge_accepted", "challenge_declined",
-                    "challenge_cancelled", "challenge_expired"]
+#: The components of the account stream's lines (``StreamEventLine`` and each event's), from their ``TypedDict`` s
+#: (games/realtime/types.py): the socket's typed events are the same frames.
+EVENT_COMPONENTS = union_components("StreamEventLine", event_types.StreamEventLine)
+
+
+#: The REST answers' components the lines refer to (checked present in the generated schema).
+REFERRED = {"GameView", "HistoryEvent", "SpectatorGame", "ChatEvent", "ChatHiddenEvent", "StreamError", "ApiError"}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -61,44 +72,36 @@ COMPONENTS: dict[str, dict[str, Any]] = {
         "socket asked for patches), or a change frame.",
         "oneOf": [_ref("StreamGameFrame"), _ref("GameChangeFrame")],
     },
-    "StreamLifecycleEvent": {
-        "type": "object", "required": ["type", "game_id", "game"],
-        "description": "A game of the caller started or ended; `game` is its inbox entry (`GET /games`).",
-        "properties": {"type": _const("game_started", "game_finished"), "game_id": {"type": "integer"},
-                       "game": _ref("GameSummary")},
-    },
-    "StreamChallengeEvent": {
-        "type": "object", "required": ["type", "challenge"],
-        "description": "A change of a challenge the caller made or received.",
-        "properties": {"type": _const(*CHALLENGE_EVENTS), "challenge": _ref("Challenge")},
-    },
-    "StreamRematchOffer": {
-        "type": "object", "required": ["type", "game_id", "rematch_offer"],
-        "description": "The rematch offer of a finished game of the caller changed (offered, accepted, declined, "
-        "cancelled, expired): the game view's `rematch_offer`.",
-        "properties": {"type": _const("rematch_offer"), "game_id": {"type": "integer"},
-                       "rematch_offer": _ref("RematchOffer")},
-    },
-    "StreamNotification": {
-        "type": "object", "required": ["type", "notification"],
-        "description": "A new in-app notification (only with `?notifications=1`).",
-        "properties": {"type": _const("notification"), "notification": _ref("Notification")},
-    },
-    "StreamError": {
-        "type": "object", "required": ["type", "code", "message"],
-        "description": "The last line of a stream whose token was revoked or expired, or whose password was "
-        "reset (`code: unauthenticated`); the stream ends after it.",
-        "properties": {"type": _const("error"), "code": {"type": "string"}, "message": {"type": "string"}},
-    },
-    "StreamEventLine": {
-        "description": "One line of `GET /stream/events` (an empty line is a keep-alive).",
-        "oneOf": [_ref("StreamChallengeEvent"), _ref("StreamLifecycleEvent"), _ref("StreamRematchOffer"),
-                  _ref("StreamNotification"),
-                  _ref("StreamError")],
-    },
     "StreamGameLine": {
         "description": "One line of `GET /games/{game_id}/stream` (an empty line is a keep-alive).",
-        "oneOf": [_ref("StreamGameFrame"), _ref("StreamError")],
+        "oneOf": [_ref("StreamGameFrame"), _ref("ChatEvent"), _ref("ChatHiddenEvent"), _ref("StreamError")],
+    },
+    # the spectators' feed (issue 35; games/realtime/spectators.py): the socket's `watch` frames and the watch stream
+    "SpectatorGameFrame": {
+        "type": "object", "required": ["type", "game_id", "version", "game"],
+        "description": "The game as a spectator sees it at `version` (`GET /games/{id}/watch`): first the current "
+        "one, then one per new version, in order; the frame of the version that ended the game is the last.",
+        "properties": {"type": _const("spectator_game"), "game_id": {"type": "integer"},
+                       "version": {"type": "integer"}, "game": _ref("SpectatorGame")},
+    },
+    "WatchEndedEvent": {
+        "type": "object", "required": ["type", "game_id", "reason"],
+        "description": "The watch of the game ended: a block now stands between the watcher and a player "
+        "(`blocked`, either way: it never says who blocked whom), or the game is no longer watchable "
+        "(`not_watchable`). Nothing more of that game follows.",
+        "properties": {"type": _const("watch_ended"), "game_id": {"type": "integer"},
+                       "reason": _const("blocked", "not_watchable")},
+    },
+    "WatchChatLine": {
+        "type": "object", "required": ["type", "game_id"],
+        "description": "A line of the game's spectators' room (`chat`, with `message`: the chat line, its phrase "
+        "in English beside its code) or its hiding (`chat_hidden`, with `message_id`).",
+        "properties": {"type": _const("chat", "chat_hidden"), "game_id": {"type": "integer"},
+                       "message": {"type": "object"}, "message_id": {"type": "integer"}},
+    },
+    "StreamWatchLine": {
+        "description": "One line of `GET /games/{game_id}/watch/stream` (an empty line is a keep-alive).",
+        "oneOf": [_ref("SpectatorGameFrame"), _ref("WatchEndedEvent"), _ref("WatchChatLine"), _ref("StreamError")],
     },
 }
 
@@ -138,20 +141,42 @@ def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, publi
     if getattr(generator, "patterns", None) is not None or getattr(generator, "urlconf", None) is not None:
         return result
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    for name in EVENT_COMPONENTS:
+        if name in schemas:
+            raise ValueError(f"the OpenAPI component {name} is also a serializer's")
+    schemas.update(EVENT_COMPONENTS)
     schemas.update(COMPONENTS)
+    # the components the lines refer to by name are the REST answers' (``SpectatorGame``: games/spectate/schema.py)
+    missing = sorted(name for name in REFERRED if name not in schemas)
+    if missing:
+        raise ValueError(f"the stream lines refer to components no serializer defines: {', '.join(missing)}")
     paths = result.setdefault("paths", {})
     paths[streams.EVENTS_PATH] = {"get": _operation(
         "stream_events", "Your events as an NDJSON stream",
-        "Challenge changes, `game_started`, `game_finished` and `rematch_offer` of your games as they happen "
-        "(the socket's typed events), and with `?notifications=1` your new in-app notifications.",
+        "Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, "
+        "`invitation_cancelled`, `chat`, `chat_hidden`, `spectators` and `followed` as they happen (the socket's "
+        "typed events, each a `StreamEventLine` alternative told apart by `type`), and with `?notifications=1` "
+        "your new in-app notifications.",
         "StreamEventLine", (401, 403, 405, 429),
         [{"name": "notifications", "in": "query", "required": False, "description": "`1` or `true`: also the "
           "`notification` lines.", "schema": {"type": "string", "enum": ["0", "1", "true", "false"]}}])}
     game_path = streams.GAME_PATH_TEMPLATE
     paths[game_path] = {"get": _operation(
         "games_stream", "One of your games as an NDJSON stream",
-        "First your current view of the game, then one line per new version (the socket's `game` frames); the "
-        "stream ends after the game ends.",
+        "First your current view of the game, then one line per new version (the socket's `game` frames) and "
+        "the game's `chat` / `chat_hidden` events; the stream ends after the game ends.",
         "StreamGameLine", (401, 403, 404, 405, 429),
         [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}])}
+    watch = _operation(
+        "games_watch_stream", "Watch a game as an NDJSON stream",
+        "A spectator's feed of a watchable game: first its `spectator_game` frame, then one line per new "
+        "version and the spectators' room's chat; the stream ends after the final frame (the game ended) or a "
+        "`watch_ended` line. 404 (`not_found`, the words of `GET /games/{id}/watch`) for a game one may not "
+        "watch. Anonymous callers may watch (under the anonymous rate limit; their streams count against their "
+        "address).", "StreamWatchLine", (401, 403, 404, 405, 429),
+        [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}])
+    watch["security"] = [{"tokenAuth": []}, {"cookieAuth": []}, {}]
+    watch["responses"]["404"]["description"] = "No such game, or it is not visible to you (not watchable, not " \
+        "started, a block between you and a player)."
+    paths[streams.WATCH_PATH_TEMPLATE] = {"get": watch}
     return result

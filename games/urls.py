@@ -16,8 +16,13 @@ urlpatterns = [
     path("", include("games.seeks.urls")),
     path("", include("games.notify.urls")),
     path("", include("games.challenges.urls")),
+    path("", include("games.chat.urls")),
+    path("", include("games.spectate.urls")),
+    path("", include("games.tournaments.urls")),
+    path("", include("games.social.urls")),
     path("bots/online", OnlineBotsView.as_view(), name="bots-online"),
     # The NDJSON streams (games/streams.py; in the OpenAPI schema by games/stream_schema.py): served by uvicorn.
     path("stream/events", streams.stream, name="stream-events"),
     path("games/<id:game_id>/stream", streams.stream, name="game-stream"),
+    path("games/<id:game_id>/watch/stream", streams.watch_stream, name="game-watch-stream"),
 ]

@@ -15,6 +15,9 @@ import { LobbyScreen } from "./screens/Lobby";
 import { Leaderboard, Profile } from "./screens/Profile";
 import { Bell, Notifications } from "./screens/Notes";
 import { ReplayScreen } from "./screens/Replay";
+import { Friends } from "./screens/Friends";
+import { NowPlaying, WatchScreen } from "./screens/Watch";
+import type { FollowedEvent } from "./api";
 import { errorText, loadMe, putGame, t, toast, useStore } from "./store";
 
 /** Focus the screen's <main> (skip link; a new screen while focus was on something now gone). */
@@ -28,6 +31,15 @@ export function App() {
   const route = useRoute();
 
   useEffect(() => { void loadMe(); }, []);
+  // Someone followed me (the socket's ``followed`` event): said once, with their name as text.
+  useEffect(() => {
+    const on = (e: Event) => {
+      const by = (e as CustomEvent<FollowedEvent>).detail.by;
+      toast(t("social.followed_you", { name: `\u2068${by.name || by.username}\u2069` }));
+    };
+    window.addEventListener("claim:followed", on);
+    return () => window.removeEventListener("claim:followed", on);
+  }, []);
   // Keyboard users: a new screen (or logging in/out) must not leave focus on a removed element.
   const screen = `${route.name}/${route.arg}/${st.me?.username}`;
   const shown = useRef<string | null>(null);
@@ -60,17 +72,21 @@ export function App() {
   else if (route.name === "replay" && route.arg) body = <ReplayScreen id={Number(route.arg)} key={route.arg} />;
   // A logged-out friend's invitation link: who invites to what, then sign up / log in (the effect above joins).
   else if (route.name === "join" && route.arg && !st.me) body = <InviteLanding code={route.arg} key={route.arg} />;
-  // #/join/CODE, #/challenge/ID and #/authorize?… (the OAuth consent screen) come back to themselves after the login.
-  else if (!st.me) body = <Login onDone={() => { if (!["join", "challenge", "authorize"].includes(route.name)) navigate("/"); }} />;
+  // #/join/CODE, #/challenge/ID, #/authorize?… (the OAuth consent screen) and #/watch/ID come back to themselves after
+  // the login.
+  else if (!st.me) body = <Login onDone={() => { if (!["join", "challenge", "authorize", "watch"].includes(route.name)) navigate("/"); }} />;
   else if (route.name === "join" && route.arg) body = <main class="page" id="main"><p aria-busy="true">{t("gate.joining")}</p></main>;
   else if (route.name === "authorize") body = <Authorize />;
-  else if (route.name === "new") body = <NewGame />;
+  else if (route.name === "new") body = <NewGame key={location.hash} />;
   else if (route.name === "lobby") body = <LobbyScreen />;
   else if (route.name === "challenge" && route.arg) body = <ChallengeScreen id={route.arg} key={route.arg} />;
   else if (route.name === "settings") body = <Settings onLogout={() => navigate("/")} />;
   else if (route.name === "profile" && route.arg) body = <Profile username={route.arg} key={route.arg} />;
   else if (route.name === "leaders") body = <Leaderboard pool={route.arg || "claim"} />;
   else if (route.name === "notes") body = <Notifications />;
+  else if (route.name === "watch" && route.arg) body = <WatchScreen id={Number(route.arg)} key={route.arg} />;
+  else if (route.name === "watch") body = <NowPlaying />;
+  else if (route.name === "friends") body = <Friends tab={route.arg} key={route.arg ?? "friends"} />;
   else body = <Inbox />;
 
   return (

@@ -3,8 +3,11 @@ import type { components } from "./api/schema";
 
 /** The API's request and response types, generated from its OpenAPI schema (src/api/schema.d.ts, written by
  *  scripts/gen_api_types.py: never edit it by hand). */
-export type Schemas = Omit<Generated, "GameView" | "GameErrorDetail" | "StreamGameFrame" | "GameChangeFrame"> & {
+export type Schemas = Omit<Generated, "GameView" | "GameErrorDetail" | "StreamGameFrame" | "GameChangeFrame"
+  | "SpectatorGame" | "SpectatorGameFrame"> & {
   GameView: GameView;
+  SpectatorGame: SpectatorGameView;
+  SpectatorGameFrame: Omit<Generated["SpectatorGameFrame"], "game"> & { game: SpectatorGameView };
   GameErrorDetail: Omit<Generated["GameErrorDetail"], "view"> & { view?: GameView };
   StreamGameFrame: Omit<Generated["StreamGameFrame"], "view"> & { view: GameView };
   GameChangeFrame: Omit<Generated["GameChangeFrame"], "view"> & { view?: GameView };
@@ -15,6 +18,24 @@ type Generated = components["schemas"];
  *  ``Omit<EngineView, "game">``, dropping the discriminator; this puts it back (and in the three components that
  *  hold a GameView). */
 type GameView = Omit<Generated["GameView"], "view"> & { view: Generated["EngineView"] | null };
+/** SpectatorGame with its ``view`` an ``EngineView`` (the same repair as GameView's). */
+type SpectatorGameView = Omit<Generated["SpectatorGame"], "view"> & { view: Generated["EngineView"] };
+
+// Named components of the generated schema that several screens use (spectating, friends, profiles: issue 35).
+export type FollowedEvent = Schemas["FollowedEvent"];
+export type Friend = Schemas["Friend"];
+export type FriendPage = Schemas["FriendPage"];
+export type NowPlayingGame = Schemas["NowPlayingGame"];
+export type NowPlayingPage = Schemas["NowPlayingPage"];
+export type PublicProfile = Schemas["PublicProfile"];
+export type PublicRating = Schemas["PublicRating"];
+export type PublicUser = Schemas["PublicUser"];
+export type Relationship = Schemas["Relationship"];
+export type SpectatorGame = Schemas["SpectatorGame"];
+export type SpectatorGameFrame = Schemas["SpectatorGameFrame"];
+export type SpectatorSeat = Schemas["SpectatorSeat"];
+export type UserListPage = Schemas["UserListPage"];
+export type WatchEndedEvent = Schemas["WatchEndedEvent"];
 
 /** The detail of the API's one error body (``{"error": {...}}``). ``fields`` is a free object in the schema
  *  (see issue #34 schematypes): the API sends a list of messages per field. ``redirect_to``: an OAuth refusal the
@@ -29,6 +50,8 @@ export class ApiError extends Error {
   view: Schemas["GameView"] | undefined;
   /** An OAuth refusal the app should hear about: its redirect URI with the error (accounts/oauth_views.py). */
   redirectTo?: string;
+  /** A 429's seconds to wait before trying again (the body's ``retry_after``). */
+  retryAfter?: number;
   constructor(status: number, body: ErrorBody) {
     super(body.message || body.code);
     this.status = status;
@@ -36,6 +59,7 @@ export class ApiError extends Error {
     this.fields = body.fields || {};
     this.view = body.view;
     this.redirectTo = body.redirect_to;
+    this.retryAfter = body.retry_after;
   }
 }
 

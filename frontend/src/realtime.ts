@@ -2,6 +2,8 @@
 import type { Schemas } from "./api";
 import { backoff } from "./game";
 import type { Operation } from "fast-json-patch";
+import type { FollowedEvent, SpectatorGameFrame, WatchEndedEvent } from "./api";
+import type { ChatFrame } from "./chat";
 import { loadGame, loadLists, onChallengeEvent, onChangeFrame, onPushedView, onSyncedView, readGameNotes, set, state }
   from "./store";
 
@@ -13,7 +15,13 @@ type Frame =
   | (Schemas["StreamGameFrame"] & { id?: unknown })
   | Schemas["StreamEventLine"]
   | { type: "subscribed"; games: "all" | number[] }
-  | { type: "pong" | "viewing" | "unsubscribed" | "notifications" };
+  | { type: "pong" | "viewing" | "unsubscribed" | "notifications" }
+  // spectating and follows (issue 35; /work/notes/social-contract.md)
+  | SpectatorGameFrame | WatchEndedEvent | FollowedEvent
+  | { type: "watching" | "unwatched"; game_id: number }
+  | { type: "spectators"; game_id: number; count: number }
+  // table chat (docs/realtime.md, "Typed events")
+  | ChatFrame;
 
 let ws: WebSocket | null = null;
 let attempt = 0;
@@ -22,6 +30,23 @@ let ping: ReturnType<typeof setInterval> | undefined;
 let stopped = true;
 const SYNC = "frames-sync"; // the id of our sync requests: their answer is the current full view
 let viewing: number | null = null; // the game on screen: the server sends no push/e-mail for it
+
+/** The games this socket watches as a spectator (at most 10 per socket, the server's limit): asked for again after
+ *  every reconnect. */
+const watched = new Set<number>();
+
+/** Start the spectator feed of game ``id``: ``watching``, then a ``spectator_game`` frame per version; screens hear
+ *  them as ``claim:watch`` events (their detail: the frame). */
+export function watchGame(id: number): void {
+  watched.add(id);
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "watch", game_id: id }));
+}
+
+/** Stop the spectator feed of game ``id`` (the screen was left). */
+export function unwatchGame(id: number): void {
+  if (!watched.delete(id)) return;
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "unwatch", game_id: id }));
+}
 
 /** Tell the server which game is on screen (null: none), now and after every reconnect. */
 export function setViewing(gameId: number | null): void {
@@ -55,6 +80,7 @@ export function connect(): void {
     // Change frames (docs/realtime.md): a move's push carries base, events and a JSON Patch, not the whole view.
     sock.send(JSON.stringify({ type: "frames", format: "patch" }));
     if (viewing !== null) sock.send(JSON.stringify({ type: "viewing", game_id: viewing }));
+    for (const id of watched) sock.send(JSON.stringify({ type: "watch", game_id: id }));
     clearInterval(ping);
     ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
   };
@@ -89,6 +115,16 @@ export function connect(): void {
       // ``claim:lifecycle`` (its detail: the type and the inbox entry).
       void loadLists();
       window.dispatchEvent(new CustomEvent("claim:lifecycle", { detail: { type: msg.type, game: msg.game } }));
+    } else if (msg.type === "spectator_game" || msg.type === "watch_ended" || msg.type === "watching" || msg.type === "unwatched") {
+      // The spectator feed (screens/Watch.tsx listens); a feed the server ended is not asked for again.
+      if (msg.type === "watch_ended") watched.delete(msg.game_id);
+      window.dispatchEvent(new CustomEvent("claim:watch", { detail: msg }));
+    } else if (msg.type === "chat" || msg.type === "chat_hidden") {
+      // A chat line, or one an operator hid: the chat panels and the unread counts hear ``claim:chat`` (chat.ts).
+      window.dispatchEvent(new CustomEvent("claim:chat", { detail: msg }));
+    } else if (msg.type === "spectators" || msg.type === "followed") {
+      // A table's spectator count; someone followed me (screens/Friends.tsx says so).
+      window.dispatchEvent(new CustomEvent(`claim:${msg.type}`, { detail: msg }));
     } else if (msg.type === "error" && msg.code === "unauthenticated") {
       stopped = true; // the server will close with 4401; don't hammer it
     }

@@ -24,6 +24,13 @@ export interface State {
   /** One-tap play (Settings): a tap sends the move; by default a tap chooses and a second tap commits. */
   oneTap: boolean;
   unread: number;
+  /** Unread lines of each game's players' room (``unread_chat`` of GET /games, then the socket's ``chat`` lines
+   *  and the read marker's answers; counted up to 100 by the server). */
+  chatUnread: Record<number, number>;
+  /** The game whose chat panel is open at its table (the chat button, ``#/game/ID?chat=1``), or null. */
+  chatOpen: number | null;
+  /** Spectators of each of my games (the socket's ``spectators`` event). */
+  spectators: Record<number, number>;
 }
 
 const PREF_LANG = "claim.lang";
@@ -45,6 +52,9 @@ export const state: State = {
   toast: null,
   oneTap: localStorage.getItem(PREF_ONE_TAP) === "1",
   unread: 0,
+  chatUnread: {},
+  chatOpen: null,
+  spectators: {},
 };
 
 const listeners = new Set<() => void>();
@@ -198,6 +208,7 @@ export async function loadLists(): Promise<void> {
   const out: State["lists"] = { active: [], open: [], finished: [] };
   let offline = false;
   const found: Game[] = [];
+  const chatUnread: Record<number, number> = {};
   await Promise.all(
     (["active", "open", "finished"] as const).map(async (status) => {
       try {
@@ -207,6 +218,7 @@ export async function loadLists(): Promise<void> {
           const g = normGame(p);
           found.push(g);
           out[status].push(g.id);
+          if (p.unread_chat != null) chatUnread[g.id] = p.unread_chat;
         }
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) set({ me: null });
@@ -221,7 +233,7 @@ export async function loadLists(): Promise<void> {
     const held = games[g.id];
     games[g.id] = held && held.version >= g.version && hasTableView(held) ? { ...held, deadline: g.deadline ?? held.deadline } : g;
   }
-  set({ games, lists: out, listsLoaded: true, offline });
+  set({ games, lists: out, listsLoaded: true, offline, chatUnread: { ...state.chatUnread, ...chatUnread } });
 }
 
 /** A view pushed over the socket (its ``game`` frame: the body of GET /games/{id}). */

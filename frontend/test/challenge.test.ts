@@ -6,7 +6,7 @@ function ch(over: Partial<Challenge> = {}): Challenge {
   return {
     id: "AbC-12_xyz", status: "pending", challenger: { username: "Alice", name: "Alice A.", is_bot: false },
     to: { username: "bob", name: "Bob", is_bot: false }, open: false, kind: "claim", title: "Claim",
-    options: {}, time_control: timeControl(), rated: false, seat: null, decline_reason: null,
+    options: {}, time_control: timeControl(), rated: false, watchable: false, seat: null, decline_reason: null,
     decline_message: null, game_id: null, rematch_of: null, created_at: "2026-01-01T00:00:00Z", expires_at: "2026-01-04T00:00:00Z",
     ended_at: null, links: { self: "", accept: "", decline: "", cancel: "", game: null }, ...over,
   };

@@ -36,7 +36,7 @@ export function gameView(over: Partial<Schemas["GameView"]> = {}): Schemas["Game
   return {
     ...summary(over),
     options: {}, clock: { deadline: null, paused: false, paused_at: null, pause_requests: [], seats: [] }, move_count: 0,
-    legal_moves: [], view: null, last_events: null, ended_reason: null, can_abort: false, invite_code: null,
+    legal_moves: [], view: null, last_events: null, ended_reason: null, can_abort: false, invite_code: null, watchable: false,
     rematch_of: null, rematch: null, rematch_offer: null, ...over,
   };
 }
@@ -65,4 +65,51 @@ export function fakeBrowser(): void {
       removeItem: (k: string) => memory.delete(k) },
     navigator: { language: "en" },
   });
+}
+
+// ---- issue 35 (spectating, friends, public profiles)
+import type { Friend, NowPlayingGame, PublicProfile, PublicUser, Relationship, SpectatorGame, SpectatorSeat } from "../src/api";
+
+export function publicUser(over: Partial<PublicUser> = {}): PublicUser {
+  return { username: "ann", name: "Ann", is_bot: false, ...over };
+}
+
+/** A seat of a watched game: a person by default. */
+export function spectatorSeat(over: Partial<SpectatorSeat> = {}): SpectatorSeat {
+  return { index: 0, user: publicUser(), ai_level: null, ai_name: null, to_act: false, outcome: null, ...over };
+}
+
+/** A two-seat Claim game as a spectator gets it (GET /games/{id}/watch): the public view, no hand. */
+export function spectatorGame(over: Partial<SpectatorGame> = {}): SpectatorGame {
+  const { hand: _h, followers: _f, legal_moves: _l, peeked_cards: _p, ...pub } = claimView({ seat: null });
+  return {
+    id: 7, kind: "claim", title: "Claim", status: "active", version: 3, move_count: 2, rated: true, watchable: true,
+    seats: [spectatorSeat(), spectatorSeat({ index: 1, user: publicUser({ username: "bob", name: "Bob" }) })],
+    to_act: [0], view: pub, clock: null, result: null, ended_reason: null, spectators: 2,
+    started_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z",
+    links: { self: "/api/v1/games/7/watch", game: "/api/v1/games/7", chat: "/api/v1/games/7/chat", record: "/api/v1/games/7/record" },
+    ...over,
+  };
+}
+
+export function nowPlaying(over: Partial<NowPlayingGame> = {}): NowPlayingGame {
+  return {
+    id: 7, kind: "claim", rated: true, seats: [publicUser(), publicUser({ username: "bob", name: "Bob" })], version: 3,
+    moved_at: "2026-11-01T00:00:00Z", spectators: 0, ...over,
+  };
+}
+
+export function relationship(over: Partial<Relationship> = {}): Relationship {
+  return { username: "ann", following: false, followed_by: false, friends: false, blocking: false, muting: false, ...over };
+}
+
+export function friend(over: Partial<Friend> = {}): Friend {
+  return { user: publicUser(), online: true, watchable_games: [], ...over };
+}
+
+export function publicProfile(over: Partial<PublicProfile> = {}): PublicProfile {
+  return {
+    user: publicUser(), joined: "2026-03-05", ratings: [], recent_games: [], reliability: 100, online: true,
+    watchable_games: [], relationship: relationship(), ...over,
+  };
 }

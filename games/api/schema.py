@@ -83,10 +83,17 @@ def errors(description: str, *cases: tuple[str, str]) -> OpenApiResponse:
 E400 = error("Invalid request: field messages under `fields`.", "invalid", "kind: This field is required.",
              fields={"kind": ["This field is required."]})
 E401 = error("No or bad credentials.", "not_authenticated", "Authentication credentials were not provided.")
-E403 = errors("Missing token scope, or you are not (yet) a player of this game.",
-              ("insufficient_scope", "This token lacks the scope: games:play (or bot:play for a bot account)."),
+E403_DESCRIPTION = "Missing token scope, or you are not (yet) a player of this game."
+E403_CASES = (("insufficient_scope", "This token lacks the scope: games:play (or bot:play for a bot account)."),
               ("not_seated", "You are not seated in this game."),
               ("not_joined", "You are invited to this game: join it first."))
+E403 = errors(E403_DESCRIPTION, *E403_CASES)
+
+
+def e403_blocked(message: str) -> OpenApiResponse:
+    """The standard 403 with an example of ``blocked`` (issue 35: a block between you and the other player,
+    either way; the message never says who blocked whom)."""
+    return errors(E403_DESCRIPTION, *E403_CASES, ("blocked", message))
 E404 = error("No such game, or the game is private (open, active and aborted games are visible to their "
              "players only).", "not_found", "No such game (or it is not visible to you).")
 E429 = error("Rate limit exceeded; the `Retry-After` header says how many seconds to wait.", "throttled",

@@ -30,11 +30,16 @@ NEW_TIME_CONTROL_TYPES = ["days", "bank", "unlimited"]
 TIME_CONTROL_TYPES = ["correspondence", "bank", "unlimited"]
 #: ``Game.status`` (the OpenAPI enum GameStatusEnum, claim/settings.py).
 GAME_STATUSES = ["open", "active", "finished", "aborted"]
-#: How a game ends (``Game.ended_reason``): by play, resignation, abort or on time.
-ENDED_REASONS = ["normal", "resigned", "aborted", "timeout"]
+#: How a game ends (``Game.ended_reason``): by play, resignation, abort, on time or adjudicated (tournaments).
+ENDED_REASONS = ["normal", "resigned", "aborted", "timeout", "adjudicated"]
 #: Every ``GameEvent.type`` the service writes (games/service, games/clock).
 HISTORY_TYPES = ["created", "joined", "ai_filled", "move", "resigned", "abort_offer", "aborted", "time_given",
-                 "pause_asked", "paused", "resumed", "timeout", "vacation"]
+                 "pause_asked", "paused", "resumed", "timeout", "vacation", "adjudicated"]
+
+
+#: ``watchable`` of the create requests (games, challenges, seeks): public unless the creator says no.
+WATCHABLE_HELP = ("Whether others may watch the game once it has started (`GET /games/{id}/watch`, \"now playing\" "
+                  "`GET /watch`; the spectator view only: nobody's hand).")
 
 
 class OpponentSerializer(ClosedSerializer):
@@ -117,6 +122,8 @@ class CreateGameSerializer(ClosedSerializer):
                                      help_text="Rated games need a time control (not unlimited) and no AI seat.")
     seat = StrictIntegerField(required=False, default=0, min_value=0, max_value=MAX_SEATS - 1,
                               help_text="The creator's seat (0-based, below `seats`).")
+    watchable = StrictBooleanField(required=False, help_text=WATCHABLE_HELP + " Default: false when a seat invites a "
+                                   "user by name (a private invitation), else true (open seats, the AI).")
 
     def validate_options(self, value):
         if value is None:
@@ -323,6 +330,10 @@ class GameSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     links = LinksSerializer()
+    unread_chat = serializers.IntegerField(
+        required=False, min_value=0, max_value=100,
+        help_text="`GET /games` only: lines in the players' room after your read marker (`POST /games/{id}/chat/"
+                  "read`), others' lines you see only; counted up to 100 (100: a hundred or more).")
 
 
 #: ``rematch_offer.kind`` (for the OpenAPI enum: claim/settings.py ENUM_NAME_OVERRIDES).
@@ -354,6 +365,8 @@ class RematchOfferSerializer(serializers.Serializer):
 
 class GameViewSerializer(GameSummarySerializer):
     options = serializers.DictField()
+    watchable = serializers.BooleanField(help_text="Whether others may watch the game (chosen at creation; "
+                                                   "`GET /games/{id}/watch`).")
     clock = ClockSerializer(help_text="The live clock: instants, not countdowns (show them in the viewer's zone).")
     move_count = serializers.IntegerField()
     legal_moves = serializers.ListField(child=EngineMoveField(), help_text="Your legal moves now.")
@@ -385,6 +398,30 @@ class LoggedMoveSerializer(serializers.Serializer):
     move = EngineMoveField()
 
 
+class PublicUserSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField(help_text="The display name (the username when none is set).")
+    is_bot = serializers.BooleanField()
+
+
+#: ``ChatLine.room`` (for the OpenAPI enum: claim/settings.py ENUM_NAME_OVERRIDES).
+CHAT_ROOMS = ["players", "spectators"]
+
+
+class ChatLineSerializer(serializers.Serializer):
+    """One line of a game's chat: a quick phrase or free text, `text` always what to show (as plain text)."""
+
+    id = serializers.IntegerField()
+    game_id = serializers.IntegerField()
+    room = serializers.ChoiceField(choices=CHAT_ROOMS)
+    author = PublicUserSerializer()
+    phrase = serializers.CharField(allow_null=True, help_text="A quick phrase's code (`GET /chat/phrases`), or null "
+                                                              "for free text.")
+    text = serializers.CharField(help_text="The free text, or the phrase in the reader's language (en/de/cs): show "
+                                           "it as plain text, never as markup or a link.")
+    created_at = serializers.DateTimeField()
+
+
 class RecordSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
@@ -401,6 +438,11 @@ class RecordSerializer(serializers.Serializer):
     record = serializers.DictField(allow_null=True, help_text="The engine's record (e.g. claim.record/1).")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    chat = ChatLineSerializer(
+        many=True, required=False,
+        help_text="`GET /games/{id}/record` only, when the game has chat: both rooms' lines (`ChatLine`), oldest "
+                  "first, hidden lines and those of players you muted or have a block with left out; at most the "
+                  "last 1000 of each room.")
 
 
 class ReplaySerializer(serializers.Serializer):

@@ -16,11 +16,23 @@ import functools
 import inspect
 import re
 import types
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 from games.rules import registry
 from games.rules.claim import types as claim
 from games.rules.inheritors import types as inheritors
+from games.schema_ref import SchemaRef
 from games.service import types as service
 
 
@@ -51,7 +63,8 @@ def _named_unions() -> list[tuple[str, Any, str, tuple[Any, ...]]]:
 
 #: Component names of each types module's ``TypedDict`` s: the kind's name before the class's (both kinds
 #: have a ``PlayMove`` and a ``GameOverEvent``) unless it starts with it already.
-_PREFIXES = {claim.__name__: "Claim", inheritors.__name__: "Inheritors", service.__name__: ""}
+_PREFIXES = {claim.__name__: "Claim", inheritors.__name__: "Inheritors", service.__name__: "",
+             "games.realtime.types": ""}  # by name: the API does not import the real-time layer
 _BASIC = {int: "integer", str: "string", bool: "boolean"}
 
 
@@ -59,8 +72,8 @@ class _Builder:
     """Turns the types of the types modules into OpenAPI 3.0 schemas, ``TypedDict`` s and named unions as
     components (closed objects: exactly the declared keys, as tests/rules/test_types.py checks)."""
 
-    def __init__(self) -> None:
-        self.unions = _named_unions()
+    def __init__(self, unions: list[tuple[str, Any, str, tuple[Any, ...]]] | None = None) -> None:
+        self.unions = _named_unions() if unions is None else unions
         self.components: dict[str, dict[str, Any]] = {}
         self.origins: dict[str, Any] = {}
 
@@ -91,6 +104,11 @@ class _Builder:
         if is_typeddict(tp):
             return _ref(self._typeddict(tp))
         origin, args = get_origin(tp), get_args(tp)
+        if origin in (NotRequired, Required):  # kept by ``include_extras``; ``__required_keys__`` says it
+            return self.schema(args[0])
+        if origin is Annotated:  # a serializer's component (games.schema_ref.SchemaRef), else the bare type
+            ref = next((m for m in tp.__metadata__ if isinstance(m, SchemaRef)), None)
+            return _ref(ref.name) if ref is not None else self.schema(args[0])
         if origin in (Union, types.UnionType):
             options = [a for a in args if a is not type(None)]
             schema = self.schema(options[0]) if len(options) == 1 else {"oneOf": [self.schema(a) for a in options]}
@@ -116,7 +134,7 @@ class _Builder:
         name = self.typeddict_name(tp)
         if name not in self.components:
             self.components[name] = {}  # a type that contains itself refers to its component
-            hints = get_type_hints(tp)
+            hints = get_type_hints(tp, include_extras=True)
             body: dict[str, Any] = {"type": "object", "properties": {k: self.schema(v) for k, v in hints.items()},
                                     "required": [k for k in hints if k in tp.__required_keys__],
                                     "additionalProperties": False}
@@ -156,6 +174,13 @@ def typed_components() -> dict[str, dict[str, Any]]:
     results): ``EngineMove``, ``EngineView``, ``EngineEvent``, ``HistoryEvent``, ``GameResult`` and the parts
     they are made of (``ClaimView``, ``InheritorsQuestMove``, ...)."""
     return copy.deepcopy(_typed_components())
+
+
+def union_components(name: str, union: Any) -> dict[str, dict[str, Any]]:
+    """The components of one named union of ``TypedDict`` s (``oneOf``, with its discriminator) and of its parts,
+    e.g. the NDJSON stream's lines (games/stream_schema.py): fields annotated with
+    :class:`games.schema_ref.SchemaRef` refer to the serializers' components."""
+    return _Builder([(name, union, "oneOf", get_args(union))]).build()
 
 
 def add_typed_components(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:

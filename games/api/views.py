@@ -15,10 +15,11 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from claim.throttling import ScopedRateThrottle, UserRateThrottle, configured_rate
+from claim.throttling import ScopedRateThrottle, UserRateThrottle, UserWriteThrottle
 from games import service
 from games.rules.registry import GAMES
 from games.service import ServiceError
+from games.service.lifecycle import BLOCKED_JOIN
 
 from . import schema
 from .conditional import CONDITIONAL, conditional
@@ -58,18 +59,11 @@ def call(fn, *args: Any, **kwargs: Any) -> Any:
         raise GameAPIError(err) from None
 
 
-class CreateGameThrottle(UserRateThrottle):
+class CreateGameThrottle(UserWriteThrottle):
     """Creating games (invitations included): ``games_create`` rate, 200/hour unless configured."""
 
     scope = "games_create"
-
-    def get_rate(self) -> str:
-        return configured_rate(self.scope) or "200/hour"
-
-    def allow_request(self, request, view) -> bool:
-        if request.method != "POST":
-            return True
-        return super().allow_request(request, view)
+    default = "200/hour"
 
 
 class GameView(APIView):
@@ -146,7 +140,7 @@ class GamesView(GameView, GenericAPIView):
                   request.query_params.get("kind") or None)
         page = self.paginate_queryset(qs)
         data = [service.game_summary(g, request.user, list(g.seats.all())) for g in page]
-        return self.get_paginated_response(data)
+        return self.get_paginated_response(service.queries.with_summary_fields(request.user, list(page), data))
 
     @extend_schema(
         tags=TAGS, operation_id="games_create", summary="Create a game",
@@ -184,7 +178,7 @@ class GamesView(GameView, GenericAPIView):
                                       ("invalid_options", "claim-mix needs the option \"factions\": ..."),
                                       ("unlimited_rated", "Unlimited games are never rated: choose days per move "
                                                           "or a bank clock, or an unrated game.")),
-                   **schema.STANDARD},
+                   **schema.STANDARD, 403: schema.e403_blocked("opponent 1: you cannot invite bob.")},
     )
     def post(self, request):
         ser = CreateGameSerializer(data=request.data)
@@ -192,8 +186,14 @@ class GamesView(GameView, GenericAPIView):
         d = ser.validated_data
         game = call(service.create_game, request.user, d["kind"], d.get("options") or {}, d["seats"],
                     d.get("opponents"), d.get("days_per_move"), d["rated"], d["seat"],
-                    time_control=d.get("time_control"))
+                    time_control=d.get("time_control"), watchable=d.get("watchable", _invites_nobody(d)))
         return Response(service.game_view_payload(game, request.user), status=status.HTTP_201_CREATED)
+
+
+def _invites_nobody(data: dict) -> bool:
+    """``watchable``'s default for ``POST /games``: true unless a seat invites a user by name (a private invitation;
+    docs/rulings.md, "Watching")."""
+    return not any(o.get("type") == "user" for o in data.get("opponents") or [])
 
 
 class JoinByCodeView(GameView):
@@ -208,7 +208,7 @@ class JoinByCodeView(GameView):
                    409: schema.errors("The game is not open or every seat is taken.",
                                       ("not_open", "This game is no longer open for joining."),
                                       ("game_full", "Every seat of this game is taken.")),
-                   **schema.STANDARD},
+                   **schema.STANDARD, 403: schema.e403_blocked(BLOCKED_JOIN)},
     )
     def post(self, request):
         ser = JoinByCodeSerializer(data=request.data)
@@ -243,7 +243,7 @@ class GameJoinView(GameView):
                    409: schema.errors("The game is not open or every seat is taken.",
                                       ("not_open", "This game is no longer open for joining."),
                                       ("game_full", "Every seat of this game is taken.")),
-                   **schema.STANDARD},
+                   **schema.STANDARD, 403: schema.e403_blocked(BLOCKED_JOIN)},
     )
     def post(self, request, game_id: int):
         ser = JoinGameSerializer(data=request.data)
@@ -371,12 +371,15 @@ class GameAbortView(GameView):
         tags=TAGS, operation_id="games_abort", summary="Offer (or accept) to abort",
         description="Only before the first move. While the game is open, any seated player (creator or invitee) "
                     "calls it off at once. Once it started, the game is aborted when every human seat has offered "
-                    "(against the AI: at once). Scope: `games:play`.",
+                    "(against the AI: at once). A tournament game is never aborted (409 `tournament_game`). "
+                    "Scope: `games:play`.",
         request=None, examples=schema.GAME_VIEW_EXAMPLES,
         responses={200: GameViewSerializer,
                    409: schema.errors("Too late (a move was made) or the game has ended.",
                                       ("abort_not_allowed",
                                        "A game can only be aborted before the first move; resign instead."),
+                                      ("tournament_game", "A tournament game cannot be aborted: play it, resign "
+                                                          "it, or withdraw from the tournament."),
                                       ("not_active", "This game has already ended.")),
                    **schema.STANDARD},
     )
@@ -401,7 +404,7 @@ class GameRematchView(GameView):
                                       ("opponent_unavailable", "No rematch: the account of Bob is closed."),
                                       ("rematch_declined", "Bob declined your rematch offer."),
                                       ("too_many_challenges_to_user", "You have 3 pending challenges to bob, ...")),
-                   **schema.STANDARD},
+                   **schema.STANDARD, 403: schema.e403_blocked("You cannot play a rematch with this player.")},
     )
     def post(self, request, game_id: int):
         game, outcome = call(service.rematch, request.user, game_id)

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
 from claim.throttling import UserRateThrottle
 from games.api import schema
-from games.api.serializers import KindField, OptionsField, TimeControlField, TimeControlSerializer
+from games.api.serializers import WATCHABLE_HELP, KindField, OptionsField, TimeControlField, TimeControlSerializer
 from games.api.views import CreateGameThrottle, GameView, call
 from games.models import DAYS_PER_MOVE_CHOICES
 
@@ -31,6 +31,8 @@ class ChallengeCreateSerializer(ClosedSerializer):
     time_control = TimeControlField(required=False, allow_null=True, default=None,
                                     help_text="As for POST /games; takes precedence over days_per_move.")
     rated = StrictBooleanField(required=False, default=False)
+    watchable = StrictBooleanField(required=False, default=False,
+                                   help_text=WATCHABLE_HELP + " Default false: a challenge is a private invitation.")
     seat = StrictChoiceField(choices=[0, 1], required=False, allow_null=True, default=None,
                                    help_text="Your seat (0 moves first in Claim); null: drawn when accepted.")
     expires_in = StrictIntegerField(required=False, allow_null=True, default=None, min_value=service.MIN_TTL,
@@ -83,6 +85,7 @@ class ChallengeSerializer(serializers.Serializer):
     options = serializers.DictField(help_text="Normalized by the engine.")
     time_control = TimeControlSerializer()
     rated = serializers.BooleanField()
+    watchable = serializers.BooleanField(help_text="Whether others may watch the game.")
     seat = serializers.IntegerField(allow_null=True, help_text="The challenger's seat; null: drawn when accepted.")
     decline_reason = serializers.ChoiceField(choices=service.DECLINE_REASON_CHOICES, allow_null=True)
     decline_message = serializers.CharField(allow_null=True)
@@ -146,7 +149,7 @@ class ChallengesView(GameView):
                                       ("too_many_challenges_to_user",
                                        "You have 3 pending challenges to bob, the most allowed to one player: "
                                        "wait for an answer or cancel one first.")),
-                   **STD},
+                   **STD, 403: schema.e403_blocked("You cannot challenge this player.")},
     )
     def post(self, request):
         ser = ChallengeCreateSerializer(data=request.data)
@@ -167,7 +170,8 @@ class ChallengeAcceptView(GameView):
     @extend_schema(tags=TAGS, operation_id="challenges_accept", summary="Accept: the game starts at once",
                    description="The answer's `game_id` is the new game (both players get `challenge_accepted` "
                                "and `game_started`). Scope: `games:play`.", request=None,
-                   responses={200: ChallengeSerializer, 404: E404, 409: E409, **STD})
+                   responses={200: ChallengeSerializer, 404: E404, 409: E409, **STD,
+                              403: schema.e403_blocked("You cannot accept this challenge.")})
     def post(self, request, challenge_id: str):
         return _one(call(service.accept, request.user, challenge_id))
 

@@ -11,13 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.realtime.lifecycle import EVENT_MESSAGE as MESSAGE_TYPE  # the consumer's ``client_event``
-from games.realtime.publish import send_to_groups, user_group
-
-
-def send_frames(items: list[tuple[int, dict[str, Any]]], what: str) -> None:
-    """``items``: ``(user id, frame)``. Never raises."""
-    send_to_groups([(user_group(uid), {"type": MESSAGE_TYPE, "frame": frame}) for uid, frame in items], what)
+from games.realtime.publish import send_frames
 
 
 def challenge_frames(challenge: Any, change: str, payload: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:

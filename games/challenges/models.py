@@ -31,6 +31,8 @@ class Challenge(models.Model):
     options = models.JSONField(default=dict, blank=True)
     time_control = models.JSONField(help_text="The create request's time_control, normalized.")
     rated = models.BooleanField(default=False)
+    watchable = models.BooleanField(default=False, help_text="Whether others may watch the game (issue 35; the "
+                                                             "request's default is true).")
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The challenger's seat; null: random.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     decline_reason = models.CharField(max_length=20, blank=True)

@@ -5,7 +5,7 @@
 human; three or four seats stay a new game inviting the same users (the service's own way). Rulings:
 
 * The offer is a challenge from the player asking to the other one: the finished game's kind, options, time
-  control and rated flag, the challenger in the same seat, ``rematch_of`` naming the finished game. It
+  control, rated and watchable flags, the challenger in the same seat, ``rematch_of`` naming the finished game. It
   waits :data:`~games.challenges.service.DEFAULT_TTL` and counts towards the challenger's pending limits.
 * Asking again while it waits changes nothing (202 again); the other player's request accepts it (200, the
   new game), as does ``POST /challenges/{id}/accept``. Once accepted, either request returns that game.
@@ -78,6 +78,7 @@ def offer(user: Any, game: Game, seats: list[Seat], mine: Seat) -> tuple[Game, s
     now = timezone.now()
     made = Challenge.objects.create(challenger=user, to=other.user, kind=game.kind, options=game.options,
                                     time_control=control.request(), rated=game.rated and control.timed,
+                                    watchable=game.watchable,
                                     seat=mine.index, rematch_of=game, created_at=now,
                                     expires_at=now + timedelta(seconds=service.DEFAULT_TTL))
     service.notify(made, "created")

@@ -17,10 +17,17 @@ Rulings:
 * Answers (accept, decline, cancel, expire) lock the challenge row: of two answers racing, the first wins
   and the second gets 409 ``challenge_not_pending`` (one game at most per challenge).
 * Accepting creates the game through ``games.service.create_game`` with both players seated (``seated``): its
-  first version is already active, so neither player ever sees it ``open``.
+  first version is already active, so neither player ever sees it ``open``. The game is watchable (issue 35)
+  when the challenge says so (``watchable``, the challenger's choice: default true in the request; a rematch
+  challenge keeps the finished game's).
 * A rematch of a finished two-seat game against a human is a challenge to the other player with
   ``rematch_of`` set (games/challenges/rematch.py, through ``POST /games/{id}/rematch``); accepting it makes
   the game a rematch of that one (``rematch_of``).
+* Blocks (issue 35): no challenge between two users with a block, either way. Making one to such a user, or
+  accepting one (to you, or open) from such a user, is 403 ``blocked`` ("You cannot challenge this player." /
+  "You cannot accept this challenge.", never who blocked whom). When a block is added, the pending challenges
+  between the two are cancelled (:func:`cancel_between`, the ``relation_changed`` receiver in games/blocks.py),
+  with the usual ``challenge_cancelled`` events.
 * Every change is sent to the sockets (and event streams) of both users as a typed event:
   ``challenge_created`` (challenger) / ``challenge_received`` (the user challenged), ``challenge_accepted``,
   ``challenge_declined``, ``challenge_cancelled``, ``challenge_expired``; each carries the challenge.
@@ -33,14 +40,16 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.relations import blocked_between
 from games.rules.base import RulesError
 from games.rules.registry import get_rules
 from games.service import create_game
 from games.service.clock import parse_time_control
-from games.service.errors import Conflict, InvalidRequest, ServiceError
+from games.service.errors import Blocked, Conflict, InvalidRequest, ServiceError
 from games.service.payload import offer_links
 
 from . import events
@@ -99,6 +108,7 @@ def challenge_payload(c: Challenge) -> dict[str, Any]:
         "options": c.options,
         "time_control": parse_time_control(c.time_control).payload(),
         "rated": c.rated,
+        "watchable": c.watchable,
         "seat": c.seat,
         "decline_reason": c.decline_reason or None,
         "decline_message": DECLINE_REASONS.get(c.decline_reason) if c.decline_reason else None,
@@ -159,7 +169,7 @@ def _terms(kind: str, options: Any, time_control: Any, days_per_move: int | None
 
 def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_control: Any = None,
            days_per_move: int | None = None, rated: bool = False, seat: int | None = None,
-           expires_in: int | None = None) -> Challenge:
+           expires_in: int | None = None, watchable: bool = False) -> Challenge:
     normalized, control = _terms(kind, options, time_control, days_per_move, rated)
     ttl = DEFAULT_TTL if expires_in is None else expires_in
     if not MIN_TTL <= ttl <= MAX_TTL:
@@ -171,12 +181,14 @@ def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_co
             raise InvalidRequest(f"No player is called {to!r}.", field="to")
         if target.pk == user.pk:
             raise InvalidRequest("You cannot challenge yourself.", field="to")
+        if blocked_between(user.pk, target.pk):
+            raise Blocked("You cannot challenge this player.", field="to")
     with transaction.atomic():
         _check_pending(user, target)
         now = timezone.now()
         c = Challenge.objects.create(challenger=user, to=target, is_open=target is None, kind=kind,
                                      options=normalized, time_control=control,
-                                     rated=bool(rated), seat=seat, created_at=now,
+                                     rated=bool(rated), watchable=bool(watchable), seat=seat, created_at=now,
                                      expires_at=now + timedelta(seconds=ttl))
         notify(c, "created")
     return c
@@ -249,10 +261,13 @@ def _answer(fn: Any, user: Any, challenge_id: str, *args: Any) -> Any:
 def _accept(c: Challenge, user: Any) -> Challenge:
     if user.pk == c.challenger_id:
         raise Conflict("You cannot accept your own challenge; cancel it instead.", code="own_challenge")
+    if blocked_between(user.pk, c.challenger_id):
+        raise Blocked("You cannot accept this challenge.")
     seat = c.seat if c.seat is not None else secrets.randbelow(2)
     # Both players are seated at once: the game's first version is active (docs/api.md), never an open one.
     game = create_game(c.challenger, c.kind, c.options, 2, opponents=[{"type": "user", "username": user.username}],
-                       rated=c.rated, seat=seat, time_control=c.time_control, rematch_of=c.rematch_of, seated=True)
+                       rated=c.rated, seat=seat, time_control=c.time_control, rematch_of=c.rematch_of, seated=True,
+                       watchable=c.watchable)
     if c.to_id is None:
         c.to = user
         c.save(update_fields=["to"])
@@ -297,6 +312,29 @@ def pending_for(user: Any) -> tuple[list[Challenge], list[Challenge]]:
     base = Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=now).select_related("challenger",
                                                                                                        "to")
     return list(base.filter(to=user)[:100]), list(base.filter(challenger=user)[:100])
+
+
+def cancel_between(user_id: int, other_id: int) -> int:
+    """A block now stands between the two users: cancel every pending challenge either made to the other (a
+    rematch offer too), with the usual ``challenge_cancelled`` events (one past its time is marked expired
+    instead). Returns how many were ended.
+
+    Reads the ``challenge_outgoing`` index (challenger, status) for each side: at most
+    :data:`MAX_PENDING` pending rows each, whatever their history; each is then locked and ended in its own
+    transaction, so an answer racing it either comes first or finds it cancelled."""
+    pending = list(Challenge.objects.filter(status=Challenge.Status.PENDING)
+                   .filter(Q(challenger_id=user_id, to_id=other_id) | Q(challenger_id=other_id, to_id=user_id))
+                   .values_list("pk", flat=True)[:2 * MAX_PENDING])
+    ended = 0
+    for challenge_id in pending:
+        with transaction.atomic():
+            c = Challenge.objects.select_for_update(of=("self",)).select_related("challenger", "to").filter(
+                pk=challenge_id).first()
+            if c is None or c.status != Challenge.Status.PENDING:
+                continue
+            _end(c, Challenge.Status.CANCELLED if c.expires_at > timezone.now() else Challenge.Status.EXPIRED)
+            ended += 1
+    return ended
 
 
 def expire_one(challenge_id: str) -> bool:

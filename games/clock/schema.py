@@ -54,7 +54,9 @@ CLOCK_409 = schema.errors("The clock cannot do this now.",
                           ("give_time_limit", "You have given 7 days in this game, the most one player may give."),
                           ("time_left_limit", "That would leave 14 days 3 hours for this move; a gift may not "
                                               "leave anyone more than 14 days."),
-                          ("not_paused", "This game is not paused."))
+                          ("not_paused", "This game is not paused."),
+                          ("tournament_game", "A tournament game cannot be paused: every game of a tournament runs "
+                                              "on its time control, without pauses or vacation."))
 CLOCK_READ = {200: ClockPayloadSerializer, **schema.STANDARD}
 CLOCK_ACTION = {200: ClockPayloadSerializer, 409: CLOCK_409, **schema.STANDARD}
 VACATION = {401: schema.E401, 403: schema.E403, 429: schema.E429}

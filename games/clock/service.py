@@ -13,7 +13,8 @@ Rulings:
 * 3-4 seats: each timed-out seat is handed to the AI (level ``CLOCK_REPLACEMENT_AI_LEVEL``, default 2),
   and the user is recorded as having left (:class:`games.models.SeatDeparture`); the game goes on.
 * Vacation first: a booked period or (with auto-use on) days from the balance move the deadline instead
-  (no new version; the user gets a notice).
+  (no new version; the user gets a notice). Not in a tournament game (``GameClock.tournament``): there the
+  seat times out, no pause can be asked for (409 ``tournament_game``), and vacation never shows on its clock.
 * Idempotent: :func:`expire_deadline` acts only at the given version, on an active game whose deadline
   is still in the past.
 * A vacation booked, cancelled or shortened is a ``vacation`` version (a clock entry, like +time) of each
@@ -58,6 +59,17 @@ GIVE_TIME_PER_GAME = timedelta(days=7)
 GIVE_TIME_MAX_LEFT = timedelta(days=14)
 
 
+#: The refusal of a pause request in a tournament game.
+TOURNAMENT_NO_PAUSE = ("A tournament game cannot be paused: every game of a tournament runs on its time control, "
+                       "without pauses or vacation.")
+
+
+def _tournament_clock(game: Game) -> bool:
+    """A tournament game: no vacation, no pause (its clock row, joined by ``lock_game``: no query)."""
+    clock = clock_row(game)
+    return clock is not None and bool(clock.tournament)
+
+
 def replacement_level() -> int:
     """The AI level that takes over a 3-4 player seat whose time ran out."""
     return int(getattr(settings, "CLOCK_REPLACEMENT_AI_LEVEL", 2))
@@ -93,7 +105,8 @@ def expire_deadline(game_id: int, version: int, now: datetime | None = None) -> 
         late = [s for s in seats if s.index in to_act and not s.is_ai and s.user_id is not None]
         if not late:
             return None
-        extensions = {s.index: extension_for(s.user, game, game.deadline, now) for s in late}
+        strict = _tournament_clock(game)
+        extensions = {s.index: None if strict else extension_for(s.user, game, game.deadline, now) for s in late}
         timed_out = [s for s in late if extensions[s.index] is None]
         if not timed_out:  # every late seat has its extension; each has a user (late)
             deadline = min(until for until in extensions.values() if until is not None)
@@ -181,7 +194,7 @@ def _announce_in(game_id: int, user_id: int, earlier: list[Span], periods: list[
     now = timezone.now()
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.status != Game.Status.ACTIVE:
+        if game.status != Game.Status.ACTIVE or _tournament_clock(game):
             return 0
         seats = seats_of(game)
         mine = next((s for s in seats if s.user_id == user_id and not s.is_ai), None)
@@ -290,6 +303,8 @@ def request_pause(user: Any, game_id: int) -> Game:
     resumes or moves."""
     with transaction.atomic():
         game, seats, mine = lock_joined_seat(user, game_id, active="Only a game in play can be paused.")
+        if _tournament_clock(game):
+            raise Conflict(TOURNAMENT_NO_PAUSE, code="tournament_game")
         clock, _ = GameClock.objects.get_or_create(game=game, defaults={
             "control": GameClock.Control.DAYS if game.days_per_move else GameClock.Control.UNLIMITED})
         game.clock = clock  # the answer shows this row (the lock may have cached "no clock")

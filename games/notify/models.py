@@ -15,6 +15,7 @@ EVENTS = {
     "challenge_received": "You were challenged",
     "vacation_used": "Vacation was used",
     "seat_replaced": "You ran out of time and the AI took your seat",
+    "chat_message": "A player wrote in a game's chat",
 }
 CHANNELS = ("inapp", "push", "email")
 # Defaults per event: (in-app, push, e-mail)
@@ -27,6 +28,7 @@ DEFAULTS = {
     "challenge_received": (True, True, True),
     "vacation_used": (True, True, True),
     "seat_replaced": (True, True, True),
+    "chat_message": (True, True, False),
 }
 
 

@@ -233,6 +233,8 @@ def _url(note: Notification) -> str:
     """Where a push or e-mail leads: the PWA's hash routes (``/#/game/7``, the inbox ``/#/notes``); the
     service worker opens this URL (frontend/scripts/sw-template.js)."""
     base = settings.FRONTEND_URL.rstrip("/")
+    if note.event == "chat_message" and note.game_id:
+        return f"{base}{texts.chat_url(note.game_id)}"  # the table with its chat open
     return f"{base}/#/game/{note.game_id}" if note.game_id else f"{base}/#/notes"
 
 

@@ -64,6 +64,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "vacation.body": "Your deadline passed; vacation moved it to {until} UTC.",
         "replaced.title": "You ran out of time in {game}",
         "replaced.body": "The AI plays your seat now. You can still follow the game and see its result.",
+        "email.chat_message": "A new chat line in {game}",
+        "chat.title": "{name} wrote in {game}",
+        "chat.body": "Tap to read the chat at the table.",
     },
     "de": {
         "game": "{kind} #{id}",
@@ -103,6 +106,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "replaced.title": "Deine Zeit in {game} ist abgelaufen",
         "replaced.body": ("Die KI spielt jetzt deinen Platz. Du kannst die Partie weiter verfolgen und ihr "
                           "Ergebnis sehen."),
+        "email.chat_message": "Neue Chat-Nachricht in {game}",
+        "chat.title": "{name} hat in {game} geschrieben",
+        "chat.body": "Tippe, um den Chat am Tisch zu lesen.",
     },
     "cs": {
         "game": "{kind} #{id}",
@@ -141,6 +147,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "vacation.body": "Tvůj termín uplynul; dovolená ho posunula na {until} UTC.",
         "replaced.title": "Došel ti čas ve hře {game}",
         "replaced.body": "Tvé místo teď hraje AI. Hru můžeš dál sledovat a uvidíš její výsledek.",
+        "email.chat_message": "Nová zpráva v chatu hry {game}",
+        "chat.title": "{name} napsal(a) ve hře {game}",
+        "chat.body": "Klepni a přečti si chat u stolu.",
     },
 }
 
@@ -186,6 +195,12 @@ def names(language: str | None, items: list[str]) -> str:
 def game_url(game_id: int | None) -> str:
     """The PWA's route to the game (relative: the in-app inbox and the service worker resolve it)."""
     return f"/#/game/{game_id}" if game_id else "/#/notes"
+
+
+def chat_url(game_id: int) -> str:
+    """The PWA's route to the game with its chat open (``chat_message``; frontend/src/router.ts keeps the query
+    out of the route's argument)."""
+    return f"/#/game/{game_id}?chat=1"
 
 
 #: Who a stored notification names: a person by their own name at the time (``{"name": "Bob"}``, shown quoted)

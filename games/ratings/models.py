@@ -71,3 +71,5 @@ class RatingHistory(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         constraints = [models.UniqueConstraint(fields=["rating", "game"], name="history_unique_game")]
+        # a pool's latest changes (public profiles, games/social): one index range of the rating, however long
+        indexes = [models.Index(fields=["rating", "-created_at", "-id"], name="history_rating_latest")]

@@ -13,7 +13,7 @@ Every connection joins the channel-layer group ``user.<id>``. The publisher
 consumer forwards it to the client only for games the client subscribed to (or all games after
 ``{"type": "subscribe", "games": "all"}``), and never sends an older version after a newer one.
 New in-app notifications (:mod:`games.notify.live`) reach every socket of the user; the game on
-screen marks the user present (:mod:`games.realtime.presence`).
+screen marks the user present, and connecting and every ``ping`` mark the user online (:mod:`games.realtime.presence`).
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ from django.utils import timezone
 from accounts.authentication import effective_scopes, token_still_valid
 from claim.ids import is_id
 from claim.parsers import loads
-from games.bots import mark_online
+from games.realtime import spectators as live
+from games.spectate import counts as spectator_counts
+from games.spectate.access import watch_group
 
 from . import limits, queries
 from .frames import frame_for
-from .presence import mark_absent, mark_present
+from .presence import mark_absent, mark_online, mark_present
 from .publish import client_frame, user_group
 from .watch import watch
 
@@ -85,6 +87,9 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.patches = False  # {"type": "frames", "format": "patch"}: change frames (games.realtime.frames)
         self.expiry: asyncio.TimerHandle | None = None  # an OAuth token's end: re-check then (auth_recheck)
         self.holds: list[str] = []  # what this socket counts against the caps of games.realtime.limits
+        self.watching: dict[int, list[int]] = {}  # watched game id -> its players' user ids ("watch")
+        self.watch_versions: dict[int, int] = {}  # the last spectator_game version sent per watched game
+        self.watch_refresher: asyncio.Task | None = None  # keeps this socket counted (games.spectate.counts)
 
         await self.accept()
         if not await self._hold(limits.address_key(self.scope), limits.connections_per_address(),
@@ -112,8 +117,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             delay = max(0.0, (expires - timezone.now()).total_seconds()) + 0.5
             self.expiry = asyncio.get_running_loop().call_later(delay, lambda: asyncio.ensure_future(
                 self.channel_layer.send(self.channel_name, {"type": "auth.recheck"})))
-        if user.is_bot:
-            await database_sync_to_async(mark_online)(user)
+        await database_sync_to_async(mark_online)(user.pk)  # online while it pings (friends, bots' list)
 
     async def _hold(self, key: str, limit: int, error: str, what: str) -> bool:
         """Count this socket under ``key`` (released in :meth:`disconnect`); past ``limit``, refuse it (4429)."""
@@ -134,6 +138,12 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.holds = []
         if self.expiry is not None:
             self.expiry.cancel()
+        for game_id in list(getattr(self, "watching", ())):
+            await self._stop_watching(game_id)
+        refresher = getattr(self, "watch_refresher", None)
+        if refresher is not None:
+            refresher.cancel()
+            self.watch_refresher = None
         if self.viewing is not None and self.user is not None:
             await database_sync_to_async(mark_absent)(self.user.pk, self.viewing)
             self.viewing = None
@@ -196,8 +206,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         return self.user
 
     async def on_ping(self, content: dict) -> dict:
-        if self.me.is_bot:  # bots are listed online while they ping (games.bots)
-            await database_sync_to_async(mark_online)(self.me)
+        await database_sync_to_async(mark_online)(self.me.pk)  # online while it pings (games.realtime.presence)
         if self.viewing is not None:  # keep the presence of the open game fresh
             await database_sync_to_async(mark_present)(self.me.pk, self.viewing)
         return {"type": "pong"}
@@ -279,6 +288,83 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.sent_versions[game_id] = max(self.sent_versions.get(game_id, 0), current["version"])
         return {"type": "game", **current}
 
+    # --- spectating (issue 35; games/realtime/spectators.py) ---------------------------------------------
+
+    async def on_watch(self, content: dict) -> dict | None:
+        """``{"type": "watch", "game_id": N}``: watch a game as a spectator. Answered ``watching`` (with the
+        current version) then the ``spectator_game`` frame; then one ``spectator_game`` frame per new version, in
+        order, until ``unwatch``, the game's end (its final frame is the last), or ``watch_ended``. Refused
+        with the REST endpoint's words when the game may not be watched (games.spectate.access.may_watch); at
+        most ``MAX_WATCHED`` games per socket."""
+        game_id = content.get("game_id")
+        if not is_id(game_id):
+            raise BadRequest('"watch" needs "game_id": a game id (positive integer).')
+        if game_id not in self.watching and len(self.watching) >= live.MAX_WATCHED:
+            raise BadRequest(f"At most {live.MAX_WATCHED} watched games per socket: unwatch one first.")
+        again = game_id in self.watching
+        if not again and not await database_sync_to_async(live.may_watch_game)(game_id, self.me):
+            raise BadRequest(live.NOT_FOUND)  # refused before joining: the watch group's lines never reach it
+        # joined and counted first, read second: no version falls between the two
+        await self.channel_layer.group_add(watch_group(game_id), self.channel_name)
+        count = await database_sync_to_async(spectator_counts.watch_started)(game_id, self.channel_name)
+        target = await database_sync_to_async(live.watch_target)(game_id, self.me, count)
+        if target is None:
+            if not again:
+                await self.channel_layer.group_discard(watch_group(game_id), self.channel_name)
+                await database_sync_to_async(spectator_counts.watch_stopped)(game_id, self.channel_name)
+            else:
+                await self._stop_watching(game_id)
+            raise BadRequest(live.NOT_FOUND)
+        payload, players = target
+        self.watching[game_id] = players
+        if self.watch_refresher is None or self.watch_refresher.done():
+            self.watch_refresher = asyncio.ensure_future(self._refresh_watches())
+        if not again:
+            await database_sync_to_async(live.send_spectators)(game_id, players, count)
+        version = payload["version"]
+        await self._reply({"type": "watching", "game_id": game_id, "version": version}, content.get("id"))
+        self.watch_versions[game_id] = version
+        await self.send(text_data=live.spectator_frame_text(game_id, version, payload))
+        if payload["status"] in live.ENDED_STATUSES:  # an ended game: its final frame, then nothing more
+            await self._stop_watching(game_id)
+        return None
+
+    async def on_unwatch(self, content: dict) -> dict:
+        """``{"type": "unwatch", "game_id": N}``: stop watching (answered ``unwatched`` also for a game not
+        watched)."""
+        game_id = content.get("game_id")
+        if not is_id(game_id):
+            raise BadRequest('"unwatch" needs "game_id": a game id (positive integer).')
+        await self._stop_watching(game_id)
+        return {"type": "unwatched", "game_id": game_id}
+
+    async def _stop_watching(self, game_id: int, reason: str | None = None) -> None:
+        """Leave the game's watch group and count; tell its players the new count; ``reason``: send
+        ``watch_ended`` with it."""
+        players = self.watching.pop(game_id, None)
+        self.watch_versions.pop(game_id, None)
+        if players is None:
+            return
+        await self.channel_layer.group_discard(watch_group(game_id), self.channel_name)
+        try:
+            count = await database_sync_to_async(spectator_counts.watch_stopped)(game_id, self.channel_name)
+            await database_sync_to_async(live.send_spectators)(game_id, players, count)
+        except Exception as exc:  # the count expires by itself (WATCHER_TTL)
+            logger.warning("uncounting a watcher of game %s failed: %s: %s", game_id, type(exc).__name__, exc)
+        if reason is not None:
+            await self.send_json(live.watch_ended_frame(game_id, reason))
+
+    async def _refresh_watches(self) -> None:
+        """Keep this socket counted among the spectators of its watched games (the count forgets a watcher not
+        refreshed within ``WATCHER_TTL``: a server that died stops being counted)."""
+        while self.watching:
+            await asyncio.sleep(spectator_counts.WATCHER_TTL / 3)
+            for game_id in list(self.watching):
+                try:
+                    await database_sync_to_async(spectator_counts.watch_refresh)(game_id, self.channel_name)
+                except Exception as exc:
+                    logger.warning("refreshing a watcher of game %s failed: %s", game_id, exc)
+
     HANDLERS = {
         "ping": on_ping,
         "subscribe": on_subscribe,
@@ -287,12 +373,14 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         "viewing": on_viewing,
         "notifications": on_notifications,
         "frames": on_frames,
+        "watch": on_watch,
+        "unwatch": on_unwatch,
     }
 
     # --- channel layer → client ----------------------------------------------------------------
 
     #: Channel-layer messages whose handlers use no database connection.
-    NO_DATABASE = frozenset({"game.update", "notification.new", "client.event"})
+    NO_DATABASE = frozenset({"game.update", "notification.new", "client.event", live.UPDATE_MESSAGE})
 
     async def dispatch(self, message: dict) -> None:
         """Channels closes stale database connections in a worker thread before every handler; the
@@ -317,6 +405,33 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             return
         text = event.get("text")  # written once by the publisher (publish.add_frames)
         await self.send(text_data=text if text is not None else client_frame(game_id, version, event["view"]))
+
+    async def watch_update(self, event: dict) -> None:
+        """A watched game's ``spectator_game`` frame (``watch.update``, written once by the publisher); forwarded
+        if watched and newer than the last sent; after the final one (the game ended) the watch stops."""
+        game_id = event["game_id"]
+        if game_id not in self.watching:
+            return
+        version = event["version"]
+        if version <= self.watch_versions.get(game_id, 0):
+            return
+        self.watch_versions[game_id] = version
+        await self.send(text_data=event["text"])
+        if event.get("final"):
+            await self._stop_watching(game_id)
+
+    async def watch_end(self, event: dict) -> None:
+        """``watch.end``: the game is no longer watchable: ``watch_ended`` and the watch stops."""
+        if event["game_id"] in self.watching:
+            await self._stop_watching(event["game_id"], event.get("reason") or live.REASON_NOT_WATCHABLE)
+
+    async def watch_blocked(self, event: dict) -> None:
+        """``watch.blocked``: a block now stands between this user and ``user_id``: every watched game of theirs
+        ends (``watch_ended``, reason ``blocked``)."""
+        other = event["user_id"]
+        for game_id, players in list(self.watching.items()):
+            if other in players:
+                await self._stop_watching(game_id, live.REASON_BLOCKED)
 
     async def auth_recheck(self, event: dict) -> None:
         """``auth.recheck`` (``accounts.signals.credentials_changed``, sent on by

@@ -15,7 +15,7 @@ from typing import Any
 from games.service.payload import game_summary
 
 START_TYPES = frozenset({"created", "joined", "ai_filled"})
-END_TYPES = frozenset({"move", "resigned", "timeout", "aborted"})
+END_TYPES = frozenset({"move", "resigned", "timeout", "aborted", "adjudicated"})
 
 #: Channel-layer message type of a typed frame; the consumer forwards ``frame`` (``client_event``).
 EVENT_MESSAGE = "client.event"

@@ -1,6 +1,13 @@
-"""Who has a game open right now: a key per (user, game) in Django's cache, set by the socket consumer while
-the game is on screen (``viewing``) and refreshed on every client message; the notifications app sends
-nothing about a game to a user who is looking at it (:mod:`games.notify.service`)."""
+"""Presence, in Django's cache (Redis when configured): who is online, and who has a game open right now.
+
+* **Online** (issue 35; friends and profiles, games/social; the bots' list, games.bots): a key per user, set by the
+  socket consumer on connect and on every ``ping`` and by the NDJSON streams when they open and on every
+  keep-alive, lasting :data:`ONLINE_TTL` seconds, so a user whose last socket or stream went quiet drops off within
+  that time. Whether others are *shown* it is the reader's business (``User.hide_presence``).
+* **Viewing a game**: a key per (user, game), set by the socket consumer while the game is on screen (``viewing``)
+  and refreshed on every client message; the notifications app sends nothing about a game to a user who is looking
+  at it (:mod:`games.notify.service`).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,26 @@ from collections.abc import Iterable
 from django.core.cache import cache
 
 PRESENCE_TTL = 90  # seconds; the consumer refreshes it while the game is open
+#: Seconds a user stays online after their last sign of life (the socket pings at least every 60 s, the
+#: streams send a keep-alive every 20 s).
+ONLINE_TTL = 90
+
+
+def online_key(user_id: int) -> str:
+    return f"online:{user_id}"
+
+
+def mark_online(user_id: int) -> None:
+    """``user_id`` has a live socket or stream right now (call on connect, ping and keep-alive)."""
+    cache.set(online_key(user_id), 1, ONLINE_TTL)
+
+
+def online_among(user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` are online now: one cache round trip for all (``get_many``)."""
+    keys = {online_key(u): u for u in user_ids}
+    if not keys:
+        return set()
+    return {keys[k] for k in cache.get_many(list(keys))}
 
 
 def presence_key(user_id: int, game_id: int) -> str:

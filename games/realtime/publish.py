@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
@@ -32,7 +32,7 @@ from claim.private_api import create_pool, decode_hosts
 from games.service._common import SEATS_GAME_CLOCK, game_and_seats
 
 from .frames import change_frame, full_frame, full_frame_text, previous_views
-from .lifecycle import lifecycle_messages
+from .lifecycle import EVENT_MESSAGE, lifecycle_messages
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,27 @@ def build_all(game_id: int, *, game=None, seats=None, views: Mapping[int, dict] 
         owners.append(user.pk)
     add_frames(game.pk, game.version, [(uid, message) for uid, (_, message) in zip(owners, messages, strict=True)])
     # game_started / game_finished for this version, if it is one (games/realtime/lifecycle.py)
-    return messages, [(user_group(uid), message) for uid, message in lifecycle_messages(game, seats, built)]
+    others = [(user_group(uid), message) for uid, message in lifecycle_messages(game, seats, built)]
+    # the spectators' frame of this version, built once for all of them (games/realtime/spectators.py)
+    return messages, others + _spectator_messages(game, seats, parts)
+
+
+#: Builders of a committed version's further messages, registered by the apps that have some (games.spectate's
+#: watch group frame, in games/apps.py): ``builder(game, seats, parts) -> [(group, message)]``.
+VERSION_MESSAGE_BUILDERS: list[Callable[[Any, list[Any], Any], list[tuple[str, dict]]]] = []
+
+
+def _spectator_messages(game, seats, parts) -> list[tuple[str, dict]]:
+    """The version's messages of the registered builders (the spectators' frame: none while nobody watches).
+    Never raises: the players' pushes go out whatever happens here."""
+    out: list[tuple[str, dict]] = []
+    for builder in VERSION_MESSAGE_BUILDERS:
+        try:
+            out.extend(builder(game, seats, parts))
+        except Exception as exc:
+            logger.warning("%s of game %s v%s failed: %s: %s", builder.__name__, game.pk, game.version,
+                           type(exc).__name__, exc)
+    return out
 
 
 def add_frames(game_id: int, version: int, messages: list[tuple[int, dict]]) -> None:
@@ -202,6 +222,11 @@ def _pubsub_publisher(layer) -> _PubSubPublisher | None:
     if found is None or found[0] is not loop or found[1].task.done():
         found = _publishers[id(layer)] = (loop, _PubSubPublisher(layer, decode_hosts(hosts)[0]))
     return found[1]
+
+
+def send_frames(items: list[tuple[int, dict[str, Any]]], what: str) -> None:
+    """Typed events to users' sockets and account streams: ``items`` are ``(user id, frame)``. Never raises."""
+    send_to_groups([(user_group(uid), {"type": EVENT_MESSAGE, "frame": frame}) for uid, frame in items], what)
 
 
 def send_to_groups(messages: list[tuple[str, dict]], what: str) -> None:

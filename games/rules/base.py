@@ -17,8 +17,9 @@ Conventions shared by all engines:
   registered engines as one type (``AnyRules``) whose moves, views, events and results are the unions.
 * Illegal input raises :class:`IllegalMove` whose message is written for a player
   ("you must follow Knights: you hold Knight 5"). Bad options raise :class:`InvalidOptions`.
-* ``view(state, seat)`` returns exactly what that seat may know; ``seat=None`` is a spectator.
-  After the game has ended the view may reveal everything.
+* ``view(state, seat)`` returns exactly what that seat may know; ``seat=None`` is a spectator, and
+  ``spectator_view(state)`` is that view (public information only). After the game has ended the view
+  may reveal everything.
 * ``to_json``/``from_json`` round-trip the state losslessly (``from_json(to_json(s))`` behaves
   identically to ``s``).
 """
@@ -99,6 +100,14 @@ class Rules(Protocol[StateT, MoveT, ViewT, EventT, ResultT]):
 
     def view(self, state: StateT, seat: int | None) -> ViewT:
         """Everything ``seat`` may know now (``None``: a spectator). JSON-compatible."""
+
+    def spectator_view(self, state: StateT) -> ViewT:
+        """What someone who is no player may know now: ``view(state, None)``, public information only.
+
+        While the game runs it holds no hand, deck order, seed or private choice of any seat (it is the same
+        for two states that differ only in those: tests/rules/test_spectator_view.py); after the end it may
+        reveal everything, like every view.
+        """
 
     def is_over(self, state: StateT) -> bool:
         """True once the game has ended."""

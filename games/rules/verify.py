@@ -191,8 +191,9 @@ def _replay(rules: Any, state: Any, moves: Sequence[tuple[int, Mapping[str, Any]
     return state
 
 
-#: How a game can end before its last move (the service's ``resign``, the clock's timeout, ``abort``).
-EARLY_ENDS = ("resigned", "timeout", "aborted")
+#: How a game can end before its last move (the service's ``resign``, the clock's timeout, ``abort``, a
+#: tournament's ``adjudicate``).
+EARLY_ENDS = ("resigned", "timeout", "aborted", "adjudicated")
 
 
 def _ended_by(_state: Any, rec: Mapping[str, Any] | None) -> str:
@@ -210,6 +211,14 @@ def decided_result(reason: str, seats: int, stored: Mapping[str, Any]) -> dict[s
     the other seat win (both out of time: a draw); an abort has no winner."""
     if reason == "aborted":
         return {"winner": None, "winners": [], "reason": "aborted"}
+    if reason == "adjudicated":
+        ranks = _need(stored, "ranks", list, "result: ")
+        if len(ranks) != seats or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in ranks):
+            raise Problem(RESULT, f"result.ranks {_short(ranks)}: a place from 1 for each of the {seats} seats")
+        won = [s for s in range(seats) if ranks[s] == 1]
+        won = [] if len(won) == seats else won
+        return {"winner": won[0] if len(won) == 1 else None, "winners": won, "ranks": list(ranks),
+                "reason": "adjudicated"}
     if reason == "resigned":
         quitter = _need(stored, "resigned", int, "result: ")
         _seat(quitter, seats, "resigned")

@@ -12,11 +12,12 @@ from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.relations import blocked_among
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
 from claim.throttling import AnonRateThrottle, UserRateThrottle
 from games.api import keyset
 from games.api import schema as schema_errors
-from games.api.serializers import MAX_SEATS, MIN_SEATS, TimeControlField
+from games.api.serializers import MAX_SEATS, MIN_SEATS, WATCHABLE_HELP, TimeControlField
 from games.api.views import CreateGameThrottle
 from games.models import DAYS_PER_MOVE_CHOICES
 from games.rules.base import RulesError
@@ -65,7 +66,7 @@ def seek_payload(s: Seek) -> dict[str, Any]:
             "time_control": parse_time_control(s.time_control, None if s.time_control else s.days_per_move).payload(),
             "rated": s.rated, "rating_range": s.rating_range,
             "window": None if w is None else round(w), "min_reliability": s.min_reliability, "quick": s.quick,
-            "bots_welcome": s.bots_welcome, "is_bot": s.user.is_bot,
+            "bots_welcome": s.bots_welcome, "watchable": s.watchable, "is_bot": s.user.is_bot,
             "status": s.status, "game_id": s.game_id,
             "ai_fallback_at": s.ai_fallback_at.isoformat().replace("+00:00", "Z") if s.ai_fallback_at else None,
             "created_at": s.created_at.isoformat().replace("+00:00", "Z")}
@@ -88,6 +89,9 @@ class _GameChoiceSerializer(ClosedSerializer):
     bots_welcome = StrictBooleanField(
         default=False, help_text="Also pair with bot accounts (a bot's seek pairs only with bots and with seeks "
                                  "that welcome them).")
+    watchable = StrictBooleanField(default=True, help_text=WATCHABLE_HELP + " Default true (matchmaking is "
+                                   "public). Not a pairing condition: the game is watchable only when every paired "
+                                   "seek allows it.")
 
     def validate(self, data):
         info = GAMES[data["kind"]].info
@@ -149,7 +153,9 @@ class SeeksView(_PostThrottled):
     def get(self, request):
         qs = Seek.objects.filter(status=Seek.Status.OPEN).select_related("user")
         mine = [seek_payload(s) for s in qs.filter(user=request.user)]
-        others = [seek_payload(s) for s in qs.exclude(user=request.user)[:100]]
+        read = list(qs.exclude(user=request.user)[:100])
+        blocked = blocked_among(request.user.pk, {s.user_id for s in read})  # one query over those 100
+        others = [seek_payload(s) for s in read if s.user_id not in blocked]
         return Response({"mine": mine, "others": others})
 
     @extend_schema(tags=TAGS, request=SeekSerializer,
@@ -191,6 +197,14 @@ class QuickView(_PostThrottled):
         ser.is_valid(raise_exception=True)
         seek = _create(service.quick_pair, request.user, ser.validated_data)
         return Response(seek_payload(seek), status=status.HTTP_201_CREATED)
+
+
+class SeekBlocked(APIException):
+    """Joining the seek of a user who has a block with you (either way): never listed for you."""
+
+    status_code = 403
+    default_code = "blocked"
+    default_detail = "You cannot join this player's seek."
 
 
 class SeekGone(APIException):
@@ -245,7 +259,8 @@ class SeekAcceptView(_PostThrottled):
         tags=TAGS, operation_id="seeks_accept", request=None,
         responses={201: schema.SeekOutSerializer, 404: schema_errors.error("No open seek with this id.", "not_found",
                                                                           "No open seek with this id."),
-                   409: schema.E409_ACCEPT, **schema.STD},
+                   409: schema.E409_ACCEPT, **schema.STD,
+                   403: schema_errors.e403_blocked(SeekBlocked.default_detail)},
         summary="Join another player's open seek (from the lobby)",
         description="Posts a seek of yours with the chosen seek's terms and pairs it with that seek, by the rules "
                     "and locks of the seek pairing. The answer is your seek: `status` `matched` with `game_id` "
@@ -259,6 +274,8 @@ class SeekAcceptView(_PostThrottled):
             seek, _ = lobby.accept(request.user, seek_id)
         except LookupError:
             raise NotFound("No open seek with this id.") from None
+        except lobby.Blocked:
+            raise SeekBlocked() from None
         except lobby.NotJoinable as exc:
             raise SeekGone(str(exc), code=exc.code) from None
         except service.TooManySeeks as exc:

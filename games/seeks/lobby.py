@@ -6,16 +6,20 @@ Rulings:
   in the seek's pool inside its window (``service.window``: it widens while the seek waits), my reliability at
   least its minimum; a bot account sees only seeks that welcome bots, a human also sees bots' seeks
   (``is_bot``): choosing one is the human's opt-in. Caps are not checked in the list (joining answers 409).
+* Blocks (issue 35): a seek of a user who has a block with me (either way) is never listed (one query per page
+  over the users of the seeks read, ``accounts.relations.blocked_among``), and joining it by its id is 403
+  ``blocked`` (:class:`Blocked`; the pairing would refuse the pair anyway).
 * Pages: keyset on the partial index ``seek_lobby`` (created_at, id; open seeks only); a page reads at most
   ``SCAN`` open seeks and returns those that fit, with the cursor (the id) of the last one read: cost per page is
   bounded whatever the number of seeks ever posted (matched and cancelled ones are not in the index).
 * Joining: a seek of mine with the chosen seek's terms (kind, options, seats, time control, rated; any
-  rating; welcoming bots only when the chosen seek is a bot's), paired by ``service._pair_once`` with the
-  chosen seek as the second of the group: the pairing's compatibility rules both ways and its locks (every
-  seek of the group in one ``SELECT … ORDER BY id FOR UPDATE``). Two seats: the game at once, or nothing
-  (409 ``seek_taken``: my seek is rolled back). Three or four: the rest of the table from other compatible
-  open seeks, closest rating first; when too few wait, my seek stays open and the periodic pairing completes
-  a table later (with the chosen seek if it still waits).
+  rating; welcoming bots only when the chosen seek is a bot's; watchable, the requests' default, so the game is
+  watchable when the chosen seek, and any other of a 3-4 seat table, allows it), paired by
+  ``service._pair_once`` with the chosen seek as the second of the group: the pairing's compatibility rules
+  both ways and its locks (every seek of the group in one ``SELECT … ORDER BY id FOR UPDATE``). Two seats: the
+  game at once, or nothing (409 ``seek_taken``: my seek is rolled back). Three or four: the rest of the table
+  from other compatible open seeks, closest rating first; when too few wait, my seek stays open and the
+  periodic pairing completes a table later (with the chosen seek if it still waits).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.relations import blocked_among, blocked_between
 from games.clock.reliability import reliability
 from games.models import Game
 from games.ratings.models import Rating
@@ -39,6 +44,10 @@ from .models import Seek
 
 #: Open seeks read for one lobby page at most.
 SCAN = 200
+
+
+class Blocked(Exception):
+    """A seek of a user who has a block with this user, either way (never listed for them)."""
 
 
 class NotJoinable(Exception):
@@ -95,7 +104,7 @@ def lobby_page(user: Any, after: tuple[datetime, int] | None, limit: int, kind: 
                ) -> tuple[list[tuple[Seek, int]], int | None]:
     """Up to ``limit`` open seeks of others that ``user`` may join, oldest first, after ``after`` (the
     ``(created_at, id)`` of the cursor's seek), each with its player's rating; and the cursor of the next page
-    (the id of the last seek read; None: no more)."""
+    (the id of the last seek read; None: no more). Seeks of users who have a block with ``user`` are left out."""
     qs = Seek.objects.filter(status=Seek.Status.OPEN).exclude(user=user)
     if kind is not None:
         qs = qs.filter(kind=kind)
@@ -107,8 +116,11 @@ def lobby_page(user: Any, after: tuple[datetime, int] | None, limit: int, kind: 
     now = timezone.now()
     ratings = _ratings(user, read)
     reliability = _reliability_of(user)
+    blocked = blocked_among(user.pk, {s.user_id for s in read})
     out: list[tuple[Seek, int]] = []
     for i, seek in enumerate(read):
+        if seek.user_id in blocked:
+            continue
         pool = pool_for(seek.kind, seek.seats)
         theirs = ratings[(seek.user_id, pool)]
         if refusal(user, seek, ratings[(user.pk, pool)], theirs, now, reliability) is None:
@@ -132,14 +144,16 @@ def cursor_row(seek_id: int | None) -> tuple[datetime, int] | None:
 
 def accept(user: Any, seek_id: int) -> tuple[Seek, Game | None]:
     """Join the open seek ``seek_id`` of another player (see the module's rulings): my new seek and the game
-    (None: a 3-4 seat table still waiting). Raises ``LookupError`` (no such open seek), :class:`NotJoinable`,
-    ``service.TooManySeeks``."""
+    (None: a 3-4 seat table still waiting). Raises ``LookupError`` (no such open seek), :class:`Blocked`,
+    :class:`NotJoinable`, ``service.TooManySeeks``."""
     target = Seek.objects.select_related("user").filter(pk=seek_id, status=Seek.Status.OPEN).first()
     if target is None:
         raise LookupError(seek_id)
     if target.user_id == user.pk:
         raise NotJoinable("own_seek", "This is your own seek: it waits for another player (cancel it from your "
                                       "inbox).")
+    if blocked_between(user.pk, target.user_id):
+        raise Blocked()
     pool = pool_for(target.kind, target.seats)
     ratings = _ratings(user, [target])
     why = refusal(user, target, ratings[(user.pk, pool)], ratings[(target.user_id, pool)], timezone.now(),
@@ -148,7 +162,8 @@ def accept(user: Any, seek_id: int) -> tuple[Seek, Game | None]:
         raise NotJoinable("not_compatible", why)
     fields = {"kind": target.kind, "options": target.options, "seats": target.seats,
               "days_per_move": target.days_per_move, "time_control": target.time_control, "rated": target.rated,
-              "rating_range": None, "min_reliability": 0, "bots_welcome": target.user.is_bot}
+              "rating_range": None, "min_reliability": 0, "bots_welcome": target.user.is_bot,
+              "watchable": True}  # the request's default: the game is watchable when the chosen seek allows it
     with transaction.atomic():
         mine = service._new_seek(user, fields)
         game, _ = service._pair_once(mine.pk, False, partner=target.pk)

@@ -22,6 +22,9 @@ class Seek(models.Model):
                                     help_text="A bank clock (the create request's time_control); "
                                               "null: days_per_move (or unlimited).")
     rated = models.BooleanField(default=True)
+    watchable = models.BooleanField(default=False, help_text="The player lets others watch the game (issue 35; the "
+                                                             "request's default is true). The game is watchable "
+                                                             "when every seek paired into it says so.")
     rating_range = models.PositiveIntegerField(null=True, blank=True, help_text="± rating points; null: any.")
     min_reliability = models.PositiveSmallIntegerField(default=0)
     bots_welcome = models.BooleanField(default=False, help_text="A human's seek may be paired with a bot account's.")

@@ -25,6 +25,8 @@ class SeekOutSerializer(serializers.Serializer):
     min_reliability = serializers.IntegerField()
     quick = serializers.BooleanField(help_text="A 'play now' seek (an AI game after a short wait).")
     bots_welcome = serializers.BooleanField(help_text="May be paired with a bot account.")
+    watchable = serializers.BooleanField(help_text="The player lets others watch the game (it is watchable when "
+                                                   "every paired seek allows it).")
     is_bot = serializers.BooleanField(help_text="Posted by a bot account.")
     status = serializers.ChoiceField(choices=SEEK_STATUSES)
     game_id = serializers.IntegerField(allow_null=True, help_text="The game, once matched.")

@@ -10,6 +10,12 @@ Rulings:
 * Closest rating first, then the oldest seek. For 3-4 seats, the group is filled greedily by closeness.
 * A match creates the game through ``games.service.create_game`` (seats in random order, first user as
   creator, the others invited) and ``join_game`` for every invited user, then notifies ``match_found``.
+* Blocks (issue 35): two users with a block (either way) are never paired, nor seated at one table of 3-4.
+  A pairing reads the blocks among its seek's user and its candidates' users in one query
+  (:func:`blocked_pairs`: bounded by the open seeks of the round, never by users' histories), and
+  :func:`compatible` refuses those pairs.
+* Watching (issue 35): ``watchable`` is no pairing condition; the game is watchable only when every seek of the
+  group allows it (one player's no is enough), and an AI fallback game when its seek does.
 * Bots (issue 26): a bot account's seek pairs with another bot's, or with a human's seek that says
   ``bots_welcome``; a human who did not opt in is never paired with a bot (rated or not).
 * Cap on concurrent games (open or active): ``SEEK_CAP_BASE`` (6) + finished games, at most
@@ -34,13 +40,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Relation, User
 from games.ai import LEVELS
 from games.clock.reliability import reliability
 from games.models import Game
 from games.notify.service import notify_game
 from games.ratings.service import rating_for
-from games.service import create_game, join_game
+from games.service import Blocked, create_game, join_game
 
 from .models import Seek
 
@@ -76,12 +82,24 @@ def at_cap(user: Any) -> bool:
     return current_games(user) >= game_cap(user)
 
 
+def blocked_pairs(user_ids: set[int]) -> set[frozenset[int]]:
+    """The pairs of ``user_ids`` with a block between them, either way: one query on the relation's unique
+    index (user, kind, other), bounded by the users asked about."""
+    if len(user_ids) < 2:
+        return set()
+    rows = Relation.objects.filter(kind=Relation.BLOCK, user_id__in=user_ids, other_id__in=user_ids).values_list(
+        "user_id", "other_id")
+    return {frozenset(row) for row in rows}
+
+
 class _Ctx:
-    """Per-pairing-run caches of ratings and reliabilities."""
+    """Per-pairing-run caches of ratings and reliabilities, and the blocks among the round's users
+    (``blocked``: pairs of user ids, :func:`blocked_pairs`)."""
 
     def __init__(self) -> None:
         self.ratings: dict[tuple[int, str, int], float] = {}
         self.rel: dict[int, int] = {}
+        self.blocked: set[frozenset[int]] = set()
 
     def rating(self, seek: Seek) -> float:
         key = (seek.user_id, seek.kind, seek.seats)
@@ -104,7 +122,8 @@ def bots_agree(a: Seek, b: Seek) -> bool:
 
 
 def compatible(a: Seek, b: Seek, now: datetime, ctx: _Ctx) -> bool:
-    if a.user_id == b.user_id or not bots_agree(a, b):
+    """Whether ``a`` and ``b`` may be paired now (the module's rulings; blocks: those in ``ctx.blocked``)."""
+    if a.user_id == b.user_id or not bots_agree(a, b) or frozenset((a.user_id, b.user_id)) in ctx.blocked:
         return False
     if ((a.kind, a.seats, a.days_per_move, a.time_control, a.rated, a.options)
             != (b.kind, b.seats, b.days_per_move, b.time_control, b.rated, b.options)):
@@ -128,7 +147,9 @@ def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first:
     """The group ``seek`` would be paired with now (``seek`` first), or None. With ``partner`` (a seek id:
     the lobby's accept), that seek is the second of the group, or there is no group."""
     ctx = ctx or _Ctx()
-    pool = [c for c in _candidates(seek) if compatible(seek, c, now, ctx)]
+    candidates = _candidates(seek)
+    ctx.blocked |= blocked_pairs({seek.user_id} | {c.user_id for c in candidates})
+    pool = [c for c in candidates if compatible(seek, c, now, ctx)]
     if not oldest_first:
         mine = ctx.rating(seek)
         pool.sort(key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
@@ -187,12 +208,17 @@ def _pair_once(seek_id: int, oldest_first: bool, partner: int | None = None) -> 
         secrets.SystemRandom().shuffle(order)
         seated = [users[i] for i in order]
         creator, others = seated[0], seated[1:]
-        game = create_game(creator, seek.kind, seek.options, seek.seats,
-                           opponents=[{"type": "user", "username": u.username} for u in others],
-                           days_per_move=None if seek.time_control else seek.days_per_move, rated=seek.rated,
-                           seat=0, time_control=seek.time_control)
-        for u in others:
-            game, _ = join_game(u, game.pk)
+        try:
+            with transaction.atomic():  # a block added since the group was found: look for another group
+                game = create_game(creator, seek.kind, seek.options, seek.seats,
+                                   opponents=[{"type": "user", "username": u.username} for u in others],
+                                   days_per_move=None if seek.time_control else seek.days_per_move,
+                                   rated=seek.rated, seat=0, time_control=seek.time_control,
+                                   watchable=all(g.watchable for g in group))
+                for u in others:
+                    game, _ = join_game(u, game.pk)
+        except Blocked:
+            return None, True
         Seek.objects.filter(pk__in=[g.pk for g in group]).update(status=Seek.Status.MATCHED, game=game, matched_at=now)
         gid = game.pk
         uids = [u.pk for u in users]
@@ -261,12 +287,12 @@ def cancel_seek(user: Any, seek_id: int) -> bool:
 
 def quick_pair(user: Any, kind: str, seats: int = 2, days_per_move: int | None = 3, options: dict | None = None,
                rated: bool = False, time_control: dict | None = None,
-               bots_welcome: bool = False) -> tuple[Seek, Game | None]:
+               bots_welcome: bool = False, watchable: bool = False) -> tuple[Seek, Game | None]:
     """'Play now': the oldest compatible seek, else a quick seek with an AI fallback."""
     fallback = timezone.now() + timedelta(seconds=_setting("SEEK_AI_FALLBACK_SECONDS", 120))
     return create_seek(user, kind=kind, seats=seats, days_per_move=days_per_move, options=options or {},
                        rated=rated, rating_range=None, quick=True, ai_fallback_at=fallback,
-                       time_control=time_control, bots_welcome=bots_welcome)
+                       time_control=time_control, bots_welcome=bots_welcome, watchable=watchable)
 
 
 def ai_level_for(user: Any, kind: str, seats: int) -> int:
@@ -283,7 +309,7 @@ def fallback_to_ai(seek_id: int) -> Game | None:
         game = create_game(seek.user, seek.kind, seek.options, seek.seats,
                            opponents=[{"type": "ai", "level": level}] * (seek.seats - 1),
                            days_per_move=None if seek.time_control else seek.days_per_move, rated=False, seat=0,
-                           time_control=seek.time_control)
+                           time_control=seek.time_control, watchable=seek.watchable)
         seek.status, seek.game, seek.matched_at = Seek.Status.MATCHED, game, timezone.now()
         seek.save(update_fields=["status", "game", "matched_at"])
     return game

@@ -13,14 +13,25 @@ timeouts, +time and pauses), so that those work exactly like the service's own.
 
 from ._common import after_commit, bump, lock_game, move_time, seats_of
 from .access import lock_joined_seat, require_joined_seat
-from .errors import Conflict, Forbidden, GameNotFound, IllegalMoveError, InvalidRequest, ServiceError
-from .lifecycle import accept_abort, create_game, fill_with_ai, join_game, offer_abort, rematch, resign
+from .errors import Blocked, Conflict, Forbidden, GameNotFound, IllegalMoveError, InvalidRequest, ServiceError
+from .lifecycle import (
+    accept_abort,
+    adjudicate,
+    create_game,
+    fill_with_ai,
+    is_tournament_game,
+    join_game,
+    offer_abort,
+    rematch,
+    resign,
+)
 from .moves import ReplayCheck, make_move, play_ai_turn, replay_log, replay_step, resume_ai_turns
 from .payload import game_summary, game_view_payload, history_entry_payload, record_payload
 from .queries import PublicRecord, history_for, inbox, public_record, replay_for, view_for
 from .records import apply_result
 
 __all__ = [
+    "Blocked",
     "Conflict",
     "Forbidden",
     "GameNotFound",
@@ -30,6 +41,7 @@ __all__ = [
     "ReplayCheck",
     "ServiceError",
     "accept_abort",
+    "adjudicate",
     "after_commit",
     "apply_result",
     "bump",
@@ -40,6 +52,7 @@ __all__ = [
     "history_entry_payload",
     "history_for",
     "inbox",
+    "is_tournament_game",
     "join_game",
     "lock_game",
     "lock_joined_seat",

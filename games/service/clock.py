@@ -395,7 +395,8 @@ def clock_view(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int] 
             elif game.deadline is not None:
                 row["running"], row["deadline"] = True, game.deadline
     if active and tc.timed:
-        _apply_vacations(rows, seats, vacations)
+        if clock is None or not clock.tournament:  # a tournament game takes no vacation (games.clock.service)
+            _apply_vacations(rows, seats, vacations)
         ends = [row["deadline"] for row in rows if row["running"]]
         deadline = min(ends) if ends else (None if tc.control == "bank" else deadline)
     for row in rows:

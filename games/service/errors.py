@@ -47,6 +47,14 @@ class Forbidden(ServiceError):
     code = "not_seated"
 
 
+class Blocked(ServiceError):
+    """403 ``blocked``: a block stands between the user and another player (either way). The message never says
+    who blocked whom."""
+
+    status = 403
+    code = "blocked"
+
+
 class Conflict(ServiceError):
     """409: the game is not in a state that allows this (stale version, not your turn, ...)."""
 

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.relations import blocked_among
 from games import signals
 from games.ai import LEVELS
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameClock, Seat
@@ -27,11 +28,13 @@ from ._common import (
 )
 from .access import lock_joined_seat, require_joined_seat, require_visible
 from .clock import TimeControl, clock_row, parse_time_control, time_control_of
-from .errors import Conflict, Forbidden, GameNotFound, InvalidRequest
+from .errors import Blocked, Conflict, Forbidden, GameNotFound, InvalidRequest
 from .payload import REMATCH_CHALLENGES, committed_parts
 from .records import apply_result
 
 DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
+#: The refusal of a join when a block stands between the user and a player of the game (it names nobody).
+BLOCKED_JOIN = "You cannot join this game: a block stands between you and one of its players."
 
 
 def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) -> None:
@@ -49,9 +52,10 @@ def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) 
     events.append({"type": "started", "to_act": sorted(to_act)})
 
 
-def _start_clock(game: Game, control: TimeControl) -> None:
+def _start_clock(game: Game, control: TimeControl, tournament: bool = False) -> None:
     """A bank clock gets its :class:`~games.models.GameClock` (banks full, snapshot before version 1);
-    days per move and unlimited need none. The game keeps the row, so its payload reads no clock."""
+    days per move and unlimited need none, except in a tournament game (``GameClock.tournament``: no vacation,
+    no pause, no abort). The game keeps the row, so its payload reads no clock."""
 
     clock = None
     if control.control == "bank":
@@ -60,8 +64,17 @@ def _start_clock(game: Game, control: TimeControl) -> None:
                                          increment_seconds=control.increment_seconds,
                                          cap_seconds=control.cap_seconds,
                                          banks=[float(control.initial_seconds)] * game.seat_count,
-                                         synced_version=game.version)
+                                         synced_version=game.version, tournament=tournament)
+    elif tournament:
+        clock = GameClock.objects.create(game=game, control=GameClock.Control.DAYS if control.days_per_move
+                                         else GameClock.Control.UNLIMITED, tournament=True)
     Game.clock.related.set_cached_value(game, clock)
+
+
+def is_tournament_game(game: Game) -> bool:
+    """A tournament's game (its clock says so; no query after ``lock_game``, which joins the clock)."""
+    clock = clock_row(game)
+    return clock is not None and clock.tournament
 
 
 def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: int) -> list[dict[str, Any]]:
@@ -97,10 +110,29 @@ def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: i
     return out
 
 
+def _refuse_blocked_invitations(user: Any, parsed: Sequence[Mapping[str, Any]]) -> None:
+    """403 ``blocked`` when the creator and a user they invite have a block, either way (one query over the
+    invited users); the message names the opponent, never who blocked whom."""
+    invited = [(i, o["user"]) for i, o in enumerate(parsed) if o["type"] == "user"]
+    blocked = blocked_among(user.pk, [u.pk for _, u in invited])
+    for i, other in invited:
+        if other.pk in blocked:
+            raise Blocked(f"opponent {i + 1}: you cannot invite {other.username}.", field="opponents")
+
+
+def refuse_blocked_join(seats: Sequence[Seat], user: Any) -> None:
+    """403 ``blocked`` when ``user`` and a user holding another seat (joined or invited) have a block, either
+    way: one query over the game's seats (at most four)."""
+    others = [s.user_id for s in seats if s.user_id is not None and s.user_id != user.pk]
+    if blocked_among(user.pk, others):
+        raise Blocked(BLOCKED_JOIN)
+
+
 def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, seats: int = 2,
                 opponents: Sequence[Mapping[str, Any]] | None = None, days_per_move: int | None = None,
                 rated: bool = False, seat: int | None = 0, rematch_of: Game | None = None,
-                time_control: Mapping[str, Any] | None = None, seated: bool = False) -> Game:
+                time_control: Mapping[str, Any] | None = None, seated: bool = False,
+                watchable: bool | None = None, tournament: bool = False) -> Game:
     """A new game; the creator takes ``seat``. It starts at once when every seat is filled (AI seats are).
 
     ``seated`` (service only: an accepted challenge, both players agreed): the invited users are seated as joined
@@ -114,6 +146,12 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
 
     ``seat=None`` (service only, e.g. AI-vs-AI games for benchmarks): the creator does not play, and
     ``opponents`` fills every seat.
+
+    ``watchable``: whether others may watch it once started (issue 35); None: the model's default, not watchable
+    (``POST /games``, challenges and seeks pass the request's choice or default). ``tournament`` (service only:
+    games.tournaments, with ``seated``): the players entered a tournament and are paired by it, so no block
+    between them refuses the game (docs/tournaments.md); its clock takes no vacation and no pause, and it cannot
+    be aborted (:func:`is_tournament_game`).
     """
     try:
         rules = get_rules(kind)
@@ -136,6 +174,8 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
     if opponents is None:
         opponents = [{"type": "open"}] * others_count
     parsed = _parse_opponents(user, opponents, others_count)
+    if seat is not None and not tournament:
+        _refuse_blocked_invitations(user, parsed)
     if rated and any(o["type"] == "ai" for o in parsed):
         raise InvalidRequest("Games against the AI are never rated.", field="rated")
     if rated and not control.timed:
@@ -144,10 +184,11 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
 
     now = timezone.now()
     with transaction.atomic():
+        extra = {} if watchable is None else {"watchable": bool(watchable)}
         game = Game.objects.create(kind=kind, options=normalized, seat_count=seats, created_by=user,
                                    rated=bool(rated), days_per_move=control.days_per_move, rematch_of=rematch_of,
-                                   created_at=now, updated_at=now)
-        _start_clock(game, control)
+                                   created_at=now, updated_at=now, **extra)
+        _start_clock(game, control, tournament)
         rows: list[Seat] = []
         others = iter(parsed)
         for index in range(seats):
@@ -192,7 +233,8 @@ def _take_seat(game: Game, seats: list[Seat], user: Any, mine: Seat | None) -> S
 
 
 def join_game(user: Any, game_id: int | None = None, code: str | None = None) -> tuple[Game, bool]:
-    """Join by invitation code (any open seat) or as the invited user. Returns (game, joined now)."""
+    """Join by invitation code (any open seat) or as the invited user. Returns (game, joined now). 403 ``blocked``
+    when the user and a player seated or invited in the game have a block (:func:`refuse_blocked_join`)."""
     with transaction.atomic():
         if game_id is None:
             found = Game.objects.filter(invite_code=code or "").values_list("pk", flat=True).first()
@@ -209,6 +251,8 @@ def join_game(user: Any, game_id: int | None = None, code: str | None = None) ->
             raise Conflict("This game is no longer open for joining.", code="not_open")
         if mine is not None and mine.joined:
             return game, False
+        if game.status == Game.Status.OPEN:
+            refuse_blocked_join(seats, user)
         taken = _take_seat(game, seats, user, mine)
         events: list[dict[str, Any]] = [{"type": "joined", "seat": taken.index}]
         _start_if_full(game, seats, events)
@@ -282,7 +326,37 @@ def resign(user: Any, game_id: int) -> Game:
     return game
 
 
+#: The refusal of an abort (offer or acceptance) in a tournament game.
+TOURNAMENT_NO_ABORT = ("A tournament game cannot be aborted: play it, resign it, or withdraw from the tournament "
+                       "(your remaining games are then forfeited).")
+
+
+def adjudicate(game_id: int, ranks: Sequence[int]) -> Game | None:
+    """End a game in play by a decision of the site (a tournament's maximum game duration passed:
+    games.tournaments): ``ranks`` per seat, 1 = best (all 1: a draw). The result says ``reason: "adjudicated"``;
+    one history entry ``adjudicated`` with its ``game_over``. None: the game is no longer in play (nothing done)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return None
+        seats = seats_of(game)
+        if len(ranks) != len(seats) or any(r < 1 for r in ranks):
+            raise InvalidRequest(f"ranks must give each of the {len(seats)} seats a place from 1.", field="ranks")
+        winners = [i for i, r in enumerate(ranks) if r == 1]
+        if len(winners) == len(seats):
+            winners = []
+        result = {"winner": winners[0] if len(winners) == 1 else None, "winners": winners, "ranks": list(ranks),
+                  "reason": "adjudicated"}
+        apply_result(game, seats, result, "adjudicated")
+        bump(game, "adjudicated", None, [{"type": "game_over", "result": result}])
+        game.save()
+        after_commit(game, seats)
+    return game
+
+
 def _abort(game: Game, seats: list[Seat], mine: Seat, *, accept: bool) -> Game:
+    if not game.is_over and is_tournament_game(game):
+        raise Conflict(TOURNAMENT_NO_ABORT, code="tournament_game")
     if game.status == Game.Status.OPEN:
         # Before the game starts, any seated user can call it off (the creator cancels, an invitee declines).
         events: list[dict[str, Any]] = [{"type": "aborted", "seat": mine.index}]
@@ -366,16 +440,20 @@ def rematch(user: Any, game_id: int) -> RematchAnswer:
     :data:`~games.service.payload.REMATCH_CHALLENGES`), with the same kind, options, seats, time control and
     rated flag; asking again while it waits changes nothing; the other player's request accepts it. Three or
     four seats (and against the AI): a new game inviting the same users to the same seats, AI seats filled;
-    another player's request joins it (their invitation can be declined: ``POST /games/{new}/abort``). A
-    rated game's rematch is rated, with the same time control (an old rated game without one comes back
-    unrated). 409: not finished (``not_finished``), an opponent's account closed (``opponent_unavailable``),
-    or the offer of this player was declined (``rematch_declined``). All under the finished game's lock, so
-    two requests cannot make two offers."""
+    another player's request joins it (their invitation can be declined: ``POST /games/{new}/abort``). Either
+    way the rematch keeps the finished game's ``watchable``. A rated game's rematch is rated, with the same
+    time control (an old rated game without one comes back unrated). 409: not finished (``not_finished``), an
+    opponent's account closed (``opponent_unavailable``), or the offer of this player was declined
+    (``rematch_declined``); 403 ``blocked`` when the user and another human player have a block (either way),
+    whatever the state of the offer. All under the finished game's lock, so two requests cannot make two offers."""
     with transaction.atomic():
         game, seats, mine = lock_joined_seat(user, game_id)
         if game.status != Game.Status.FINISHED:
             raise Conflict("A rematch can be asked for once the game has finished.", code="not_finished")
         humans = [s for s in seats if s.user_id is not None and s.index != mine.index]
+        if blocked_among(user.pk, [s.user_id for s in humans if s.user_id is not None]):
+            raise Blocked("You cannot play a rematch with this player." if len(humans) == 1
+                          else "You cannot play a rematch with these players.")
         offer = REMATCH_CHALLENGES.get("offer")
         if game.seat_count == 2 and humans and offer is not None:
             found = offer(user, game, seats, mine)
@@ -401,7 +479,7 @@ def rematch(user: Any, game_id: int) -> RematchAnswer:
         # The same time control; an old rated game without one (before the rule) comes back unrated.
         new = create_game(user, game.kind, game.options, game.seat_count, opponents, None,
                           game.rated and control.timed, seat=mine.index, rematch_of=game,
-                          time_control=control.request())
+                          time_control=control.request(), watchable=game.watchable)
         return RematchAnswer(new, "created")
 
 
@@ -428,3 +506,37 @@ def _answer_existing(user: Any, existing: Game, mine: Seat) -> RematchAnswer | N
 
 def _aborted_by(game: Game) -> int | None:
     return game.events.filter(type="aborted").order_by("-version").values_list("seat", flat=True).first()
+
+
+#: At most this many open games are called off per block (a user's current seats: the ``seat_user_current`` index).
+CALL_OFF_MOST = 200
+
+
+def call_off_blocked(user_id: int, other_id: int) -> list[int]:
+    """A block now stands between the two users: every open game holding both of them (joined or invited) is
+    called off, as an invitee's decline would, but by no seat (``aborted`` entry without a seat: nobody is named,
+    so a rematch offer made as that game reads ``cancelled``). A game that has started goes on. Returns the ids
+    of the games called off.
+
+    Reads the first user's current seats (the partial index ``seat_user_current``, at most
+    :data:`CALL_OFF_MOST`) joined to the game and the other user's seat (``seat_unique_user``); each game is
+    then locked and called off in its own transaction, after checking it is still open and still holds both."""
+    candidates = list(Seat.objects.filter(user_id=user_id, finished_at__isnull=True, game__status=Game.Status.OPEN,
+                                          game__seats__user_id=other_id)
+                      .order_by("game_id").values_list("game_id", flat=True)[:CALL_OFF_MOST])
+    done: list[int] = []
+    for game_id in candidates:
+        with transaction.atomic():
+            game = lock_game(game_id)
+            seats = seats_of(game)
+            if game.status != Game.Status.OPEN or not {user_id, other_id} <= {s.user_id for s in seats}:
+                continue
+            game.status = Game.Status.ABORTED
+            game.ended_reason = "aborted"
+            game.finished_at = timezone.now()
+            sync_to_act(game, seats, frozenset())
+            bump(game, "aborted", None, [{"type": "aborted"}])
+            game.save()
+            after_commit(game, seats)
+        done.append(game_id)
+    return done

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,22 @@ INBOX_STATUSES: dict[str, tuple[str, ...]] = {
     "aborted": (Game.Status.ABORTED,),
     "all": tuple(Game.Status.values),
 }
+
+
+#: Fields of the inbox's game summaries owned by other apps (games.chat registers ``unread_chat`` when it is
+#: ready): ``name -> fn(user, games) -> {game id: value}``, answering a whole page at once (bounded queries of
+#: the page's games, never of the user's history); a game it leaves out gets ``default``.
+SummaryField = tuple[Callable[[Any, list[Game]], dict[int, Any]], Any]
+SUMMARY_FIELDS: dict[str, SummaryField] = {}
+
+
+def with_summary_fields(user: Any, games: list[Game], summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``summaries`` (of ``games``, in that order) with the :data:`SUMMARY_FIELDS` added."""
+    for name, (fn, default) in SUMMARY_FIELDS.items():
+        values = fn(user, games)
+        for game, summary in zip(games, summaries, strict=True):
+            summary[name] = values.get(game.pk, default)
+    return summaries
 
 
 def inbox(user: Any, status: str = "current", kind: str | None = None) -> QuerySet[Game]:
@@ -95,14 +112,16 @@ class PublicRecord:
 
     game: Game
     seats: list[Seat]
+    reader: Any = None
 
     @property
     def etag(self) -> str:
-        return record_etag(self.game, self.seats)
+        return record_etag(self.game, self.seats, self.reader)
 
     def text(self) -> str:
-        """The record as JSON text: the stored one (stored now if it was not), with the seats of today."""
-        return record_text(self.game, self.seats)
+        """The record as JSON text: the stored one (stored now if it was not), with the seats of today and the
+        parts that may change after the end (the chat: ``records.LIVE_PARTS``) as the reader sees them."""
+        return record_text(self.game, self.seats, self.reader)
 
 
 def public_record(user: Any, game_id: int) -> PublicRecord:
@@ -111,7 +130,7 @@ def public_record(user: Any, game_id: int) -> PublicRecord:
     seats = seats_of(game)
     require_visible(game, seats, user)
     _require_ended(game)
-    return PublicRecord(game, seats)
+    return PublicRecord(game, seats, user)
 
 
 def replay_for(user: Any, game_id: int, step: int | None) -> dict[str, Any]:

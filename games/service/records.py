@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import groupby
 from typing import Any
 
@@ -30,6 +30,14 @@ from games.models import Game, GameRecord, Seat
 
 from ._common import save_result, set_result
 from .payload import record_payload, seats_payload
+
+#: Parts of ``GET /games/{id}/record`` that may still change after the end, added at each read and not stored
+#: (the table chat: games.chat registers ``chat`` when it is ready): ``key -> (value, tag)``, where
+#: ``value(game, reader)`` is the part's JSON-ready value (None: the record has no such key) and
+#: ``tag(game, reader)`` a short text that changes whenever the value does (it is part of the record's ETag). The
+#: export's records (:func:`record_lines`) do not carry them.
+LivePart = tuple[Callable[[Game, Any], Any], Callable[[Game, Any], str]]
+LIVE_PARTS: dict[str, LivePart] = {}
 
 #: Version of the stored records' shape: part of every record ETag (see the module docstring).
 RECORD_SHAPE = 1
@@ -90,9 +98,15 @@ def record_bodies(game_ids: Iterable[int]) -> dict[int, str]:
     return found
 
 
-def record_text(game: Game, seats: list[Seat]) -> str:
-    """The whole record of one ended game (``seats``: its seats, with their users), its text stored if it was not."""
-    return with_seats(record_bodies([game.pk])[game.pk], seats)
+def record_text(game: Game, seats: list[Seat], reader: Any = None) -> str:
+    """The whole record of one ended game (``seats``: its seats, with their users), its text stored if it was not,
+    with the :data:`LIVE_PARTS` as ``reader`` sees them before the seats."""
+    body = record_bodies([game.pk])[game.pk]
+    if LIVE_PARTS:
+        values = [(key, value(game, reader)) for key, (value, _) in LIVE_PARTS.items()]
+        parts = "".join(f",{_dumps(key)}:{_dumps(v)}" for key, v in values if v is not None)
+        body = f"{body[:-1]}{parts}}}"
+    return with_seats(body, seats)
 
 
 def record_lines(game_ids: Sequence[int]) -> Iterator[str]:
@@ -115,10 +129,12 @@ def _seat_key(seat: Seat) -> tuple[Any, ...]:
     return (seat.index, seat.user_id, user.username if user else None, user.display_name if user else None)
 
 
-def record_etag(game: Game, seats: list[Seat]) -> str:
-    """The strong ETag of an ended game's record: its id and end, its players' names and the records' shape."""
+def record_etag(game: Game, seats: list[Seat], reader: Any = None) -> str:
+    """The strong ETag of an ended game's record: its id and end, its players' names, the records' shape and the
+    tags of the :data:`LIVE_PARTS` for ``reader``."""
     ended = game.finished_at.isoformat() if game.finished_at is not None else ""
-    digest = hashlib.sha256(f"{RECORD_SHAPE}|{game.pk}|{ended}|{_names(map(_seat_key, seats))}".encode())
+    live = "|".join(tag(game, reader) for _, tag in LIVE_PARTS.values())
+    digest = hashlib.sha256(f"{RECORD_SHAPE}|{game.pk}|{ended}|{_names(map(_seat_key, seats))}|{live}".encode())
     return f'"record-{digest.hexdigest()[:32]}"'
 
 

@@ -18,12 +18,13 @@ from games.rules.registry import Result as EngineResult
 
 class EndedResult(TypedDict):
     """The result of a game that play did not end: a resignation (``resigned``: the seat), a timeout
-    (``timeout``: the seat, or both seats of a two-seat game whose clocks both ran out) or, in a record,
-    an abort (no winner)."""
+    (``timeout``: the seat, or both seats of a two-seat game whose clocks both ran out), an adjudication (a
+    tournament game past the tournament's maximum duration: ``ranks`` decide, all 1 for a draw) or, in a
+    record, an abort (no winner)."""
 
     winner: int | None
     winners: list[int]
-    reason: Literal["resigned", "timeout", "aborted"]
+    reason: Literal["resigned", "timeout", "aborted", "adjudicated"]
     ranks: NotRequired[list[int]]  # per seat, 1 = best
     resigned: NotRequired[int]
     timeout: NotRequired[int | list[int]]
@@ -111,7 +112,8 @@ class TimeGivenEvent(TypedDict):
 
 
 class EndedEvent(TypedDict):
-    """The game ended by a resignation or a timeout (an ended game's engine ``game_over`` is the engine's)."""
+    """The game ended by a resignation, a timeout or an adjudication (an ended game's engine ``game_over`` is the
+    engine's)."""
 
     type: Literal["game_over"]
     result: EndedResult

@@ -11,8 +11,9 @@ pytestmark = pytest.mark.django_db
 
 def test_profile_fields(session_client, user):
     body = session_client.get(url("me")).json()
-    assert set(body) == {"id", "username", "display_name", "email", "language", "time_zone", "is_bot", "date_joined"}
-    assert body["id"] == user.pk
+    assert set(body) == {"id", "username", "display_name", "email", "language", "time_zone", "is_bot", "date_joined",
+                         "hide_presence"}
+    assert body["id"] == user.pk and body["hide_presence"] is False
     assert body["email"] == "alice@example.org"
 
 

@@ -125,7 +125,8 @@ def play_card(page, first: bool) -> None:
         tab_to(page, "#confirm-play", key="Shift+Tab")
         page.keyboard.press("Enter")
     else:
-        press(page, "Enter" if random.random() < 0.5 else "Space")  # the second press on the card plays it
+        # the second press on the card plays it: the card leaves the hand, so focus is checked once it settles
+        page.keyboard.press("Enter" if random.random() < 0.5 else "Space")
     wait_for_new_version(page, version)
     # Focus stays in the hand (after the last card it moves to the result; a Seer choice takes it).
     page.wait_for_function("() => !!document.activeElement?.closest('#hand, #end, #seer-dlg')")
@@ -234,8 +235,10 @@ def test_sign_up_and_play_a_whole_game_with_the_keyboard(server, new_page):
     check_card_names(page)
 
     moves, seer = play_game(page, 0, 0)
-    # The Seer choice depends on the deal: rematch (keyboard too) until one came up, at most twice more.
-    for _ in range(2):
+    # The Seer choice depends on the deal: about 30 % of games against the Squire have none with this play
+    # (measured over 200 deals), so rematch (keyboard too) until one came up, at most five more: all six
+    # without one is a 0.07 % chance.
+    for _ in range(5):
         if seer:
             break
         page.wait_for_function("() => !!document.activeElement?.closest('#end')")
@@ -245,7 +248,7 @@ def test_sign_up_and_play_a_whole_game_with_the_keyboard(server, new_page):
         page.wait_for_function("u => location.href !== u", arg=finished)
         page.wait_for_selector("#hand button.card")
         moves, seer = play_game(page, moves, seer)
-    assert seer >= 1, "no Seer choice in three games"
+    assert seer >= 1, "no Seer choice in six games"
     page.wait_for_selector("#end-h")
     assert re.search("You won|You lost|Draw", page.locator("#end-h").inner_text())
     # After the last card, focus is on the result, and the end screen's links are reachable.

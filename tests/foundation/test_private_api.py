@@ -96,7 +96,8 @@ def test_sync_to_async_threadlocal_is_a_thread_local():
 
 
 def test_no_sync_to_async_loop_outside_its_threads():
-    assert private_api.sync_to_async_loop() is None
+    # a thread asgiref did not start for a sync_to_async call (the main thread may have run one of an earlier
+    # test's calls itself, thread_sensitive, so it is not asked here)
     seen = []
     thread = threading.Thread(target=lambda: seen.append(private_api.sync_to_async_loop()))
     thread.start()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from claim.ws_routing import websocket_urlpatterns
-from games.streams import EVENTS_PATH, GAME_PATH_TEMPLATE
+from games.streams import EVENTS_PATH, GAME_PATH_TEMPLATE, WATCH_PATH, WATCH_PATH_TEMPLATE
 
 CADDYFILE = Path(__file__).resolve().parents[2] / "docker" / "Caddyfile"
 
@@ -28,6 +28,8 @@ def socket_route() -> re.Pattern[str]:
     EVENTS_PATH,
     GAME_PATH_TEMPLATE.format(game_id=1),
     GAME_PATH_TEMPLATE.format(game_id=123456789012345678),
+    WATCH_PATH_TEMPLATE.format(game_id=1),
+    WATCH_PATH_TEMPLATE.format(game_id=123456789012345678),
     "/ws/", "/ws",
 ])
 def test_sockets_and_streams_go_to_uvicorn(path):
@@ -37,7 +39,8 @@ def test_sockets_and_streams_go_to_uvicorn(path):
 @pytest.mark.parametrize("path", [
     "/", "/api/v1/health", "/api/v1/games", "/api/v1/games/1", "/api/v1/games/1/moves", "/api/v1/games/1/streamx",
     "/api/v1/games/x/stream", "/api/v1/stream/events/more", "/api/v1/docs/", "/static/app.js", "/wsx", "/ws/x",
-    "/admin/",
+    "/admin/", "/api/v1/games/1/watch", "/api/v1/games/x/watch/stream", "/api/v1/games/1/watch/streamx",
+    "/api/v1/watch", "/api/v1/games/1/watch/stream/x",
 ])
 def test_everything_else_goes_to_gunicorn(path):
     assert not socket_route().search(path), path
@@ -51,3 +54,11 @@ def test_both_upstreams_are_configured():
     text = CADDYFILE.read_text()
     assert "reverse_proxy @sockets {$SOCKETS_UPSTREAM}" in text
     assert re.search(r"^\s*reverse_proxy \{\$HTTP_UPSTREAM\}( \{)?\s*$", text, flags=re.M)
+
+
+def test_the_watch_stream_is_an_asgi_stream_route():
+    """The watch stream's path is the one claim/asgi.py hands to the streams handler (not Django's own)."""
+    from claim.asgi import http_routes  # noqa: PLC0415 - claim.asgi reads ALLOWED_HOSTS when imported
+
+    assert any(route.pattern.regex.pattern == WATCH_PATH.pattern.replace("^/", "^", 1) for route in http_routes)
+    assert WATCH_PATH.match(WATCH_PATH_TEMPLATE.format(game_id=42))

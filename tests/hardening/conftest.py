@@ -13,7 +13,7 @@ from drf_spectacular.generators import SchemaGenerator
 from accounts.models import ApiToken
 from tests.service.conftest import Api
 
-FULL_SCOPES = ["games:read", "games:play", "account:read"]
+FULL_SCOPES = ["games:read", "games:play", "account:read", "chat:read", "chat:write", "social"]
 
 # How hard the property-based parts work: CI keeps them small, `make stress` raises them.
 STRESS = os.environ.get("CLAIM_STRESS", "") not in ("", "0")

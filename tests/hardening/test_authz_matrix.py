@@ -34,6 +34,7 @@ from games.challenges.service import create as challenge
 from games.clock.bookings import take_period
 from games.seeks.models import Seek
 from games.service import create_game, game_view_payload, join_game, make_move
+from games.tournaments import service as tournaments
 
 from .conftest import FULL_SCOPES, Operation, schema_operations
 
@@ -100,6 +101,28 @@ MATRIX: dict[str, dict[str, int]] = {
     "users_games_export": row(200, 200, 200, 200, 403, 200),  # finished games are public (issue 26)
     "invitations_retrieve": row(200, 200, 200, 200, 403, 200),  # an open invitation's preview is public (issue 33)
     "users_games_list": row(200, 200, 200, 200, 403, 200),  # a profile's finished games: public (issue 33)
+    # --- watching (issue 35): public reads; alice's game (made by the service) is not watchable: 404 for all
+    "games_watch": row(404, 404, 404, 404, 403, 404),
+    "watch_list": row(200, 200, 200, 200, 403, 200),
+    # --- table chat (issue 35): chat:read / chat:write, or bot:play on a bot account; mallory is no spectator --------
+    "chat_phrases": row(401, 200, 200, 200, 403, 200),
+    "chat_history": row(401, 404, 200, 200, 403, 200),
+    "chat_post": row(401, 404, 201, 201, 403, 201),
+    "chat_read": row(401, 404, 200, 200, 403, 200),
+    "reports_create": row(401, 400, 201, 201, 403, 201),  # mallory reporting herself: 400
+    # --- follows, blocks, mutes, friends (issue 35): the social scope, not in bot:play; alice naming herself: 400 ---
+    "users_follow": row(401, 200, 400, 400, 403, 403),
+    "users_unfollow": row(401, 200, 400, 400, 403, 403),
+    "users_block": row(401, 200, 400, 400, 403, 403),
+    "users_unblock": row(401, 200, 400, 400, 403, 403),
+    "users_mute": row(401, 200, 400, 400, 403, 403),
+    "users_unmute": row(401, 200, 400, 400, 403, 403),
+    "following_list": row(401, 200, 200, 200, 403, 403),
+    "followers_list": row(401, 200, 200, 200, 403, 403),
+    "blocks_list": row(401, 200, 200, 200, 403, 403),
+    "mutes_list": row(401, 200, 200, 200, 403, 403),
+    "friends_list": row(401, 200, 200, 200, 403, 403),
+    "users_retrieve": row(200, 200, 200, 200, 403, 200),  # a public profile (games:read for tokens)
     # --- clock and vacation -------------------------------------------------------------------------------
     "games_clock_retrieve": row(401, 404, 200, 200, 403, 200),
     "games_clock_give_time_create": row(401, 404, 409, 409, 403, 200),  # alice is to act: only botty gives time
@@ -141,6 +164,14 @@ MATRIX: dict[str, dict[str, int]] = {
     "challenges_accept": row(401, 404, 409, 409, 403, 200),  # alice may not accept her own: own_challenge
     "challenges_decline": row(401, 404, 409, 409, 403, 200),
     "challenges_cancel": row(401, 404, 200, 200, 403, 409),  # only the challenger cancels: not_challenger
+    # --- tournaments (issue 36: alice created an open one and entered it; it takes no bots) -----------------
+    "tournaments_list": row(401, 200, 200, 200, 403, 200),
+    "tournaments_create": row(401, 201, 201, 201, 403, 201),
+    "tournaments_retrieve": row(401, 200, 200, 200, 403, 200),
+    "tournaments_join": row(401, 200, 200, 200, 403, 403),  # bots_not_allowed
+    "tournaments_leave": row(401, 409, 200, 200, 403, 409),  # mallory and botty are not entered
+    "tournaments_cancel": row(401, 403, 200, 200, 403, 403),  # only the creator: not_creator
+    "tournaments_games": row(401, 200, 200, 200, 403, 200),
 }
 
 
@@ -156,6 +187,7 @@ class World:
     clients: dict[str, APIClient] = field(default_factory=dict)
     challenge: Any = None
     period: Any = None
+    tournament: Any = None
 
 
 def _legal_move_for_alice(world: World) -> dict:
@@ -186,6 +218,11 @@ BODIES: dict[str, Callable[[World], Any]] = {
     "seeks_create": lambda w: {"kind": "claim2", "days_per_move": 3, "rated": False},
     "seeks_quick_create": lambda w: {"kind": "claim2"},
     "challenges_create": lambda w: {"kind": "claim"},
+    "tournaments_create": lambda w: {"name": "Cup", "kind": "claim", "format": "swiss", "rounds": 1, "max_players": 4,
+                                     "time_control": {"type": "days", "days_per_move": 3}},
+    "chat_post": lambda w: {"phrase": "good_luck"},
+    "chat_read": lambda w: {"last_id": 0},
+    "reports_create": lambda w: {"username": "mallory", "reason": "spam"},
     "notifications_read_create": lambda w: {"all": True},
     "notifications_preferences_partial_update": lambda w: {"email_digest": True},
     "notifications_push_subscriptions_create": lambda w: {"endpoint": "https://push.example.org/abc",
@@ -204,7 +241,8 @@ def _path(op: Operation, world: World) -> str:
             .replace("{pool}", "claim")
             .replace("{section}", "games")
             .replace("{challenge_id}", str(world.challenge.pk if world.challenge else ""))
-            .replace("{period_id}", str(world.period.pk if world.period else "")))
+            .replace("{period_id}", str(world.period.pk if world.period else ""))
+            .replace("{tournament_id}", str(world.tournament.pk if world.tournament else "")))
 
 
 @pytest.fixture
@@ -239,8 +277,12 @@ def world(make_user) -> World:
 
 
     period = take_period(alice, timezone.now() + timedelta(days=30), 2)  # alice's: shortened, cancelled
+    cup = tournaments.create(alice, name="Cup", kind="claim", format="swiss", rounds=1, max_players=8,
+                             time_control={"type": "days", "days_per_move": 3},
+                             starts_at=timezone.now() + timedelta(days=1))
+    tournaments.join(alice, cup.pk)
     return World(alice, botty, mallory, game, open_game, seek, token, clients,
-                 challenge=challenge(alice, to="botty", kind="claim"), period=period)
+                 challenge=challenge(alice, to="botty", kind="claim"), period=period, tournament=cup)
 
 
 OPERATIONS = schema_operations()

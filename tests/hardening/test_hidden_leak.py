@@ -3,10 +3,13 @@
 Every seat of every other game is a player whose moves are chosen by the AI (level 1) from *their own* view, sent
 over the HTTP API; in the games between, the last seats are server-side AIs instead (one of two seats, two of
 three, two of four; their hands must not leak either). Claim mix and Inheritors are also played with 3 and 4
-seats (4-seat Claim mix: two partnerships). A stranger keeps poking at the game. Every HTTP body each party
-receives, and every socket message the publisher builds for each seated user (recorded at the channel layer, i.e.
-exactly what their sockets get), is checked at once against the true engine state of that moment: no card of
-another seat's hand, of the deck (its order) or of a face-down row, and never the seed, before the game ends.
+seats (4-seat Claim mix: two partnerships). A stranger keeps poking at the game. Every game is watchable and
+watched (issue 35): every ``spectator_game`` frame the publisher sends the game's watch group (what a spectator's
+socket and watch stream get, byte for byte) is checked as the stranger's. Every HTTP body each party receives,
+and every socket message the publisher builds for each seated user (recorded at the channel layer, i.e. exactly
+what their sockets get), is checked at once against the true engine state of that moment: no card of another
+seat's hand, of the deck (its order) or of a face-down row, and never the seed, before the game ends. The same
+spy watches real spectator sockets and watch streams over complete games in tests/spectate_live/test_leak_live.py.
 
 CI plays ``CLAIM_LEAK_GAMES`` games per kind (default 2: one with every seat played over HTTP, one with server
 AIs); ``make stress`` plays 1,000 per kind, split over parallel processes (``CLAIM_LEAK_OFFSET`` numbers the
@@ -26,6 +29,7 @@ from games.ai import choose_move
 from games.models import Game
 from games.realtime import publish
 from games.service import replay_log
+from games.spectate import counts
 
 from .conftest import STRESS, env_int
 from .spy import GameTracker, Spy
@@ -82,6 +86,9 @@ def _play_one(kind: str, options: dict, seats: int, index: int, make_api, socket
     gid = created.json()["id"]
     for p in players[1:]:
         assert p.post(f"/api/v1/games/{gid}/join", {}).status_code == 201
+    Game.objects.filter(pk=gid).update(watchable=True)
+    watcher = f"leak-spy-{gid}"
+    counts.watch_started(gid, watcher)  # somebody watches: the publisher sends the spectator frames
     game = Game.objects.get(pk=gid)
     tracker = GameTracker(game)
     spies = {}
@@ -89,6 +96,8 @@ def _play_one(kind: str, options: dict, seats: int, index: int, make_api, socket
         seat = api.view(gid)["my_seat"]
         spies[api.user.pk] = Spy(tracker, seat, f"seat {seat} ({api.user.username})")
     stranger_spy = Spy(tracker, None, "stranger")
+    spectator_spy = Spy(tracker, None, "spectator")
+    spectator_checked = [0]
     api_by_pk = {api.user.pk: api for api in players}
     checked_upto = {pk: 0 for pk in api_by_pk}
     socket_checked = {pk: 0 for pk in api_by_pk}
@@ -107,6 +116,14 @@ def _play_one(kind: str, options: dict, seats: int, index: int, make_api, socket
         for body in stranger.bodies:
             stranger_spy.check(body, "http")
         stranger.bodies.clear()
+        frames = socket_spy.get(f"watch.{gid}", [])
+        for msg in frames[spectator_checked[0]:]:
+            if msg.get("type") == "watch.update":  # the frame's text, exactly what the spectators receive
+                frame = json.loads(msg["text"])
+                assert frame["type"] == "spectator_game" and frame["game"]["version"] == msg["version"]
+                spectator_spy.check(frame["game"], "spectator socket")
+                assert str(game.seed) not in msg["text"]
+        spectator_checked[0] = len(frames)
 
     def latest_views() -> dict[int, dict]:
         """Each player's newest view of this game: pushed over its socket or answered over HTTP (a client
@@ -148,15 +165,20 @@ def _play_one(kind: str, options: dict, seats: int, index: int, make_api, socket
     else:
         raise AssertionError(f"{kind} game {gid} did not end")
     check_new_bodies()
+    counts.watch_stopped(gid, watcher)
     game.refresh_from_db()
     assert game.status == "finished"
+    updates = [m for m in socket_spy.get(f"watch.{gid}", []) if m.get("type") == "watch.update"]
+    assert updates and updates[-1]["final"] and spectator_spy.checked > 0  # watched to the end
+    versions = [m["version"] for m in updates]
+    assert versions == sorted(set(versions))  # one frame per version
 
     check = replay_log(gid)  # the log is the truth: replaying it reproduces the stored state
     assert check.ok, (kind, gid, check.message)
     # after the end the record is public, to the stranger too
     assert stranger.get(f"/api/v1/games/{gid}/record").status_code == 200
     assert all(s.checked > 0 for s in spies.values())
-    return sum(s.checked for s in spies.values()) + stranger_spy.checked
+    return sum(s.checked for s in spies.values()) + stranger_spy.checked + spectator_spy.checked
 
 
 @pytest.mark.parametrize("label", SELECTED)

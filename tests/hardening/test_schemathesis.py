@@ -79,6 +79,13 @@ SEMANTIC_REFUSALS: dict[tuple[str, str], dict[str, set[str] | None]] = {
     ("POST", "/api/v1/seeks"): _CREATE_RULES,
     ("POST", "/api/v1/seeks/quick"): _CREATE_RULES,
     ("POST", "/api/v1/games/{game_id}/fill"): {"invalid": {"seats"}},  # a seat number the game has
+    # the user reported must exist and not be you; a reported line must be theirs, in that game (issue 35)
+    ("POST", "/api/v1/reports"): {"invalid": {"username", "message_id"}},
+    # a tournament's terms between fields (issue 36): the kind for the format, rounds for the players, the
+    # players for the format, the rating range, the start time ahead, the maximum duration for the time control
+    ("POST", "/api/v1/tournaments"): {"invalid": {"name", "format", "rounds", "time_control", "max_players",
+                                                  "min_players", "rating_min", "starts_at", "max_game_days"},
+                                      "invalid_options": {"options"}},
 }
 _positive = CHECKS.get_one("positive_data_acceptance")
 

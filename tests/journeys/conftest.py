@@ -46,6 +46,9 @@ CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking
 JOURNEY_TIMINGS = {"CLOCK_DAY_SECONDS": "8", "SEEK_AI_FALLBACK_SECONDS": "3", "SEEK_BEAT_SECONDS": "1",
                    "CLOCK_BEAT_SECONDS": "1"}
 BAD_LINE = re.compile(r'\bERROR\b|\bCRITICAL\b|Traceback \(most recent call last\)|"level":"(error|panic|fatal)"')
+#: Caddy logs at error level when the browser itself drops a response it no longer wants (a page left while a
+#: request was in flight: "context canceled"); that is the client going away, not a fault of the server.
+CLIENT_WENT_AWAY = re.compile(r'"msg":"aborting with incomplete response","error":"context canceled"')
 
 
 def _skip_reason() -> str | None:
@@ -100,7 +103,7 @@ class Server:
         for log in self.logs:
             lines = log.read_text(errors="replace").splitlines()
             for n, line in enumerate(lines):
-                if BAD_LINE.search(line):
+                if BAD_LINE.search(line) and not CLIENT_WENT_AWAY.search(line):
                     found.append(f"{log.name}:{n + 1}: " + "\n".join(lines[n:n + 12]))
         return found
 

@@ -147,7 +147,8 @@ def test_an_operation_is_public_in_the_schema_exactly_when_it_needs_no_credentia
             public.append(f"{method.upper()} {path}")
     assert not wrong, wrong
     for must in ("GET /api/v1/games/{game_id}", "GET /api/v1/games/{game_id}/record", "GET /api/v1/accounts/scopes",
-                 "GET /api/v1/invitations/{code}", "GET /api/v1/users/{username}/games", "POST /api/v1/accounts/login"):
+                 "GET /api/v1/invitations/{code}", "GET /api/v1/users/{username}/games", "POST /api/v1/accounts/login",
+                 "GET /api/v1/games/{game_id}/watch", "GET /api/v1/watch"):
         assert must in public, must
     assert "GET /api/v1/games" not in public
 
@@ -285,7 +286,8 @@ def test_the_oauth_scheme_and_endpoints_are_in_the_schema(generated):
     flow = scheme["flows"]["authorizationCode"]
     assert (flow["authorizationUrl"], flow["tokenUrl"], flow["refreshUrl"]) == ("/o/authorize/", "/o/token/",
                                                                                 "/o/token/")
-    assert set(flow["scopes"]) == {"games:read", "games:play", "bot:play", "account:read"}
+    assert set(flow["scopes"]) == {"games:read", "games:play", "bot:play", "account:read", "chat:read", "chat:write",
+                                   "social"}
     assert "PKCE" in scheme["description"] and "S256" in scheme["description"]
     moves = schema["paths"]["/api/v1/games/{game_id}/moves"]["post"]["security"]
     assert {"oauth2": ["games:play"]} in moves and {"tokenAuth": []} in moves and {} not in moves

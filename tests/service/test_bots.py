@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from games.bots import mark_online
+from games.realtime.presence import mark_online
 from games.rules.registry import get_rules
 
 pytestmark = pytest.mark.django_db
@@ -49,8 +49,8 @@ def test_bots_online_lists_bots_with_a_live_connection(make_api, api_client_anon
     bot = make_api("robo", scopes=["bot:play"], is_bot=True)
     make_api("sleepy", scopes=["bot:play"], is_bot=True)
     human = make_api("human")
-    mark_online(bot.user)
-    mark_online(human.user)  # not a bot: never listed
+    mark_online(bot.user.pk)
+    mark_online(human.user.pk)  # online, but not a bot: never listed
     r = api_client_anonymous.get("/api/v1/bots/online")
     assert r.status_code == 200
     assert r.json() == {"results": [{"username": "robo", "display_name": "robo"}]}

@@ -257,9 +257,8 @@ def test_payload_shape_for_a_seated_player(alice):
     body = alice.create(kind="claim", opponents=[{"type": "ai", "level": 3}], days_per_move=1)
     expected = {"id", "kind", "title", "options", "status", "version", "move_count", "seats", "my_seat",
                 "creator_seat", "to_act", "my_turn", "legal_moves", "deadline", "time_control", "clock", "rated",
-                "view", "last_events", "result",
-                "ended_reason", "can_abort", "invite_code", "rematch_of", "rematch", "rematch_offer", "created_at",
-                "updated_at", "links"}
+                "watchable", "view", "last_events", "result", "ended_reason", "can_abort", "invite_code", "rematch_of",
+                "rematch", "rematch_offer", "created_at", "updated_at", "links"}
     assert set(body) == expected
     assert body["title"] == "Claim" and body["options"]["factions"] == ["goblin", "knight", "undead", "dwarf",
                                                                          "doppelganger"]

@@ -105,7 +105,7 @@ export interface paths {
         head?: never;
         /**
          * Change your profile
-         * @description Partial update of display_name, email, language (en/de/cs) and time_zone (IANA). Session login only: API tokens get 403.
+         * @description Partial update of display_name, email, language (en/de/cs), time_zone (IANA) and hide_presence (whether others may see that you are online). Session login only: API tokens get 403.
          */
         patch: operations["accounts_me_partial_update"];
         trace?: never;
@@ -354,6 +354,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players you block
+         * @description The players you block, the latest first (only yours: nobody learns who blocks them). Keyset pages: send `next` back as `cursor`; null on the last page. Scope for tokens: `social`.
+         */
+        get: operations["blocks_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bots/online": {
         parameters: {
             query?: never;
@@ -478,6 +498,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/phrases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quick phrases, in your language
+         * @description Send one as `{"phrase": code}`. Scope: `chat:read`.
+         */
+        get: operations["chat_phrases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players who follow you
+         * @description The players who follow you, the latest first. Keyset pages: send `next` back as `cursor`; null on the last page. Scope for tokens: `social`.
+         */
+        get: operations["followers_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players you follow
+         * @description The players you follow, the latest first. Keyset pages: send `next` back as `cursor`; null on the last page. Scope for tokens: `social`.
+         */
+        get: operations["following_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/friends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your friends (mutual follows)
+         * @description The players you follow who follow you back: online ones first within a page (a friend who hides their presence is never shown online), each with up to 5 of their running watchable games. Keyset pages over your follows, the latest first: a page reads at most 200 of them, so it may hold fewer than `limit` friends while `next` is not null. Scope for tokens: `social`.
+         */
+        get: operations["friends_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games": {
         parameters: {
             query?: never;
@@ -533,9 +633,53 @@ export interface paths {
         put?: never;
         /**
          * Offer (or accept) to abort
-         * @description Only before the first move. While the game is open, any seated player (creator or invitee) calls it off at once. Once it started, the game is aborted when every human seat has offered (against the AI: at once). Scope: `games:play`.
+         * @description Only before the first move. While the game is open, any seated player (creator or invitee) calls it off at once. Once it started, the game is aborted when every human seat has offered (against the AI: at once). A tournament game is never aborted (409 `tournament_game`). Scope: `games:play`.
          */
         post: operations["games_abort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a game's chat, newest page first
+         * @description Players read `players` always and `spectators` after the end; spectators (others, on a watchable started game) read `spectators`, and `players` after the end; a finished game's chat is public to any user. Hidden lines and those of players you muted or have a block with are left out. Scope: `chat:read`.
+         */
+        get: operations["chat_history"];
+        put?: never;
+        /**
+         * Write in a game's chat
+         * @description A quick phrase (`phrase`) or free text (`text`, at most 140 characters, plain text). The players (and, for the spectators' room, the spectators) get a `chat` event. Rate limits: `chat` (8/min) and `chat_burst` (3 in 10 s) per user. Scope: `chat:write` (or `bot:play` for a bot account).
+         */
+        post: operations["chat_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/chat/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a game's players' room read up to a line
+         * @description The marker never moves back. Answers the marker and what is left unread (`unread_chat` of `GET /games`). Scope: `chat:read`.
+         */
+        post: operations["chat_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -773,6 +917,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{game_id}/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a game: its spectator view
+         * @description A watchable game that has started, as a spectator sees it: public seats, the engine's spectator view (nobody's hand), the live clock, the result once over and how many watch it now. Players may read it too. For every new version, watch the socket (`{"type": "watch"}`) or `GET /games/{id}/watch/stream` instead of polling. `ETag` on every answer: send it back in `If-None-Match` and an unchanged answer is 304 with no body. 404 `not_found` for a game you may not watch (no such game, not watchable, not started, a block between you and a player, either way: the same answer). Anonymous callers allowed (the `anon` rate); scope for tokens: `games:read`.
+         */
+        get: operations["games_watch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/join": {
         parameters: {
             query?: never;
@@ -842,6 +1006,26 @@ export interface paths {
         };
         /** Leaderboard of a pool (active, established players) with the AI levels' ratings */
         get: operations["leaderboards_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players you mute
+         * @description The players you mute, the latest first (only yours). Keyset pages: send `next` back as `cursor`; null on the last page. Scope for tokens: `social`.
+         */
+        get: operations["mutes_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1021,6 +1205,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a player (or one of their chat lines)
+         * @description Goes to the operator (the Django admin). `message_id`: a line by that player you can read, in `game_id` when given. Rate limit: `reports` (10/hour per user). Scope: `chat:write`.
+         */
+        post: operations["reports_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/seeks": {
         parameters: {
             query?: never;
@@ -1122,6 +1326,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tournaments, newest first (paged)
+         * @description Newest first; `status` filters (`open`: entries open), `featured=true` lists those an operator featured. Keyset pages: send `next` back as `cursor`. Scope: `games:read`.
+         */
+        get: operations["tournaments_list"];
+        put?: never;
+        /**
+         * Create a tournament
+         * @description Any player may create one (at most 3 open or running at once: 409); creating it does not enter you. It starts at `starts_at` (cancelled with fewer than `min_players`), or when full if `starts_at` is null. Rate limit: `tournaments_create` (10/hour). Scope: `games:play`.
+         */
+        post: operations["tournaments_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One tournament: entrants, standings, crosstable
+         * @description The standings are recomputed with every result (docs/tournaments.md: scores, tie-breaks, forfeits); `my_entry` is yours. Scope: `games:read`.
+         */
+        get: operations["tournaments_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel your tournament before it starts
+         * @description The creator (or an operator) only. Scope: `games:play`.
+         */
+        post: operations["tournaments_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A round's games
+         * @description The games of `round` (default: the current round; a round robin: every game), by board, each with its players by seat and, once ended, their places. The games themselves are watchable (`GET /games/{id}/watch`). Scope: `games:read`.
+         */
+        get: operations["tournaments_games"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter a tournament (before its start)
+         * @description Checked: entries open, not full, bots allowed, your rating in the kind's pool within the range, no block between you and an entrant. Entering twice changes nothing; once out (withdrawn) you cannot enter again. The entry that fills a tournament without a start time starts it. Scope: `games:play`.
+         */
+        post: operations["tournaments_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{tournament_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave (before the start) or withdraw (once it runs)
+         * @description Before the start your entry is removed. Once it runs you withdraw: your running games are resigned, your unplayed ones forfeited, and you are not paired again. Scope: `games:play`.
+         */
+        post: operations["tournaments_leave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's public profile
+         * @description Public (also without credentials): the player, when they joined, their ratings with the latest history per pool, their 10 latest finished games, reliability, whether they are online, their running watchable games, and your relationship with them. `online` is null for anonymous callers, across a block (either way) and when the player hides their presence; across a block `watchable_games` is empty too. Scope for tokens: `games:read`.
+         */
+        get: operations["users_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Blocking a player
+         * @description You now block the player (idempotent: again is the same answer). A block ends both follows between you, your pending challenges and the open games holding you both, and the watching of each other's games; no new play, chat or follow across it, either way (docs/api.md, "Blocks"). They are not told. Answers your relationship with them. Rate limit `social` (60/min per user). Scope for tokens: `social`.
+         */
+        put: operations["users_block"];
+        post?: never;
+        /**
+         * Stop blocking a player
+         * @description You no longer block the player (idempotent). Answers your relationship with them. Rate limit `social`. Scope for tokens: `social`.
+         */
+        delete: operations["users_unblock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Following a player
+         * @description You now follow the player (idempotent: again is the same answer). Following someone who blocks you, or whom you block, is 403 `blocked` (the message never says who blocked whom). A new follow tells them (`followed` event) unless they block or mute you. Answers your relationship with them. Rate limit `social` (60/min per user). Scope for tokens: `social`.
+         */
+        put: operations["users_follow"];
+        post?: never;
+        /**
+         * Stop following a player
+         * @description You no longer follow the player (idempotent). Answers your relationship with them. Rate limit `social`. Scope for tokens: `social`.
+         */
+        delete: operations["users_unfollow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{username}/games": {
         parameters: {
             query?: never;
@@ -1157,6 +1553,30 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Muting a player
+         * @description You now mute the player (idempotent: again is the same answer). Their chat lines are hidden from you everywhere; they are not told. Answers your relationship with them. Rate limit `social` (60/min per user). Scope for tokens: `social`.
+         */
+        put: operations["users_mute"];
+        post?: never;
+        /**
+         * Stop muting a player
+         * @description You no longer mute the player (idempotent). Answers your relationship with them. Rate limit `social`. Scope for tokens: `social`.
+         */
+        delete: operations["users_unmute"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1224,6 +1644,26 @@ export interface paths {
         patch: operations["vacation_periods_partial_update"];
         trace?: never;
     };
+    "/api/v1/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Now playing: running games you may watch
+         * @description Running watchable games, newest game first (by id: a game keeps its place while it is played), of every kind or of `kind`; games with a player who has a block with you (either way) are left out, so a page may hold fewer than `limit` games while `next` is not null. Keyset pages: send `next` back as `cursor`. Watch one with `GET /games/{id}/watch`. Anonymous callers allowed (the `anon` rate); scope for tokens: `games:read`.
+         */
+        get: operations["watch_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stream/events": {
         parameters: {
             query?: never;
@@ -1233,7 +1673,7 @@ export interface paths {
         };
         /**
          * Your events as an NDJSON stream
-         * @description Challenge changes, `game_started`, `game_finished` and `rematch_offer` of your games as they happen (the socket's typed events), and with `?notifications=1` your new in-app notifications. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
+         * @description Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, `invitation_cancelled`, `chat`, `chat_hidden`, `spectators` and `followed` as they happen (the socket's typed events, each a `StreamEventLine` alternative told apart by `type`), and with `?notifications=1` your new in-app notifications. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
          */
         get: operations["stream_events"];
         put?: never;
@@ -1253,9 +1693,29 @@ export interface paths {
         };
         /**
          * One of your games as an NDJSON stream
-         * @description First your current view of the game, then one line per new version (the socket's `game` frames); the stream ends after the game ends. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
+         * @description First your current view of the game, then one line per new version (the socket's `game` frames) and the game's `chat` / `chat_hidden` events; the stream ends after the game ends. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
          */
         get: operations["games_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{game_id}/watch/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a game as an NDJSON stream
+         * @description A spectator's feed of a watchable game: first its `spectator_game` frame, then one line per new version and the spectators' room's chat; the stream ends after the final frame (the game ended) or a `watch_ended` line. 404 (`not_found`, the words of `GET /games/{id}/watch`) for a game one may not watch. Anonymous callers may watch (under the anonymous rate limit; their streams count against their address). Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
+         */
+        get: operations["games_watch_stream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1373,6 +1833,11 @@ export interface components {
              */
             authorized_at: string;
         };
+        Bye: {
+            round: number;
+            /** @description Username. */
+            player: string;
+        };
         Challenge: {
             /** @description Ten random characters. */
             id: string;
@@ -1390,6 +1855,8 @@ export interface components {
             };
             time_control: components["schemas"]["TimeControl"];
             rated: boolean;
+            /** @description Whether others may watch the game. */
+            watchable: boolean;
             /** @description The challenger's seat; null: drawn when accepted. */
             seat: number | null;
             decline_reason: (components["schemas"]["DeclineReasonEnum"] | components["schemas"]["NullEnum"]) | null;
@@ -1444,6 +1911,11 @@ export interface components {
             /** @default false */
             rated?: boolean;
             /**
+             * @description Whether others may watch the game once it has started (`GET /games/{id}/watch`, "now playing" `GET /watch`; the spectator view only: nobody's hand). Default false: a challenge is a private invitation.
+             * @default false
+             */
+            watchable?: boolean;
+            /**
              * @description Your seat (0 moves first in Claim); null: drawn when accepted.
              *
              *     * `0` - 0
@@ -1479,6 +1951,112 @@ export interface components {
             inapp: boolean;
             push: boolean;
             email: boolean;
+        };
+        /** @description One line of a game's chat: a quick phrase or free text, `text` always what to show (as plain text). */
+        ChatLine: {
+            id: number;
+            game_id: number;
+            room: components["schemas"]["ChatRoomEnum"];
+            author: components["schemas"]["PublicUser"];
+            /** @description A quick phrase's code (`GET /chat/phrases`), or null for free text. */
+            phrase: string | null;
+            /** @description The free text, or the phrase in the reader's language (en/de/cs): show it as plain text, never as markup or a link. */
+            text: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ChatPage: {
+            /** @description Oldest first. */
+            results: components["schemas"]["ChatLine"][];
+            /** @description Pass as `before` for the next older page; null: no older lines. */
+            before: number | null;
+        };
+        ChatPhrase: {
+            code: components["schemas"]["ChatPhraseEnum"];
+            /** @description In your language (en/de/cs). */
+            text: string;
+        };
+        /**
+         * @description * `hello` - hello
+         *     * `good_luck` - good_luck
+         *     * `have_fun` - have_fun
+         *     * `well_played` - well_played
+         *     * `good_game` - good_game
+         *     * `thanks` - thanks
+         *     * `sorry_slow` - sorry_slow
+         *     * `no_hurry` - no_hurry
+         *     * `oops` - oops
+         *     * `rematch` - rematch
+         * @enum {string}
+         */
+        ChatPhraseEnum: "hello" | "good_luck" | "have_fun" | "well_played" | "good_game" | "thanks" | "sorry_slow" | "no_hurry" | "oops" | "rematch";
+        /**
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
+         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
+         *     (`additionalProperties: false`).
+         */
+        ChatPhrasePostRequest: {
+            /**
+             * @description Default: `players` for a player, `spectators` for anyone else.
+             *
+             *     * `players` - players
+             *     * `spectators` - spectators
+             */
+            room?: components["schemas"]["ChatRoomEnum"];
+            /**
+             * @description A quick phrase's code.
+             *
+             *     * `hello` - hello
+             *     * `good_luck` - good_luck
+             *     * `have_fun` - have_fun
+             *     * `well_played` - well_played
+             *     * `good_game` - good_game
+             *     * `thanks` - thanks
+             *     * `sorry_slow` - sorry_slow
+             *     * `no_hurry` - no_hurry
+             *     * `oops` - oops
+             *     * `rematch` - rematch
+             */
+            phrase: components["schemas"]["ChatPhraseEnum"];
+        };
+        ChatPostRequest: components["schemas"]["ChatPhrasePostRequest"] | components["schemas"]["ChatTextPostRequest"];
+        ChatRead: {
+            last_id: number;
+            unread_chat: number;
+        };
+        /**
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
+         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
+         *     (`additionalProperties: false`).
+         */
+        ChatReadMarkerRequest: {
+            /**
+             * Format: int64
+             * @description The id of the newest line you have read.
+             */
+            last_id: number;
+        };
+        /**
+         * @description * `players` - players
+         *     * `spectators` - spectators
+         * @enum {string}
+         */
+        ChatRoomEnum: "players" | "spectators";
+        /**
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
+         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
+         *     (`additionalProperties: false`).
+         */
+        ChatTextPostRequest: {
+            /**
+             * @description Default: `players` for a player, `spectators` for anyone else.
+             *
+             *     * `players` - players
+             *     * `spectators` - spectators
+             */
+            room?: components["schemas"]["ChatRoomEnum"];
+            /** @description Free text: one line of plain text, at most 140 characters (surrounding whitespace is stripped). */
+            text: string;
         };
         ClaimBlindDrawEvent: {
             /**
@@ -1826,6 +2404,8 @@ export interface components {
              * @default 0
              */
             seat?: number;
+            /** @description Whether others may watch the game once it has started (`GET /games/{id}/watch`, "now playing" `GET /watch`; the spectator view only: nobody's hand). Default: false when a seat invites a user by name (a private invitation), else true (open seats, the AI). */
+            watchable?: boolean;
         };
         /** @description The game was created by `seat`; a rematch names the game it is the rematch of. */
         CreatedEvent: {
@@ -1833,6 +2413,14 @@ export interface components {
             type: "created";
             seat: number;
             rematch_of?: number;
+        };
+        Cross: {
+            /** @description Username. */
+            player: string;
+            /** @description Username. */
+            opponent: string;
+            /** @description The player's points per game. */
+            points: number[];
         };
         Csrf: {
             /** @description Also set as the `csrftoken` cookie; send it as `X-CSRFToken`. */
@@ -1893,7 +2481,10 @@ export interface components {
             /** Format: date-time */
             at: string;
         };
-        /** @description The game ended by a resignation or a timeout (an ended game's engine `game_over` is the engine's). */
+        /**
+         * @description The game ended by a resignation, a timeout or an adjudication (an ended game's engine `game_over` is the
+         *     engine's).
+         */
         EndedEvent: {
             /** @enum {string} */
             type: "game_over";
@@ -1904,19 +2495,21 @@ export interface components {
          *     * `resigned` - resigned
          *     * `aborted` - aborted
          *     * `timeout` - timeout
+         *     * `adjudicated` - adjudicated
          * @enum {string}
          */
-        EndedReasonEnum: "normal" | "resigned" | "aborted" | "timeout";
+        EndedReasonEnum: "normal" | "resigned" | "aborted" | "timeout" | "adjudicated";
         /**
          * @description The result of a game that play did not end: a resignation (`resigned`: the seat), a timeout
-         *     (`timeout`: the seat, or both seats of a two-seat game whose clocks both ran out) or, in a record,
-         *     an abort (no winner).
+         *     (`timeout`: the seat, or both seats of a two-seat game whose clocks both ran out), an adjudication (a
+         *     tournament game past the tournament's maximum duration: `ranks` decide, all 1 for a draw) or, in a
+         *     record, an abort (no winner).
          */
         EndedResult: {
             winner: number | null;
             winners: number[];
             /** @enum {string} */
-            reason: "resigned" | "timeout" | "aborted";
+            reason: "resigned" | "timeout" | "aborted" | "adjudicated";
             ranks?: number[];
             resigned?: number;
             timeout?: number | number[];
@@ -1925,6 +2518,22 @@ export interface components {
         EngineMove: components["schemas"]["ClaimMove"] | components["schemas"]["InheritorsMove"];
         EngineResult: components["schemas"]["ClaimResult"] | components["schemas"]["InheritorsResult"];
         EngineView: components["schemas"]["ClaimView"] | components["schemas"]["InheritorsView"];
+        Entry: {
+            player: components["schemas"]["Player"];
+            /** Format: date-time */
+            joined_at: string;
+            /**
+             * Format: date-time
+             * @description Out: withdrew or lost two games on time.
+             */
+            withdrawn_at: string | null;
+            /** @description Games lost on time. */
+            timeouts: number;
+            /** @description Seed order from 1, set at the start. */
+            seed: number | null;
+            /** @description Rating at the start. */
+            rating: number | null;
+        };
         /**
          * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
@@ -1950,6 +2559,19 @@ export interface components {
         FillWithAIRequest: {
             /** @description The empty seats to give to the AI, each with its level; seats left out stay open. */
             seats: components["schemas"]["FillSeatRequest"][];
+        };
+        Friend: {
+            user: components["schemas"]["PublicUser"];
+            /** @description Connected now (a socket or event stream); always false for a friend who hides their presence. */
+            online: boolean;
+            /** @description Ids of the friend's running watchable games (newest first, at most 5; none with a player who has a block with you): `GET /games/{id}/watch`. */
+            watchable_games: number[];
+        };
+        FriendPage: {
+            /** @description Online friends first, then by your follow, newest first. */
+            results: components["schemas"]["Friend"][];
+            /** @description Pass as `cursor` for the next page; null: the last. A page may hold fewer friends than `limit` while `next` is not null. */
+            next: string | null;
         };
         GameError: {
             error: components["schemas"]["GameErrorDetail"];
@@ -2008,6 +2630,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             links: components["schemas"]["Links"];
+            /** @description `GET /games` only: lines in the players' room after your read marker (`POST /games/{id}/chat/read`), others' lines you see only; counted up to 100 (100: a hundred or more). */
+            unread_chat?: number;
         };
         GameView: {
             id: number;
@@ -2032,9 +2656,13 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             links: components["schemas"]["Links"];
+            /** @description `GET /games` only: lines in the players' room after your read marker (`POST /games/{id}/chat/read`), others' lines you see only; counted up to 100 (100: a hundred or more). */
+            unread_chat?: number;
             options: {
                 [key: string]: unknown;
             };
+            /** @description Whether others may watch the game (chosen at creation; `GET /games/{id}/watch`). */
+            watchable: boolean;
             /** @description The live clock: instants, not countdowns (show them in the viewer's zone). */
             clock: components["schemas"]["Clock"];
             move_count: number;
@@ -2091,6 +2719,7 @@ export interface components {
              *     * `resumed` - resumed
              *     * `timeout` - timeout
              *     * `vacation` - vacation
+             *     * `adjudicated` - adjudicated
              */
             type: components["schemas"]["HistoryEntryTypeEnum"];
             seat: number | null;
@@ -2116,9 +2745,10 @@ export interface components {
          *     * `resumed` - resumed
          *     * `timeout` - timeout
          *     * `vacation` - vacation
+         *     * `adjudicated` - adjudicated
          * @enum {string}
          */
-        HistoryEntryTypeEnum: "created" | "joined" | "ai_filled" | "move" | "resigned" | "abort_offer" | "aborted" | "time_given" | "pause_asked" | "paused" | "resumed" | "timeout" | "vacation";
+        HistoryEntryTypeEnum: "created" | "joined" | "ai_filled" | "move" | "resigned" | "abort_offer" | "aborted" | "time_given" | "pause_asked" | "paused" | "resumed" | "timeout" | "vacation" | "adjudicated";
         HistoryEvent: components["schemas"]["EngineEvent"] | components["schemas"]["ServiceEvent"];
         Inbox: {
             /** @description Unread items in the inbox (all of them, not only those listed). */
@@ -2618,6 +3248,8 @@ export interface components {
             quick: boolean;
             /** @description May be paired with a bot account. */
             bots_welcome: boolean;
+            /** @description The player lets others watch the game (it is watchable when every paired seek allows it). */
+            watchable: boolean;
             /** @description Posted by a bot account. */
             is_bot: boolean;
             status: components["schemas"]["SeekStatusEnum"];
@@ -2702,7 +3334,7 @@ export interface components {
         NewTimeControlTypeEnum: "days" | "bank" | "unlimited";
         Notification: {
             id: number;
-            /** @description One of: challenge_received, deadline_near, game_over, match_found, opponent_moved, seat_replaced, vacation_used, your_turn. */
+            /** @description One of: challenge_received, chat_message, deadline_near, game_over, match_found, opponent_moved, seat_replaced, vacation_used, your_turn. */
             event: string;
             game_id: number | null;
             title: string;
@@ -2713,6 +3345,27 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             read: boolean;
+        };
+        /** @description A running watchable game of `GET /watch` (no engine view: watch it with `GET /games/{id}/watch`). */
+        NowPlayingGame: {
+            id: number;
+            kind: components["schemas"]["GameKindEnum"];
+            rated: boolean;
+            /** @description The players in seat order; null for an AI seat. */
+            seats: (components["schemas"]["PublicUser"] | null)[];
+            version: number;
+            /**
+             * Format: date-time
+             * @description The game's last change.
+             */
+            moved_at: string;
+            spectators: number;
+        };
+        NowPlayingPage: {
+            /** @description Newest game first. */
+            results: components["schemas"]["NowPlayingGame"][];
+            /** @description The `cursor` of the next page (opaque: send it back as it is); null: the last page. */
+            next: string | null;
         };
         /** @enum {unknown} */
         NullEnum: null;
@@ -2869,6 +3522,11 @@ export interface components {
                     push?: boolean;
                     email?: boolean;
                 };
+                chat_message?: {
+                    inapp?: boolean;
+                    push?: boolean;
+                    email?: boolean;
+                };
             };
         };
         /**
@@ -2884,6 +3542,8 @@ export interface components {
             language?: components["schemas"]["LanguageEnum"];
             /** @description IANA time zone, e.g. Europe/Prague. */
             time_zone?: string;
+            /** @description Never show others whether you are online: friends lists and profiles then say neither online nor offline (`online` false in `GET /friends`, null on your profile). Default false. */
+            hide_presence?: boolean;
         };
         /**
          * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
@@ -2904,7 +3564,7 @@ export interface components {
             /** Format: date-time */
             generated_at: string;
             account: components["schemas"]["PersonalDataAccount"];
-            /** @description The first page of each section, by name: api_tokens, oauth_access_tokens, oauth_refresh_tokens, games, ratings, rating_history, seat_departures, seeks, challenges, notifications, notification_deliveries, notification_preferences, notification_settings, push_subscriptions, reminders, vacation, vacation_periods, vacation_uses. */
+            /** @description The first page of each section, by name: api_tokens, oauth_access_tokens, oauth_refresh_tokens, following, blocks, mutes, games, ratings, rating_history, seat_departures, seeks, challenges, notifications, notification_deliveries, notification_preferences, notification_settings, push_subscriptions, reminders, vacation, vacation_periods, vacation_uses. */
             sections: {
                 [key: string]: components["schemas"]["PersonalDataPage"];
             };
@@ -2919,6 +3579,7 @@ export interface components {
             language: string;
             time_zone: string;
             is_bot: boolean;
+            hide_presence: boolean;
             /** Format: date-time */
             date_joined: string;
             /** Format: date-time */
@@ -2933,6 +3594,11 @@ export interface components {
             }[];
             /** @description The address of the next page (`?before=<id>`), or null when this is the last. */
             next: string | null;
+        };
+        Player: {
+            username: string;
+            name: string;
+            is_bot: boolean;
         };
         Pool: {
             /** @description Pool id, as in /leaderboards/{pool}: the kind, plus -3p/-4p above 2 seats */
@@ -2982,6 +3648,8 @@ export interface components {
             readonly is_bot: boolean;
             /** Format: date-time */
             readonly date_joined: string;
+            /** @description Never show others whether you are online: friends lists and profiles then say neither online nor offline (`online` false in `GET /friends`, null on your profile). Default false. */
+            hide_presence?: boolean;
         };
         ProfileGame: {
             id: number;
@@ -3006,6 +3674,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             links: components["schemas"]["Links"];
+            /** @description `GET /games` only: lines in the players' room after your read marker (`POST /games/{id}/chat/read`), others' lines you see only; counted up to 100 (100: a hundred or more). */
+            unread_chat?: number;
             /** @description The listed player's seat. */
             player_seat: number;
             /**
@@ -3025,6 +3695,49 @@ export interface components {
             results: components["schemas"]["ProfileGame"][];
             /** @description The cursor of the next (older) page (the last game's id); null: the last page. */
             next: number | null;
+        };
+        PublicProfile: {
+            user: components["schemas"]["PublicUser"];
+            /**
+             * Format: date-time
+             * @description When the account was made.
+             */
+            joined: string;
+            /** @description One per pool the player has a rating in, by pool. */
+            ratings: components["schemas"]["PublicRating"][];
+            /** @description The 10 latest finished games, newest first (more: `GET /users/{username}/games`). */
+            recent_games: components["schemas"]["ProfileGame"][];
+            /** @description 0-100: the share of the player's recent games (the last 50, recent ones weighted more, one miss in 20 forgiven) not lost on time or left; 100 without games. The figure of `GET /ratings/users/{username}` and of seeks' `min_reliability`. */
+            reliability: number;
+            /** @description Connected now; null for an anonymous caller, across a block (either way), and when the player hides their presence (`hide_presence`) from others. */
+            online: boolean | null;
+            /** @description Ids of the player's running watchable games, as in `Friend`; empty across a block. */
+            watchable_games: number[];
+            /** @description Yours with the player; null when you are anonymous or it is your own profile. */
+            relationship: components["schemas"]["Relationship"] | null;
+        };
+        PublicRating: {
+            /** @description Rating pool: the game kind, with -3p/-4p for 3-4 players. */
+            pool: string;
+            rating: number;
+            /** @description Grown to now for the idle periods since the last rated game. */
+            deviation: number;
+            /** @description Rated games played in the pool. */
+            games: number;
+            /** @description The 50 latest changes, newest first. */
+            history: components["schemas"]["PublicRatingPoint"][];
+        };
+        PublicRatingPoint: {
+            /** Format: date-time */
+            at: string;
+            /** @description The rating after that game. */
+            rating: number;
+        };
+        PublicUser: {
+            username: string;
+            /** @description The display name (the username when none is set). */
+            name: string;
+            is_bot: boolean;
         };
         /** @description 'Play now': the same choices as a seek (an AI fallback is never rated). */
         QuickRequest: {
@@ -3061,6 +3774,11 @@ export interface components {
              * @default false
              */
             bots_welcome?: boolean;
+            /**
+             * @description Whether others may watch the game once it has started (`GET /games/{id}/watch`, "now playing" `GET /watch`; the spectator view only: nobody's hand). Default true (matchmaking is public). Not a pairing condition: the game is watchable only when every paired seek allows it.
+             * @default true
+             */
+            watchable?: boolean;
         };
         RatingHistory: {
             pool: string;
@@ -3121,6 +3839,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description `GET /games/{id}/record` only, when the game has chat: both rooms' lines (`ChatLine`), oldest first, hidden lines and those of players you muted or have a block with left out; at most the last 1000 of each room. */
+            chat?: components["schemas"]["ChatLine"][];
         };
         Redirect: {
             /** @description Where to send the browser: the app's redirect URI with `code` and `state`, or `error=access_denied` and `state`. */
@@ -3146,6 +3866,20 @@ export interface components {
             language?: components["schemas"]["LanguageEnum"];
             /** @default UTC */
             time_zone?: string;
+        };
+        Relationship: {
+            /** @description The other player's username (as stored). */
+            username: string;
+            /** @description You follow them. */
+            following: boolean;
+            /** @description They follow you. */
+            followed_by: boolean;
+            /** @description Both: you follow each other. */
+            friends: boolean;
+            /** @description You block them. */
+            blocking: boolean;
+            /** @description You mute them (their chat lines are hidden from you). */
+            muting: boolean;
         };
         RematchOffer: {
             /**
@@ -3200,6 +3934,46 @@ export interface components {
             spectator_view: components["schemas"]["EngineView"];
             seat_views: components["schemas"]["EngineView"][];
         };
+        ReportCreated: {
+            id: number;
+            status: components["schemas"]["ReportCreatedStatusEnum"];
+        };
+        /**
+         * @description * `open` - open
+         *     * `resolved` - resolved
+         * @enum {string}
+         */
+        ReportCreatedStatusEnum: "open" | "resolved";
+        /**
+         * @description * `spam` - spam
+         *     * `abuse` - abuse
+         *     * `cheating` - cheating
+         *     * `other` - other
+         * @enum {string}
+         */
+        ReportReasonEnum: "spam" | "abuse" | "cheating" | "other";
+        /**
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
+         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
+         *     (`additionalProperties: false`).
+         */
+        ReportRequest: {
+            /** @description The player reported. */
+            username: string;
+            /**
+             * Format: int64
+             * @description The game it happened in.
+             */
+            game_id?: number | null;
+            /**
+             * Format: int64
+             * @description The chat line reported (theirs, in that game).
+             */
+            message_id?: number | null;
+            reason: components["schemas"]["ReportReasonEnum"];
+            /** @default  */
+            note?: string;
+        };
         /**
          * @description * `code` - code
          * @enum {string}
@@ -3222,7 +3996,7 @@ export interface components {
             description: string;
         };
         /** @enum {string} */
-        ScopesEnum: "account:read" | "bot:play" | "games:play" | "games:read";
+        ScopesEnum: "account:read" | "bot:play" | "chat:read" | "chat:write" | "games:play" | "games:read" | "social";
         Seat: {
             index: number;
             /** @description "user", "ai" or "open" (not yet taken). */
@@ -3324,6 +4098,8 @@ export interface components {
             quick: boolean;
             /** @description May be paired with a bot account. */
             bots_welcome: boolean;
+            /** @description The player lets others watch the game (it is watchable when every paired seek allows it). */
+            watchable: boolean;
             /** @description Posted by a bot account. */
             is_bot: boolean;
             status: components["schemas"]["SeekStatusEnum"];
@@ -3372,6 +4148,11 @@ export interface components {
              * @default false
              */
             bots_welcome?: boolean;
+            /**
+             * @description Whether others may watch the game once it has started (`GET /games/{id}/watch`, "now playing" `GET /watch`; the spectator view only: nobody's hand). Default true (matchmaking is public). Not a pairing condition: the game is watchable only when every paired seek allows it.
+             * @default true
+             */
+            watchable?: boolean;
             /** @description ± rating points (0-2000); null: any rating. */
             rating_range?: number | null;
             /**
@@ -3388,6 +4169,86 @@ export interface components {
          */
         SeekStatusEnum: "open" | "matched" | "cancelled";
         ServiceEvent: components["schemas"]["CreatedEvent"] | components["schemas"]["SeatChangeEvent"] | components["schemas"]["AbortedEvent"] | components["schemas"]["AIFilledEvent"] | components["schemas"]["StartedEvent"] | components["schemas"]["ResumedEvent"] | components["schemas"]["TimeoutEvent"] | components["schemas"]["VacationEvent"] | components["schemas"]["TimeGivenEvent"] | components["schemas"]["EndedEvent"];
+        /**
+         * @description The game as a spectator sees it (`GET /games/{id}/watch`, and the `spectator_game` frames of the socket's
+         *     `watch` and of `GET /games/{id}/watch/stream`): public seats, the engine's spectator view (no hand of
+         *     anyone), the live clock, the result once over, the spectator count.
+         */
+        SpectatorGame: {
+            id: number;
+            kind: components["schemas"]["GameKindEnum"];
+            /** @description The game's name, e.g. "Inheritors". */
+            title: string;
+            status: components["schemas"]["GameStatusEnum"];
+            /** @description The game's version: a newer one replaces this view. */
+            version: number;
+            move_count: number;
+            rated: boolean;
+            /** @description Always true in an answer (a game no longer watchable is 404). */
+            watchable: boolean;
+            seats: components["schemas"]["SpectatorSeat"][];
+            /** @description The seats to act (empty once over). */
+            to_act: number[];
+            /** @description The engine's spectator view (`seat` null): public information only while the game runs. */
+            view: Omit<components["schemas"]["EngineView"], "game">;
+            /** @description The live clock (instants, not countdowns). */
+            clock: components["schemas"]["Clock"] | null;
+            /** @description Once over: the result (null before). */
+            result: components["schemas"]["GameResult"] | null;
+            ended_reason: (components["schemas"]["EndedReasonEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description How many watch it now (sockets and streams). */
+            spectators: number;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            links: components["schemas"]["SpectatorLinks"];
+        };
+        SpectatorLinks: {
+            /** @description This spectator view (`GET /games/{id}/watch`). */
+            self: string;
+            /** @description The players' view (players only while the game runs). */
+            game: string;
+            /** @description The game's chat (spectators read and write the `spectators` room). */
+            chat: string;
+            /** @description The public record, once finished. */
+            record: string;
+        };
+        /** @description A seat of a watched game: public seat fields only (no rating, no abort offers). */
+        SpectatorSeat: {
+            index: number;
+            /** @description The person in this seat; null for an AI seat (or an open one). */
+            user: components["schemas"]["PublicUser"] | null;
+            /** @description The AI's level (1 Squire, 2 Knight, 3 King); null for a person. */
+            ai_level: number | null;
+            /** @description The AI seat's own name ("Ada"); null for a person. */
+            ai_name: string | null;
+            to_act: boolean;
+            /**
+             * @description Once over.
+             *
+             *     * `win` - win
+             *     * `loss` - loss
+             *     * `draw` - draw
+             */
+            outcome: (components["schemas"]["OutcomeEnum"] | components["schemas"]["NullEnum"]) | null;
+        };
+        Standing: {
+            rank: number;
+            player: components["schemas"]["Player"];
+            /**
+             * Format: double
+             * @description Points (Swiss, round robin) or placement points (tables).
+             */
+            score: number;
+            /** @description In the order of `tiebreak_names`. */
+            tiebreaks: number[];
+            /** @description Games counted (forfeits included). */
+            games: number;
+            /** @description Wins (tables: first places). */
+            wins: number;
+            out: boolean;
+        };
         /** @description The last seat was filled: the engine dealt; `to_act` are the seats to act first. */
         StartedEvent: {
             /** @enum {string} */
@@ -3496,6 +4357,211 @@ export interface components {
             /** @description The secret: shown only in this response, store it now. */
             readonly token: string;
         };
+        Tournament: {
+            id: number;
+            name: string;
+            kind: string;
+            /** @description The kind's title. */
+            title: string;
+            format: components["schemas"]["TournamentFormatEnum"];
+            status: components["schemas"]["TournamentStatusEnum"];
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description Rounds to play (a round robin: its rounds). */
+            rounds: number | null;
+            /** @description 0 before the start; a round robin plays all at once. */
+            current_round: number;
+            time_control: components["schemas"]["TimeControl"];
+            rated: boolean;
+            max_players: number;
+            min_players: number;
+            /** @description Entrants (those who withdrew included). */
+            player_count: number;
+            rating_min: number | null;
+            rating_max: number | null;
+            bots_allowed: boolean;
+            /**
+             * Format: date-time
+             * @description Null: starts when full.
+             */
+            starts_at: string | null;
+            max_game_days: number;
+            featured: boolean;
+            created_by: components["schemas"]["Player"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            links: components["schemas"]["TournamentLinks"];
+        };
+        /**
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
+         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
+         *     (`additionalProperties: false`).
+         */
+        TournamentCreateRequest: {
+            /** @description At most 80 characters. */
+            name: string;
+            /**
+             * @description The game kind of every game, e.g. "claim" (2 players) or "inheritors" (tables).
+             *
+             *     * `claim` - claim
+             *     * `claim-mix` - claim-mix
+             *     * `claim2` - claim2
+             *     * `inheritors` - inheritors
+             */
+            kind: components["schemas"]["GameKindEnum"];
+            /**
+             * @description `round_robin` and `swiss`: 2-player games; `tables`: 3-4 player tables.
+             *
+             *     * `round_robin` - round_robin
+             *     * `swiss` - swiss
+             *     * `tables` - tables
+             */
+            format: components["schemas"]["TournamentFormatEnum"];
+            /** @description Engine options of every game, as for POST /games. */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description Swiss and tables: rounds to play (a Swiss at most players - 1); a round robin takes none. */
+            rounds?: number | null;
+            /** @description Days per move or a bank, as for POST /games (not unlimited). */
+            time_control: components["schemas"]["NewTimeControlRequest"];
+            /**
+             * @description Rated in the kind's pools.
+             * @default false
+             */
+            rated?: boolean;
+            /** @description Round robin 2-20, Swiss 2-256, tables 3-128. */
+            max_players: number;
+            /** @description Fewer entrants at the start time: cancelled (default 2, tables 3). */
+            min_players?: number | null;
+            rating_min?: number | null;
+            rating_max?: number | null;
+            /** @default false */
+            bots_allowed?: boolean;
+            /**
+             * Format: date-time
+             * @description When it starts (at most 90 days ahead); null: when full.
+             */
+            starts_at?: string | null;
+            /**
+             * @description A game still running after this many days is adjudicated.
+             * @default 30
+             */
+            max_game_days?: number;
+        };
+        TournamentDetail: {
+            id: number;
+            name: string;
+            kind: string;
+            /** @description The kind's title. */
+            title: string;
+            format: components["schemas"]["TournamentFormatEnum"];
+            status: components["schemas"]["TournamentStatusEnum"];
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description Rounds to play (a round robin: its rounds). */
+            rounds: number | null;
+            /** @description 0 before the start; a round robin plays all at once. */
+            current_round: number;
+            time_control: components["schemas"]["TimeControl"];
+            rated: boolean;
+            max_players: number;
+            min_players: number;
+            /** @description Entrants (those who withdrew included). */
+            player_count: number;
+            rating_min: number | null;
+            rating_max: number | null;
+            bots_allowed: boolean;
+            /**
+             * Format: date-time
+             * @description Null: starts when full.
+             */
+            starts_at: string | null;
+            max_game_days: number;
+            featured: boolean;
+            created_by: components["schemas"]["Player"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            links: components["schemas"]["TournamentLinks"];
+            /** @description In seed order once started, else in entry order. */
+            players: components["schemas"]["Entry"][];
+            /** @description Empty before the start. */
+            standings: components["schemas"]["Standing"][];
+            tiebreak_names: string[];
+            /** @description 2-player formats: every counted game per pair of players. */
+            crosstable: components["schemas"]["Cross"][];
+            byes: components["schemas"]["Bye"][];
+            /** @description Yours, or null. */
+            my_entry: components["schemas"]["Entry"] | null;
+        };
+        /**
+         * @description * `round_robin` - round_robin
+         *     * `swiss` - swiss
+         *     * `tables` - tables
+         * @enum {string}
+         */
+        TournamentFormatEnum: "round_robin" | "swiss" | "tables";
+        TournamentGame: {
+            round: number;
+            board: number;
+            game_id: number;
+            /**
+             * @description The game's status.
+             *
+             *     * `open` - open
+             *     * `active` - active
+             *     * `finished` - finished
+             *     * `aborted` - aborted
+             */
+            status: components["schemas"]["GameStatusEnum"];
+            /** @description By seat. */
+            players: components["schemas"]["Player"][];
+            /** @description By seat, 1 = best, once it ended. */
+            places: number[] | null;
+            /** @description Counted in the standings. */
+            finished: boolean;
+            adjudicated: boolean;
+        };
+        TournamentGames: {
+            /** @description The round listed; null: every round. */
+            round: number | null;
+            results: components["schemas"]["TournamentGame"][];
+        };
+        TournamentLinks: {
+            self: string;
+            join: string;
+            leave: string;
+            games: string;
+        };
+        TournamentPage: {
+            results: components["schemas"]["Tournament"][];
+            /** @description The cursor of the next page; null: the last page. */
+            next: number | null;
+        };
+        /**
+         * @description * `open` - open
+         *     * `running` - running
+         *     * `finished` - finished
+         *     * `cancelled` - cancelled
+         * @enum {string}
+         */
+        TournamentStatusEnum: "open" | "running" | "finished" | "cancelled";
+        UserListPage: {
+            /** @description Newest first (the most recent follow, block or mute). */
+            results: components["schemas"]["PublicUser"][];
+            /** @description Pass as `cursor` for the next page; null: the last. */
+            next: string | null;
+        };
         VacationChange: {
             /**
              * Format: double
@@ -3569,6 +4635,148 @@ export interface components {
             /** Format: date-time */
             end: string;
         };
+        /**
+         * @description A new chat line of a game the caller plays or watches, in the caller's language (docs/api.md, "Chat");
+         *     also on the game's own NDJSON stream.
+         */
+        ChatEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat";
+            game_id: number;
+            message: components["schemas"]["ChatLine"];
+        };
+        /** @description An operator hid chat line `message_id` of the game: remove it. */
+        ChatHiddenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat_hidden";
+            game_id: number;
+            message_id: number;
+        };
+        /**
+         * @description Someone new follows the caller (`PUT /users/{username}/follow`; not told when the caller blocks or mutes
+         *     them, and once an hour at most per follower). Follow back to be friends.
+         */
+        FollowedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "followed";
+            by: components["schemas"]["PublicUser"];
+        };
+        /**
+         * @description An invitation the caller had not accepted is gone: `reason` `aborted`, the game was called off before it
+         *     started (by its creator, another invited player, or the caller on another device). `game` is its inbox entry
+         *     (`status` `aborted`). An invited seat is held for its user, so a game never starts without them.
+         */
+        InvitationCancelledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invitation_cancelled";
+            game_id: number;
+            /** @enum {string} */
+            reason: "aborted";
+            game: components["schemas"]["GameSummary"];
+        };
+        /**
+         * @description The caller was invited by username to a seat of an open game (`POST /games` with a `user` opponent, or the
+         *     rematch of a 3-4 seat game): `by` created it, `game` is its inbox entry (the caller's seat not `joined` yet).
+         *     Accept with `POST /games/{id}/join`; decline with `POST /games/{id}/abort` (calls the game off for everyone).
+         *     Once per invitation, to the invited user only.
+         */
+        InvitationReceivedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invitation_received";
+            game_id: number;
+            by: components["schemas"]["PublicUser"];
+            game: components["schemas"]["GameSummary"];
+        };
+        /** @description To a game's players: how many sockets and streams watch it now (sent when it changes). */
+        SpectatorsEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "spectators";
+            game_id: number;
+            count: number;
+        };
+        /**
+         * @description A change of a challenge the caller made or received: `challenge_received` (to the user challenged),
+         *     `challenge_created` (to the challenger's other devices), then `challenge_accepted` (with `game_id`),
+         *     `challenge_declined` (with `decline_reason`), `challenge_cancelled` or `challenge_expired` (to both).
+         */
+        StreamChallengeEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "challenge_created" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "challenge_cancelled" | "challenge_expired";
+            challenge: components["schemas"]["Challenge"];
+        };
+        /**
+         * @description The last line of a stream whose token was revoked or expired, whose session ended, or whose password was
+         *     reset (`code: unauthenticated`); the stream ends after it.
+         */
+        StreamError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
+            code: string;
+            message: string;
+        };
+        StreamEventLine: components["schemas"]["StreamChallengeEvent"] | components["schemas"]["StreamLifecycleEvent"] | components["schemas"]["StreamRematchOffer"] | components["schemas"]["InvitationReceivedEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["ChatEvent"] | components["schemas"]["ChatHiddenEvent"] | components["schemas"]["SpectatorsEvent"] | components["schemas"]["FollowedEvent"] | components["schemas"]["StreamNotification"] | components["schemas"]["StreamError"];
+        /**
+         * @description A game of the caller started (its last seat was filled) or ended (finished or aborted); `game` is its inbox
+         *     entry (`GET /games`).
+         */
+        StreamLifecycleEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_started" | "game_finished";
+            game_id: number;
+            game: components["schemas"]["GameSummary"];
+        };
+        /**
+         * @description A new in-app notification (on the socket unless it asked `{"type": "notifications", "enabled": false}`; on
+         *     the stream only with `?notifications=1`).
+         */
+        StreamNotification: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "notification";
+            notification: components["schemas"]["Notification"];
+        };
+        /**
+         * @description The rematch offer of a finished game of the caller changed (offered, accepted, declined, cancelled,
+         *     expired): the game view's `rematch_offer`.
+         */
+        StreamRematchOffer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rematch_offer";
+            game_id: number;
+            rematch_offer: components["schemas"]["RematchOffer"];
+        };
         /** @description The caller's own view of the game at `version` (the socket's `game` frame). */
         StreamGameFrame: {
             /** @enum {string} */
@@ -3598,43 +4806,34 @@ export interface components {
         };
         /** @description A `game` frame of the `/ws/` socket: the full view (`sync`, and every change unless the socket asked for patches), or a change frame. */
         SocketGameFrame: components["schemas"]["StreamGameFrame"] | components["schemas"]["GameChangeFrame"];
-        /** @description A game of the caller started or ended; `game` is its inbox entry (`GET /games`). */
-        StreamLifecycleEvent: {
-            /** @enum {string} */
-            type: "game_started" | "game_finished";
-            game_id: number;
-            game: components["schemas"]["GameSummary"];
-        };
-        /** @description A change of a challenge the caller made or received. */
-        StreamChallengeEvent: {
-            /** @enum {string} */
-            type: "challenge_created" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "challenge_cancelled" | "challenge_expired";
-            challenge: components["schemas"]["Challenge"];
-        };
-        /** @description The rematch offer of a finished game of the caller changed (offered, accepted, declined, cancelled, expired): the game view's `rematch_offer`. */
-        StreamRematchOffer: {
-            /** @enum {string} */
-            type: "rematch_offer";
-            game_id: number;
-            rematch_offer: components["schemas"]["RematchOffer"];
-        };
-        /** @description A new in-app notification (only with `?notifications=1`). */
-        StreamNotification: {
-            /** @enum {string} */
-            type: "notification";
-            notification: components["schemas"]["Notification"];
-        };
-        /** @description The last line of a stream whose token was revoked or expired, or whose password was reset (`code: unauthenticated`); the stream ends after it. */
-        StreamError: {
-            /** @enum {string} */
-            type: "error";
-            code: string;
-            message: string;
-        };
-        /** @description One line of `GET /stream/events` (an empty line is a keep-alive). */
-        StreamEventLine: components["schemas"]["StreamChallengeEvent"] | components["schemas"]["StreamLifecycleEvent"] | components["schemas"]["StreamRematchOffer"] | components["schemas"]["StreamNotification"] | components["schemas"]["StreamError"];
         /** @description One line of `GET /games/{game_id}/stream` (an empty line is a keep-alive). */
-        StreamGameLine: components["schemas"]["StreamGameFrame"] | components["schemas"]["StreamError"];
+        StreamGameLine: components["schemas"]["StreamGameFrame"] | components["schemas"]["ChatEvent"] | components["schemas"]["ChatHiddenEvent"] | components["schemas"]["StreamError"];
+        /** @description The game as a spectator sees it at `version` (`GET /games/{id}/watch`): first the current one, then one per new version, in order; the frame of the version that ended the game is the last. */
+        SpectatorGameFrame: {
+            /** @enum {string} */
+            type: "spectator_game";
+            game_id: number;
+            version: number;
+            game: components["schemas"]["SpectatorGame"];
+        };
+        /** @description The watch of the game ended: a block now stands between the watcher and a player (`blocked`, either way: it never says who blocked whom), or the game is no longer watchable (`not_watchable`). Nothing more of that game follows. */
+        WatchEndedEvent: {
+            /** @enum {string} */
+            type: "watch_ended";
+            game_id: number;
+            /** @enum {string} */
+            reason: "blocked" | "not_watchable";
+        };
+        /** @description A line of the game's spectators' room (`chat`, with `message`: the chat line, its phrase in English beside its code) or its hiding (`chat_hidden`, with `message_id`). */
+        WatchChatLine: {
+            /** @enum {string} */
+            type: "chat" | "chat_hidden";
+            game_id: number;
+            message?: Record<string, never>;
+            message_id?: number;
+        };
+        /** @description One line of `GET /games/{game_id}/watch/stream` (an empty line is a keep-alive). */
+        StreamWatchLine: components["schemas"]["SpectatorGameFrame"] | components["schemas"]["WatchEndedEvent"] | components["schemas"]["WatchChatLine"] | components["schemas"]["StreamError"];
         /** @description `grant_type=authorization_code` with `code`, `redirect_uri`, `client_id`, `code_verifier`; or `grant_type=refresh_token` with `refresh_token`, `client_id`. */
         OAuthTokenRequest: {
             /** @enum {string} */
@@ -5074,6 +6273,75 @@ export interface operations {
             };
         };
     };
+    blocks_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page (50; at most 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserListPage"];
+                };
+            };
+            /** @description A bad `cursor` or `limit` (`fields` names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
     bots_online: {
         parameters: {
             query?: never;
@@ -5682,6 +6950,277 @@ export interface operations {
             };
         };
     };
+    chat_phrases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPhrase"][];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    followers_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page (50; at most 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserListPage"];
+                };
+            };
+            /** @description A bad `cursor` or `limit` (`fields` names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    following_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page (50; at most 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserListPage"];
+                };
+            };
+            /** @description A bad `cursor` or `limit` (`fields` names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    friends_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page (50; at most 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FriendPage"];
+                };
+            };
+            /** @description A bad `cursor` or `limit` (`fields` names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
     games_list: {
         parameters: {
             query?: {
@@ -5991,6 +7530,291 @@ export interface operations {
             };
             /** @description Too late (a move was made) or the game has ended. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    chat_history: {
+        parameters: {
+            query?: {
+                /** @description Only lines with a smaller id (the previous page's `before`). */
+                before?: number;
+                /** @description Lines per page (default 50). */
+                limit?: number;
+                /** @description Default: `players` for a player, `spectators` otherwise. */
+                room?: "players" | "spectators";
+            };
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            /** @description Invalid request: field messages under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The room is not open to you yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such game, or one you may not watch (the same words). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    chat_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ChatPostRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatLine"];
+                };
+            };
+            /** @description Both or neither of phrase and text, an unknown phrase, empty or too long text, control or bidi characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Not a player (the players' room), your chat taken away, or a block with the other player. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such game, or one you may not watch (the same words). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The room is closed to you. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    chat_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatReadMarkerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatRead"];
+                };
+            };
+            /** @description Invalid request: field messages under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Not a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such game, or one you may not watch (the same words). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7240,6 +9064,95 @@ export interface operations {
             };
         };
     };
+    games_watch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold: 304 with no body if it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description A strong tag of this answer's body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpectatorGame"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` names this answer's `ETag`. */
+            304: {
+                headers: {
+                    /** @description A strong tag of this answer's body; send it back in `If-None-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description A token without the scope games:read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such game, or one you may not watch (not watchable, not started, or a block between you and a player): the same answer for each. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
     games_join_by_code: {
         parameters: {
             query?: never;
@@ -7525,6 +9438,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    mutes_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page (50; at most 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserListPage"];
+                };
+            };
+            /** @description A bad `cursor` or `limit` (`fields` names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
                 };
             };
             /** @description The database or Redis is briefly away: retry after `Retry-After`. */
@@ -8415,6 +10397,101 @@ export interface operations {
             };
         };
     };
+    reports_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportCreated"];
+                };
+            };
+            /** @description Unknown player, yourself, a line not theirs or not in that game. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such game, or one you may not watch (the same words). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
     seeks_retrieve: {
         parameters: {
             query?: never;
@@ -8934,6 +11011,1044 @@ export interface operations {
             };
         };
     };
+    tournaments_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: number;
+                /** @description Only the featured ones. */
+                featured?: boolean;
+                /** @description Tournaments per page (20; ≤ 100). */
+                limit?: number;
+                /** @description Only this status. */
+                status?: "cancelled" | "finished" | "open" | "running";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentPage"];
+                };
+            };
+            /** @description Invalid request: field messages under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    tournaments_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDetail"];
+                };
+            };
+            /** @description Invalid terms: the field is named under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Too many tournaments of yours not finished. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    tournaments_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDetail"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such tournament. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    tournaments_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDetail"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or not your tournament. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such tournament. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description It has started. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    tournaments_games: {
+        parameters: {
+            query?: {
+                /** @description The round (from 1). */
+                round?: number;
+            };
+            header?: never;
+            path: {
+                tournament_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentGames"];
+                };
+            };
+            /** @description Invalid request: field messages under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such tournament. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    tournaments_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDetail"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, an entry condition, or a block. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such tournament. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Entries are closed or the tournament is full. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    tournaments_leave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDetail"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such tournament. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Not entered, or nothing left to leave. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    users_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicProfile"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the scope games:read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No active player has this username (letter case aside). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    users_block: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relationship"];
+                };
+            };
+            /** @description The username is yours (`fields.username`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No active player has this username (letter case aside). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    users_unblock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relationship"];
+                };
+            };
+            /** @description The username is yours (`fields.username`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No active player has this username (letter case aside). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    users_follow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relationship"];
+                };
+            };
+            /** @description The username is yours (`fields.username`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope, or a block stands between you (either way: the message never says who blocked whom). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No active player has this username (letter case aside). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    users_unfollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relationship"];
+                };
+            };
+            /** @description The username is yours (`fields.username`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No active player has this username (letter case aside). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
     users_games_list: {
         parameters: {
             query?: {
@@ -9087,6 +12202,174 @@ export interface operations {
                 };
             };
             /** @description No such player. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    users_mute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relationship"];
+                };
+            };
+            /** @description The username is yours (`fields.username`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No active player has this username (letter case aside). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    users_unmute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relationship"];
+                };
+            };
+            /** @description The username is yours (`fields.username`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The token lacks the `social` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No active player has this username (letter case aside). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9550,6 +12833,77 @@ export interface operations {
             };
         };
     };
+    watch_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: string;
+                /** @description Only games of this kind. */
+                kind?: "claim" | "claim-mix" | "claim2" | "inheritors";
+                /** @description Games per page (20; at most 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NowPlayingPage"];
+                };
+            };
+            /** @description An unknown `kind`, or a `limit` or `cursor` that is not one (`limit` 1-50; `cursor`: a `next`): the field's message under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description A token without the scope games:read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
     stream_events: {
         parameters: {
             query?: {
@@ -9648,6 +13002,73 @@ export interface operations {
                 };
             };
             /** @description No such game, or not one of yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Streams are read with GET. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A rate limit (`throttled`, `Retry-After`), or too many open streams for this user (`too_many_streams`) or connections from this address (`too_many_connections`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    games_watch_stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: one JSON object per line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["StreamWatchLine"];
+                };
+            };
+            /** @description No token, or a malformed, unknown, revoked or expired one (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The token lacks `games:read`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such game, or it is not visible to you (not watchable, not started, a block between you and a player). */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -8,6 +8,8 @@ import { inboxOrder, seatName, type Game } from "../game";
 import { navigate } from "../router";
 import { errorText, loadLists, putGame, state, t, toast, useStore } from "../store";
 import { Dialog } from "../ui";
+import { ChatButton } from "./Chat";
+import { SpectatorCount } from "./Watch";
 
 
 /** The games where it is my move, nearest deadline first (the inbox's order), ``current`` left out. */
@@ -72,15 +74,21 @@ export function AbortControl({ g }: { g: Game }) {
 }
 
 /** The bar both tables (Claim family and Inheritors) show under their head: abort in the first moves, the
- *  notice of an aborted game, and the next game where it is my move. */
+ *  notice of an aborted game, the chat button (its unread lines), how many watch (the socket's ``spectators``
+ *  event, when any), and the next game where it is my move. */
 export function GameBar({ g }: { g: Game }) {
-  useStore();
+  const st = useStore();
+  const watching = st.spectators[g.id] ?? 0;
   const aborted = g.status === "aborted";
   return (
     <div class="game-bar" id="game-bar" style={{ gridColumn: "1 / -1", display: "flex", flexWrap: "wrap", alignItems: "center", justifyContent: "space-between", gap: ".4rem", margin: ".3rem 0" }}>
       {aborted && <p class="notice" id="aborted-note" style={{ margin: 0 }}>{t("extra.aborted")}</p>}
       {aborted && <a class="btn" href="#/">{t("extra.all_games")}</a>}
       <AbortControl g={g} />
+      <span class="row" style={{ alignItems: "center", gap: ".5rem" }}>
+        <ChatButton gameId={g.id} />
+        {watching > 0 && <span class="small" id="table-spectators"><SpectatorCount n={watching} /></span>}
+      </span>
       <NextTurnButton current={g.id} />
     </div>
   );

@@ -134,25 +134,27 @@ function Spectate({ g, back }: { g: Game; back: { href: string; label: string } 
 }
 
 /** The public side of a Claim-family game: phase and trick, the prize, the trick on the table, every seat's cards
- *  left and score piles, by name. */
-function ClaimBoard({ g }: { g: Game }) {
+ *  left and score piles, by name. Also the watch screen's (screens/Watch.tsx). */
+export function ClaimBoard({ g }: { g: Pick<Game, "view" | "seats" | "toAct" | "status"> }) {
   const v = g.view!;
   const n = v.seats || g.seats.length;
   const name = (s: number) => seatName(g, s);
+  // a player's name is their own text: isolated, in its own direction (a right-to-left override stays inside)
+  const who = (s: number) => <span class="uname" dir="auto">{name(s)}</span>;
   return (
     <>
       <p class="small muted">{t("table.phase", { n: v.phase })} · {t("table.trick", { n: Math.min(v.trick, tricksPerPhase(n)), total: tricksPerPhase(n) })}</p>
       {v.prize && v.phase === 1 && <p class="row small">{t("table.prize")}: <CardView id={v.prize} size="s" /></p>}
       <div class="trick" id="trick">
         {v.current_trick.length > 0 ? v.current_trick.map((tc) => (
-          <div class="tc"><span class="small">{name(tc.seat)}</span><CardView id={tc.card} size="m" label={`${name(tc.seat)}: ${cardName(tc.card, state.lang)}`} /></div>
+          <div class="tc"><span class="small">{who(tc.seat)}</span><CardView id={tc.card} size="m" label={`${name(tc.seat)}: ${cardName(tc.card, state.lang)}`} /></div>
         )) : v.last_trick ? (
-          <p class="small">{t("table.last_trick")}: {v.last_trick.cards.map((c) => `${name(c.seat)} ${cardName(c.card, state.lang)}`).join(", ")}. {t("table.won_by", { name: name(v.last_trick.winner) })}</p>
+          <p class="small">{t("table.last_trick")}: {v.last_trick.cards.map((c) => `\u2068${name(c.seat)}\u2069 ${cardName(c.card, state.lang)}`).join(", ")}. {t("table.won_by", { name: `\u2068${name(v.last_trick.winner)}\u2069` })}</p>
         ) : <span class="muted small">{t("table.no_last")}</span>}
       </div>
       {Array.from({ length: n }, (_, s) => (
         <section class="pile" aria-label={name(s)} data-seat={s}>
-          <h2 class="small">{name(s)}{g.toAct.includes(s) && g.status === "active" && <span class="badge"> · {t("table.to_play")}</span>}</h2>
+          <h2 class="small">{who(s)}{g.toAct.includes(s) && g.status === "active" && <span class="badge"> · {t("table.to_play")}</span>}</h2>
           <p class="small">{t("table.cards_left", { n: v.hand_counts[s] ?? 0 })}</p>
           {v.factions.map((f) => (v.score[s]?.[f]?.length ? (
             <div class="pile-row"><Glyph faction={f as Faction} size={14} /><span class="sr-only">{factionTitle(f as Faction, state.lang)}</span>

@@ -12,6 +12,7 @@ import { navigate } from "../router";
 import { ChallengeAnswer, challengeTerms } from "./Challenge";
 import { inviterName } from "./Invite";
 import { NextTurnButton } from "./GameBar";
+import { UnreadChat } from "./Chat";
 
 /** "vs Ann", "vs Squire 1, Squire 2", "with Ann vs Squire 1, Squire 3" (4-seat Claim: teams). */
 export function versusText(g: Game): string {
@@ -56,6 +57,7 @@ function Row({ g }: { g: Game }) {
           <span class={`badge ${g.myTurn ? "hot" : ""}`}>{status}</span>
           {details.map((d) => <span class={cls[d.kind]} data-tc={d.kind === "terms" ? tc.type : undefined}> · {d.text}</span>)}
           {g.status === "open" && g.code && <span class="muted"> · {t("inbox.share_code", { code: g.code })}</span>}
+          <UnreadChat gameId={g.id} />
         </span>
       </a>
       {g.invitedMe && (
@@ -234,6 +236,7 @@ export function Inbox() {
         {started && <>{started.text} <a class="btn primary" href={`#/game/${started.id}`} data-open={started.id}>{t("inbox.open_game")}</a></>}
       </p>
       <a class="btn primary wide" href="#/new">{t("nav.new")}</a>
+      <nav class="social-nav" aria-label={t("social.nav")}><a class="btn" href="#/watch" id="nav-watch">{t("watch.now_title")}</a><a class="btn" href="#/friends" id="nav-friends">{t("social.friends_title")}</a></nav>
       <NextTurnButton />
       <Challenges tick={tick} />
       <MySeeks tick={tick} />

@@ -14,6 +14,7 @@ import { resignGame, sendMove, state, t, toast, useStore } from "../store";
 import { Dialog, relTime } from "../ui";
 import { Clock } from "./Clock";
 import { GameBar } from "./GameBar";
+import { TableChat } from "./Chat";
 import { EndActions, endReasonText, hasCount } from "./EndActions";
 import "../inheritors.css";
 
@@ -415,6 +416,7 @@ export function InheritorsTable({ g }: { g: Game }) {
           )}
         </Dialog>
       )}
+      <TableChat gameId={g.id} over={over} />
     </main>
   );
 }

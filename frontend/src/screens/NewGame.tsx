@@ -10,6 +10,7 @@ import { errorText, putGame, state, t, toast, useStore } from "../store";
 import { Field, FormError } from "../ui";
 import { choiceView, describeTimeControl, TIME_CHOICES } from "../corr";
 import { Lobby } from "./Lobby";
+import { challengeTarget } from "../social";
 
 
 /** The AI levels by the names the tables and docs/ai.md give them (seat labels: "Boris · AI, Knight level"). */
@@ -22,15 +23,20 @@ export function defaultMix(seats: number): string[] {
 
 export function NewGame() {
   useStore();
-  const [opp, setOpp] = useState<"ai" | "user" | "open" | "seek">("ai");
+  // #/new?challenge=NAME (a profile's or the friends page's Challenge): that player, by username.
+  const target = challengeTarget(location.hash);
+  const [opp, setOpp] = useState<"ai" | "user" | "open" | "seek">(target ? "user" : "ai");
   const [range, setRange] = useState<number | null>(null);
   const [level, setLevel] = useState<Schemas["LevelEnum"]>(1);
-  const [username, setUsername] = useState("");
+  const [username, setUsername] = useState(target ?? "");
   const [kind, setKind] = useState<Schemas["GameKindEnum"]>("claim");
   const [mix, setMix] = useState<string[]>(defaultMix(2));
   const [seats, setSeats] = useState(2);
   const [tcId, setTcId] = useState("d3"); // a TIME_CHOICES id: days per move, a bank, or unlimited
   const [rated, setRated] = useState(false);
+  // Others may watch (issue 35, docs/rulings.md): on for matchmaking and AI games, off for an invitation,
+  // until the player says otherwise.
+  const [watchChoice, setWatchChoice] = useState<boolean | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
@@ -43,6 +49,7 @@ export function NewGame() {
   const choices = TIME_CHOICES;
   const choice = choices.find((c) => c.id === tcId) ?? choices[2];
   const timed = choice.id !== "unlimited";
+  const watchable = watchChoice ?? (opp === "seek" || opp === "ai");
 
   function choosePair(i: number) {
     const keep = mix.filter((f) => !PAIRS.flat().includes(f as Faction));
@@ -57,7 +64,7 @@ export function NewGame() {
     if (problem) return;
     setBusy(true); setErr(null); setFields({});
     try {
-      const game: Schemas["QuickRequest"] = { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, time_control: choice.body, rated: rated && timed };
+      const game: Schemas["QuickRequest"] = { kind, options: kind === "claim-mix" ? { factions: mix } : {}, seats: n, time_control: choice.body, rated: rated && timed, watchable };
       const body: Schemas["QuickRequest"] | Schemas["SeekRequest"] = quick ? game : { ...game, rating_range: range };
       const s = await api<Schemas["SeekOut"]>("POST", quick ? "/seeks/quick" : "/seeks", body);
       if (s.game_id) navigate(`/game/${s.game_id}`);
@@ -80,6 +87,7 @@ export function NewGame() {
         options: kind === "claim-mix" ? { factions: mix } : {},
         time_control: choice.body,
         rated: timed && rated,
+        watchable,
       };
       const c = await api<Schemas["Challenge"]>("POST", "/challenges", body);
       navigate(`/challenge/${c.id}`);
@@ -109,6 +117,7 @@ export function NewGame() {
         opponents,
         time_control: choice.body,
         rated: opp === "ai" || !timed ? false : rated,
+        watchable,
       };
       const game = putGame(await api<Schemas["GameView"]>("POST", "/games", body));
       navigate(`/game/${game.id}`);
@@ -198,6 +207,8 @@ export function NewGame() {
           {fields.time_control && <p class="field-err">{fields.time_control.join(" ")}</p>}
           {opp !== "ai" && <label class="radio"><input type="checkbox" id="rated" checked={rated && timed} disabled={!timed} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} />{t("new.rated")}</label>}
           {fields.rated && <p class="field-err">{fields.rated.join(" ")}</p>}
+          <label class="radio"><input type="checkbox" id="watchable" checked={watchable} onChange={(e) => setWatchChoice((e.target as HTMLInputElement).checked)} />{t("new.watchable")}</label>
+          {fields.watchable && <p class="field-err">{fields.watchable.join(" ")}</p>}
         </fieldset>
         {opp === "seek" && (
           <fieldset>

@@ -42,7 +42,8 @@ export function Notifications() {
 
   function open(n: Note) {
     if (!n.read) void markRead([n.id]);
-    if (n.game_id) navigate(`/game/${n.game_id}`);
+    // a chat line's notification opens the table with its chat open (docs/api.md "Chat")
+    if (n.game_id) navigate(`/game/${n.game_id}${n.event === "chat_message" ? "?chat=1" : ""}`);
   }
 
   return (

@@ -6,6 +6,7 @@ import { normGame, opponentNames } from "../game";
 import type { Key } from "../i18n";
 import { errorText, t, useStore } from "../store";
 import { relTime } from "../ui";
+import { SocialCard, PublicRatings, usePublicProfile } from "./PublicProfile";
 
 export type PoolRating = Schemas["SeatRating"];
 /** GET /ratings/me, /ratings/users/{username}. */
@@ -95,17 +96,19 @@ export function MyRatings() {
 export function Profile({ username }: { username: string }) {
   useStore();
   const { data, err } = useProfile(username);
+  const pub = usePublicProfile(username);
   const pools = data ? [...new Set(data.history.map((h) => h.pool))] : [];
   return (
     <main class="page" id="main">
-      <h1>{data ? data.name : username}</h1>
-      {data && data.name !== data.username && <p class="muted">@{data.username}</p>}
+      <h1 dir="auto" class="uname">{pub ? pub.user.name : data ? data.name : username}</h1>
+      {data && data.name !== data.username && <p class="muted" dir="auto">@{data.username}</p>}
+      {pub && <SocialCard p={pub} />}
       {err && <p class="form-err" role="alert">{err}</p>}
       {!data && !err && <p aria-busy="true">{t("common.loading")}</p>}
       {data && (
         <>
-          <p>{t("rating.reliability", { n: data.reliability })}</p>
-          <RatingsTable data={data} />
+          <p>{t("rating.reliability", { n: pub ? pub.reliability : data.reliability })}</p>
+          {pub && pub.ratings.length > 0 ? <PublicRatings p={pub} /> : <RatingsTable data={data} />}
           <h2>{t("rating.history")}</h2>
           {pools.length === 0 && <p class="muted">{t("rating.no_history")}</p>}
           {pools.map((p) => (

@@ -5,6 +5,7 @@ import { acceptMe, errorText, logout, setOneTap, setLang, state, t, toast, useSt
 import { Field, FormError, relTime } from "../ui";
 import { MyRatings } from "./Profile";
 import { formatInZone, shortenChoices, type VacationPeriod } from "../corr";
+import { BlockedList } from "./Friends";
 
 type Token = Schemas["Token"];
 type AuthorizedApp = Schemas["AuthorizedApp"];
@@ -102,6 +103,31 @@ function Vacation() {
         <div class="field"><label for="vac-days">{t("vac.days")}</label><input id="vac-days" type="number" min="1" max="30" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} /></div>
         <button class="btn" type="submit">{t("vac.book")}</button>
       </form>
+    </section>
+  );
+}
+
+/** Privacy (issue 35): "hide my presence" (PATCH /accounts/me hide_presence): friends no longer see me online. */
+export function Presence() {
+  const st = useStore();
+  const [busy, setBusy] = useState(false);
+  const on = !!st.me?.hide_presence;
+  async function change(hide: boolean) {
+    setBusy(true);
+    try {
+      acceptMe(await api<Me>("PATCH", "/accounts/me", { hide_presence: hide } satisfies Schemas["PatchedProfileRequest"]));
+      toast(t("common.saved"));
+    } catch (x) { toast(errorText(x), "error"); }
+    setBusy(false);
+  }
+  return (
+    <section aria-labelledby="h-privacy" id="privacy">
+      <h2 id="h-privacy">{t("social.privacy")}</h2>
+      <label class="radio"><input type="checkbox" id="hide-presence" checked={on} disabled={busy}
+        onChange={(e) => void change((e.target as HTMLInputElement).checked)} />{t("social.hide_presence")}</label>
+      <p class="muted small">{t("social.hide_presence_help")}</p>
+      <BlockedList kind="block" />
+      <BlockedList kind="mute" />
     </section>
   );
 }
@@ -281,6 +307,7 @@ export function Settings({ onLogout }: { onLogout: () => void }) {
         <button class="btn primary" type="submit" id="save-profile">{t("common.save")}</button>
       </form>
 
+      <Presence />
       <MyRatings />
       <section aria-labelledby="h-notif">
         <h2 id="h-notif">{t("notes.title")}</h2>

@@ -14,6 +14,7 @@ import { EndScreen } from "./EndScreen";
 import { GameBar } from "./GameBar";
 import { GiantChoice } from "./GiantChoice";
 import { InheritorsTable } from "./InheritorsTable";
+import { TableChat } from "./Chat";
 import { setViewing } from "../realtime";
 import { versusText } from "./Inbox";
 
@@ -322,6 +323,7 @@ export function Table({ id }: { id: number }) {
         {v.last_trick && <button type="button" class="btn ghost" onClick={() => setReplay(true)}>{t("table.replay")}</button>}
         {!over && g.status === "active" && <button type="button" class="btn ghost" onClick={resign} id="resign">{t("table.resign")}</button>}
       </div>
+      <TableChat gameId={id} over={over} />
 
       {seerChoice && !over && (
         <Dialog title={t("table.seer_title")} id="seer">

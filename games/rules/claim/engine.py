@@ -294,6 +294,13 @@ class ClaimRules:
             }
         return v
 
+    def spectator_view(self, state: Core) -> ClaimView:
+        """The view of someone who is no player (``view(state, None)``): counts of hands, followers and deck,
+        the face-up prize, played and scored cards, the piles' public prizes (C2.4, T3.5c), deduced voids
+        (C4.2b) and the last trick; never a hand, a blind draw (C5.5), the deck (C3.1) or a Seer peek (T3.5a)
+        while the game runs."""
+        return self.view(state, None)
+
     def _leading(self, st: Core, by: list[dict[int, list[int]]]) -> dict[str, int | None]:
         """Who would win each faction's vote right now (score piles + Gnome rows)."""
         if st.seats != 2:

@@ -208,6 +208,12 @@ class InheritorsRules:
     def view(self, state: InheritorsState, seat: int | None) -> InheritorsView:
         return views.view(state, seat, to_act(state))
 
+    def spectator_view(self, state: InheritorsState) -> InheritorsView:
+        """The view of someone who is no player (``view(state, None)``, I13 "others see"): hand and quest
+        counts, tableaux, market, rows, Removed and the public log; never a hand, an owned quest, the quest
+        row, the deck (a Rat's card included) or a Saboteur's choices while the game runs."""
+        return views.view(state, None, to_act(state))
+
     def is_over(self, state: InheritorsState) -> bool:
         return state.phase == OVER
 

@@ -1,0 +1,134 @@
+"""The typed events of a user's ``/ws/`` socket and account NDJSON stream (``GET /stream/events``), as ``TypedDict`` s.
+
+Every frame the server pushes to a user's group ``user.<id>`` as a typed event (``client.event``: challenges, game
+lifecycle, rematch offers, invitations, chat, follows), the ``notification`` frame and the stream's last ``error``
+line have their shape here; the OpenAPI components of the stream's lines (``StreamEventLine``,
+games/stream_schema.py) are built from these by the builder of :mod:`games.api.typed_schema`. A field that is a REST
+answer's object (a ``GameSummary``, a ``Challenge``...) is annotated with :class:`SchemaRef`: the schema refers to
+that serializer's component, so a client generated from the schema has one type for both.
+
+No Django import: the modules that build the frames (games/challenges/events.py, games/chat/events.py,
+games/realtime/lifecycle.py, games/realtime/invitations.py, games/social/events.py) annotate them with these types.
+"""
+
+# No ``from __future__ import annotations``: the schema builder reads ``NotRequired`` from evaluated annotations.
+from typing import Annotated, Any, Literal, TypeAlias, TypedDict
+
+from games.schema_ref import SchemaRef
+
+GameSummaryJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("GameSummary")]
+ChallengeJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("Challenge")]
+RematchOfferJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("RematchOffer")]
+NotificationJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("Notification")]
+PublicUserJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("PublicUser")]
+ChatLineJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("ChatLine")]
+
+ChallengeChange: TypeAlias = Literal["challenge_created", "challenge_received", "challenge_accepted",
+                                     "challenge_declined", "challenge_cancelled", "challenge_expired"]
+
+
+class StreamChallengeEvent(TypedDict):
+    """A change of a challenge the caller made or received: `challenge_received` (to the user challenged),
+    `challenge_created` (to the challenger's other devices), then `challenge_accepted` (with `game_id`),
+    `challenge_declined` (with `decline_reason`), `challenge_cancelled` or `challenge_expired` (to both)."""
+
+    type: ChallengeChange
+    challenge: ChallengeJSON
+
+
+class StreamLifecycleEvent(TypedDict):
+    """A game of the caller started (its last seat was filled) or ended (finished or aborted); `game` is its inbox
+    entry (`GET /games`)."""
+
+    type: Literal["game_started", "game_finished"]
+    game_id: int
+    game: GameSummaryJSON
+
+
+class StreamRematchOffer(TypedDict):
+    """The rematch offer of a finished game of the caller changed (offered, accepted, declined, cancelled,
+    expired): the game view's `rematch_offer`."""
+
+    type: Literal["rematch_offer"]
+    game_id: int
+    rematch_offer: RematchOfferJSON
+
+
+class InvitationReceivedEvent(TypedDict):
+    """The caller was invited by username to a seat of an open game (`POST /games` with a `user` opponent, or the
+    rematch of a 3-4 seat game): `by` created it, `game` is its inbox entry (the caller's seat not `joined` yet).
+    Accept with `POST /games/{id}/join`; decline with `POST /games/{id}/abort` (calls the game off for everyone).
+    Once per invitation, to the invited user only."""
+
+    type: Literal["invitation_received"]
+    game_id: int
+    by: PublicUserJSON
+    game: GameSummaryJSON
+
+
+class InvitationCancelledEvent(TypedDict):
+    """An invitation the caller had not accepted is gone: `reason` `aborted`, the game was called off before it
+    started (by its creator, another invited player, or the caller on another device). `game` is its inbox entry
+    (`status` `aborted`). An invited seat is held for its user, so a game never starts without them."""
+
+    type: Literal["invitation_cancelled"]
+    game_id: int
+    reason: Literal["aborted"]
+    game: GameSummaryJSON
+
+
+class ChatEvent(TypedDict):
+    """A new chat line of a game the caller plays or watches, in the caller's language (docs/api.md, "Chat");
+    also on the game's own NDJSON stream."""
+
+    type: Literal["chat"]
+    game_id: int
+    message: ChatLineJSON
+
+
+class ChatHiddenEvent(TypedDict):
+    """An operator hid chat line `message_id` of the game: remove it."""
+
+    type: Literal["chat_hidden"]
+    game_id: int
+    message_id: int
+
+
+class SpectatorsEvent(TypedDict):
+    """To a game's players: how many sockets and streams watch it now (sent when it changes)."""
+
+    type: Literal["spectators"]
+    game_id: int
+    count: int
+
+
+class FollowedEvent(TypedDict):
+    """Someone new follows the caller (`PUT /users/{username}/follow`; not told when the caller blocks or mutes
+    them, and once an hour at most per follower). Follow back to be friends."""
+
+    type: Literal["followed"]
+    by: PublicUserJSON
+
+
+class StreamNotification(TypedDict):
+    """A new in-app notification (on the socket unless it asked `{"type": "notifications", "enabled": false}`; on
+    the stream only with `?notifications=1`)."""
+
+    type: Literal["notification"]
+    notification: NotificationJSON
+
+
+class StreamError(TypedDict):
+    """The last line of a stream whose token was revoked or expired, whose session ended, or whose password was
+    reset (`code: unauthenticated`); the stream ends after it."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+#: A typed event pushed to every socket and account stream of the user (``client.event`` frames).
+AccountEvent: TypeAlias = (StreamChallengeEvent | StreamLifecycleEvent | StreamRematchOffer | InvitationReceivedEvent
+                           | InvitationCancelledEvent | ChatEvent | ChatHiddenEvent | SpectatorsEvent | FollowedEvent)
+#: One line of ``GET /stream/events`` (the component ``StreamEventLine``).
+StreamEventLine: TypeAlias = AccountEvent | StreamNotification | StreamError
