@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 
@@ -32,6 +34,31 @@ def eager_tasks(settings):
     on-commit hook, and raise their errors: ``TASK_MODE = "eager"`` (claim.tasks.enqueue). A directory whose
     every test needs it requests it from an autouse fixture of its conftest."""
     settings.TASK_MODE = "eager"
+
+
+@pytest.fixture
+def rates(settings):
+    """``rates(chat="8/min", ...)``: set DRF throttle rates for this test."""
+
+    def set_rates(**values: str) -> None:
+        rf = copy.deepcopy(settings.REST_FRAMEWORK)
+        rf["DEFAULT_THROTTLE_RATES"].update(values)
+        settings.REST_FRAMEWORK = rf
+
+    return set_rates
+
+
+@pytest.fixture
+def served(transactional_db):
+    """The served shape (gunicorn, uvicorn and the proxy) sharing pushes through the Redis channel layer only
+    (tests/realtime/servers.py)."""
+    from tests.realtime.servers import shared_env, start_served  # noqa: PLC0415 - imports Django's settings
+
+    stack = start_served(shared_env("gunicorn and uvicorn share pushes only through the Redis channel layer"))
+    try:
+        yield stack
+    finally:
+        stack.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -3,8 +3,6 @@ states the chat cares about, and generous chat rates unless a test sets its own.
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from games.models import Game
@@ -16,18 +14,6 @@ ALL = ["games:read", "games:play", "chat:read", "chat:write"]
 @pytest.fixture(autouse=True)
 def _eager(eager_tasks):
     """Tasks inline (tests/conftest.py)."""
-
-
-@pytest.fixture
-def rates(settings):
-    """``rates(chat="8/min", ...)``: set throttle rates for this test."""
-
-    def set_rates(**values: str) -> None:
-        rf = copy.deepcopy(settings.REST_FRAMEWORK)
-        rf["DEFAULT_THROTTLE_RATES"].update(values)
-        settings.REST_FRAMEWORK = rf
-
-    return set_rates
 
 
 @pytest.fixture(autouse=True)

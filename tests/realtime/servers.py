@@ -4,6 +4,7 @@ production shape's ``gunicorn claim.wsgi:application`` and Caddy with ``docker/C
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -12,6 +13,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -203,3 +205,11 @@ async def start_claim_game(http, tokens: dict[str, str], create_base: str, join_
     views = {name: (await http.get(f"{create_base}/api/v1/games/{game_id}", headers=bearer(token))).json()
              for name, token in tokens.items()}
     return game_id, views
+
+
+async def first_line(lines: Any) -> dict[str, Any]:
+    """The first non-empty line of an NDJSON stream (``httpx``'s ``aiter_lines()``), parsed."""
+    async for line in lines:
+        if line.strip():
+            return json.loads(line)
+    raise AssertionError("the stream ended")

@@ -15,25 +15,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from .servers import bearer, shared_env, start_claim_game, start_served
+from .servers import bearer, first_line, start_claim_game
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def served(transactional_db):
-    stack = start_served(shared_env("gunicorn and uvicorn share pushes only through the Redis channel layer"))
-    try:
-        yield stack
-    finally:
-        stack.stop()
-
-
-async def _stream_line(lines) -> dict:
-    async for line in lines:
-        if line.strip():
-            return json.loads(line)
-    raise AssertionError("the stream ended")
 
 
 def test_a_move_through_the_proxy_reaches_the_socket_and_the_stream(served, make_user, make_token):
@@ -55,7 +39,7 @@ def test_a_move_through_the_proxy_reaches_the_socket_and_the_stream(served, make
                 assert stream.status_code == 200
                 assert stream.headers["content-type"] == "application/x-ndjson"
                 lines = stream.aiter_lines()
-                first = await asyncio.wait_for(_stream_line(lines), 10)
+                first = await asyncio.wait_for(first_line(lines), 10)
                 assert (first["type"], first["version"]) == ("game", version)
                 await ws.send(json.dumps({"type": "subscribe", "games": [game_id]}))
                 ack = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -67,7 +51,7 @@ def test_a_move_through_the_proxy_reaches_the_socket_and_the_stream(served, make
                 assert moved.status_code == 201, moved.text
 
                 pushed = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                streamed = await asyncio.wait_for(_stream_line(lines), 10)
+                streamed = await asyncio.wait_for(first_line(lines), 10)
                 current = (await http.get(f"/api/v1/games/{game_id}", headers=auth(watcher))).json()
                 for frame in (pushed, streamed):
                     assert (frame["type"], frame["game_id"], frame["version"]) == ("game", game_id, version + 1)

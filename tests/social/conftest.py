@@ -3,7 +3,6 @@ the ``social`` scope that run on-commit hooks as a real commit would, running wa
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -33,18 +32,6 @@ class SocialApi(Api):
 @pytest.fixture(autouse=True)
 def _eager(eager_tasks):
     """Tasks inline (tests/conftest.py)."""
-
-
-@pytest.fixture
-def rates(settings):
-    """``rates(social="60/min", ...)``: set throttle rates for this test."""
-
-    def set_rates(**values: str) -> None:
-        rf = copy.deepcopy(settings.REST_FRAMEWORK)
-        rf["DEFAULT_THROTTLE_RATES"].update(values)
-        settings.REST_FRAMEWORK = rf
-
-    return set_rates
 
 
 @pytest.fixture(autouse=True)

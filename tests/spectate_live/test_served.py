@@ -13,25 +13,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from games.models import Game
-from tests.realtime.servers import bearer, shared_env, start_claim_game, start_served
+from tests.realtime.servers import bearer, first_line, start_claim_game
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def served(transactional_db):
-    stack = start_served(shared_env("gunicorn and uvicorn share pushes only through the Redis channel layer"))
-    try:
-        yield stack
-    finally:
-        stack.stop()
-
-
-async def _line(lines) -> dict:
-    async for line in lines:
-        if line.strip():
-            return json.loads(line)
-    raise AssertionError("the stream ended")
 
 
 def test_a_move_through_the_proxy_reaches_a_spectator_socket_and_watch_stream(served, make_user, make_token):
@@ -49,7 +33,7 @@ def test_a_move_through_the_proxy_reaches_a_spectator_socket_and_watch_stream(se
                     http.stream("GET", f"/api/v1/games/{game_id}/watch/stream") as stream:
                 assert stream.status_code == 200 and stream.headers["content-type"] == "application/x-ndjson"
                 lines = stream.aiter_lines()
-                first = await asyncio.wait_for(_line(lines), 10)
+                first = await asyncio.wait_for(first_line(lines), 10)
                 assert (first["type"], first["version"]) == ("spectator_game", version)
                 await ws.send(json.dumps({"type": "watch", "game_id": game_id}))
                 assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "watching"
@@ -58,7 +42,7 @@ def test_a_move_through_the_proxy_reaches_a_spectator_socket_and_watch_stream(se
                                         json={"version": version, "move": views[mover]["legal_moves"][0]})
                 assert moved.status_code == 201, moved.text
                 pushed = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                streamed = await asyncio.wait_for(_line(lines), 10)
+                streamed = await asyncio.wait_for(first_line(lines), 10)
                 assert pushed == streamed
                 assert (pushed["type"], pushed["version"]) == ("spectator_game", version + 1)
                 assert pushed["game"]["spectators"] == 2
