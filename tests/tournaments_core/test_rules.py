@@ -37,7 +37,9 @@ def test_round_robin_rejects_duplicates() -> None:
 @pytest.mark.parametrize(
     ("n", "sizes"),
     [(3, [3]), (4, [4]), (5, [4]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [3, 3, 3]), (10, [4, 3, 3]),
-     (13, [4, 3, 3, 3]), (14, [4, 4, 3, 3]), (2, [])],
+     (13, [4, 3, 3, 3]), (14, [4, 4, 3, 3]), (2, []), (12, [4, 4, 4]),
+     # As even as possible before fewer tables, as with 9: five tables of 3, not 4, 4, 4, 3.
+     (15, [3, 3, 3, 3, 3]), (18, [3] * 6), (16, [4] * 4), (17, [4, 4, 3, 3, 3])],
 )
 def test_table_sizes(n: int, sizes: list[int]) -> None:
     assert tables.table_sizes(n) == sizes

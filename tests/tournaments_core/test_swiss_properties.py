@@ -11,6 +11,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.tournaments.core import standings
 from games.tournaments.core.swiss import SEAT_LIMIT, Entry, SwissRound, pair_round
 
 
@@ -204,3 +205,55 @@ def test_seats_go_to_who_had_the_first_seat_less() -> None:
     assert r.pairs == ((1, 0),)
     r = pair_round([Entry(0, 1.0), Entry(1, 1.0)], played=[(2, 0), (3, 1)])
     assert r.pairs == ((0, 1),)  # equal: the higher-ranked player
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(2, 64), st.integers(1, 9), st.randoms(use_true_random=False))
+def test_swiss_runs_with_withdrawals_keep_the_rules(n: int, rounds: int, rng: random.Random) -> None:
+    """Runs seated from their own standings with random results, losses on time (two put a player out) and
+    withdrawals between rounds, so the field changes parity: every round everyone active is paired once or has the
+    bye, nobody out is paired, a second bye only when every active player has had one, no repeat whenever the field
+    guarantees a pairing without one (Dirac: before round r each of the m players to pair has met at most r - 1
+    of the others, so with m >= 2r the graph of who has not met has degrees >= m/2, a Hamiltonian cycle, and a
+    perfect matching), the seat limit kept unless
+    the round says it gave way; small fields against the brute-force oracle."""
+    players = list(range(n))
+    played: list[tuple[int, int]] = []
+    games: list[standings.Game] = []
+    byes: list[int] = []
+    withdrawn: set[int] = set()
+    dropped = False
+    for rnd in range(1, rounds + 1):
+        out = set(standings.out_players(games, withdrawn))
+        score = {s.player: s.score for s in standings.swiss(players, games, byes, withdrawn)}
+        entries = [Entry(p, score[p]) for p in players]
+        active = [p for p in players if p not in out]
+        r = pair_round(entries, played, byes, out)
+        if len(active) <= 11:
+            _assert_optimal(entries, played, byes, out, r)
+        else:
+            _check_shape(r, entries, byes, out)
+        seated = len(active) - (r.bye is not None)
+        if seated >= 2 * rnd:
+            assert r.repeats == 0, "no repeat while the field guarantees a pairing without one"
+        dropped |= r.seat_limit_dropped
+        for a, b in r.pairs:
+            played.append((a, b))
+            x = rng.random()
+            late = None
+            if x < 0.05:
+                late = rng.choice((a, b))
+            result = "second" if late == a else "first" if late == b else "first" if x < 0.5 else "second" \
+                if x < 0.9 else "draw"
+            games.append(standings.Game(rnd, a, b, result, late))  # type: ignore[arg-type]
+        if r.bye is not None:
+            byes.append(r.bye)
+        for p in active:
+            if rng.random() < 0.04:
+                withdrawn.add(p)
+    if rounds <= n - 1 - len(set(standings.out_players(games, withdrawn))):
+        assert max(Counter(byes).values(), default=0) <= 1, "at most one bye each"
+    first = Counter(a for a, _b in played)
+    count = Counter(p for ab in played for p in ab)
+    if not dropped:
+        assert all(abs(2 * first[p] - count[p]) <= SEAT_LIMIT for p in count), "seat-0 surplus within ±2"

@@ -14,7 +14,7 @@ table's points).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 #: Placement points of a first place (the scale: 6 is divisible by 2 and 3, so 3- and 4-seat tables score evenly).
@@ -48,19 +48,27 @@ def table_sizes(n: int, sizes: Collection[int] = (3, 4)) -> list[int]:
     allowed = sorted(set(sizes))
     if not allowed or allowed[0] < 2:
         raise ValueError("table sizes must be at least 2")
-    best: tuple[tuple[int, int, int], list[int]] | None = None
-    # Every multiset of allowed sizes with total <= n (dynamic programming over totals).
-    reach: dict[int, list[int]] = {0: []}
-    for total in range(1, n + 1):
-        options = [reach[total - s] + [s] for s in allowed if total - s in reach]
-        if options:
-            reach[total] = min(options, key=lambda o: (max(o) - min(o), len(o), sorted(o)))
-    for total, combo in reach.items():
-        key = (-total, (max(combo) - min(combo)) if combo else 0, len(combo))
+    best: tuple[tuple[int, int, int, tuple[int, ...]], tuple[int, ...]] | None = None
+    # Every multiset of allowed sizes with total <= n, judged as a whole (a best plan for n - s plus s is not
+    # always a best plan for n: 12 is best as 4+4+4, but 15 as five 3s).
+    for combo in _multisets(allowed, n):
+        key = (-sum(combo), (max(combo) - min(combo)) if combo else 0, len(combo), combo)
         if best is None or key < best[0]:
             best = (key, combo)
     assert best is not None
     return sorted(best[1], reverse=True)
+
+
+def _multisets(allowed: Sequence[int], n: int) -> Iterator[tuple[int, ...]]:
+    """Every multiset (ascending) of the ``allowed`` sizes (ascending, at least 2) whose total is at most ``n``:
+    O(n^len(allowed)) of them: about 700 for 3-4 seats and 128 players."""
+    if not allowed:
+        yield ()
+        return
+    size, rest = allowed[0], allowed[1:]
+    for k in range(n // size + 1):
+        for tail in _multisets(rest, n - k * size):
+            yield (size,) * k + tail
 
 
 def seat_round(
