@@ -8,7 +8,6 @@ against the pure core's, computed here again from the games' own rows (not the t
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from datetime import timedelta
 
@@ -88,7 +87,6 @@ def test_swiss_64_players_7_rounds(play):
     player whose game had ended; the player with the bye; the last game of a round, which pairs the next), so
     rounds 3, 5 and 7 have an odd field and a bye; the last games of round 7 are adjudicated by the beat past the
     maximum game duration (virtual time)."""
-    began = time.perf_counter()
     rng = random.Random(64)
     creator = play.users(1, "org")[0]
     players = play.users(64)
@@ -175,8 +173,6 @@ def test_swiss_64_players_7_rounds(play):
     assert sum(s["score"] for s in t.standings) == pytest.approx(len(games) + len(byes))
     assert sum(len(c["points"]) for c in t.crosstable) == 2 * len(games)
     assert not Game.objects.filter(tournament_game__tournament=t).exclude(watchable=True, rated=False).exists()
-    elapsed = time.perf_counter() - began
-    assert elapsed < 60, f"the 64-player Swiss took {elapsed:.1f}s"
 
 
 def test_round_robin_8_players(play):
