@@ -2,7 +2,7 @@
 // presets and its client-side checks — the same as games/tournaments/service.py's — the crosstable grid, my games,
 // the socket's tournament events) and the calls (join, leave, cancel, create). Shapes: the generated schema.
 import { api, type Schemas } from "./api";
-import { defaultMix } from "./screens/NewGame";
+import { defaultMix } from "./cards";
 import { TIME_CHOICES, type TimeChoice } from "./corr";
 
 export type Tournament = Schemas["Tournament"];
