@@ -106,9 +106,10 @@ describe("a tournament's page", () => {
     expect(sock.watchTournament).toHaveBeenCalledWith(5);
     expect(box.querySelector("#tour-terms")!.textContent).toBe("Round robin · Claim · 3 days per move");
     expect(box.querySelector("#tour-status")!.textContent).toBe("Running");
-    expect(box.querySelector("#tour-round")!.textContent).toBe("Round 3 of 3");
+    expect(box.querySelector("#tour-round")!.textContent).toBe("3 rounds, all played at once");
     const heads = all(box, "#tour-standings thead th").map((th) => th.textContent);
-    expect(heads).toEqual(["Rank", "Player", "Score", "H2HHead-to-head", "SBSonneborn-Berger", "WWins", "Games"]);
+    expect(heads).toEqual(["#Rank", "Player", "Score", "H2HHead-to-head", "SBSonneborn-Berger", "WWins", "GGames"]);
+    expect(box.querySelector("#tour-standings thead th span[aria-hidden]")!.nextElementSibling!.className).toBe("sr-only");
     expect(box.querySelector("#tour-tb-legend")!.textContent).toContain("H2H = Head-to-head, SB = Sonneborn-Berger, W = Wins");
     const rows = all(box, "#tour-standings tbody tr");
     expect(rows.map((r) => r.getAttribute("data-player"))).toEqual(["bob", "me", "cy"]);

@@ -137,11 +137,15 @@ export function TournamentScreen({ id }: { id: number }) {
   useEffect(() => {
     setD(null); setGames([]); setErr(null); setActionErr(null);
     void refresh();
-    // A result reaches the tournament in the background: a game of mine that ends is read now and once more a little
-    // later (the socket's `tournament` event, when the server sends it, makes the second read unneeded).
-    let later: ReturnType<typeof setTimeout> | undefined;
+    // A result reaches the tournament in the background: a game of mine that starts or ends is read now and twice more
+    // a little later (the socket's `tournament` event, once the server sends it, makes the later reads unneeded).
+    let later: ReturnType<typeof setTimeout>[] = [];
     const onEvent = (e: Event) => { if (isTournamentEvent((e as CustomEvent).detail, id)) void refresh(); };
-    const onLifecycle = () => { void refresh(); clearTimeout(later); later = setTimeout(() => void refresh(), 2000); };
+    const onLifecycle = () => {
+      void refresh();
+      later.forEach(clearTimeout);
+      later = [1500, 5000].map((ms) => setTimeout(() => void refresh(), ms));
+    };
     const onVisible = () => { if (document.visibilityState === "visible") void refresh(); };
     const onFocus = () => void refresh();
     window.addEventListener("claim:tournament", onEvent);
@@ -150,7 +154,7 @@ export function TournamentScreen({ id }: { id: number }) {
     document.addEventListener("visibilitychange", onVisible);
     watchTournament(id);
     return () => {
-      clearTimeout(later);
+      later.forEach(clearTimeout);
       window.removeEventListener("claim:tournament", onEvent);
       window.removeEventListener("claim:lifecycle", onLifecycle);
       window.removeEventListener("focus", onFocus);
@@ -195,7 +199,7 @@ export function TournamentScreen({ id }: { id: number }) {
       <p class="t-terms" id="tour-terms">{terms(d)}{d.rated && <> · {t("seek.rated")}</>}</p>
       <p class="row small">
         <span class={`t-status s-${d.status}`} id="tour-status">{t(`tour.status.${d.status}`)}</span>
-        {round && <span id="tour-round">{t("tour.round", { n: round.n, of: round.of })}</span>}
+        {round && <span id="tour-round">{d.format === "round_robin" ? t("tour.rr_rounds", { of: round.of }) : t("tour.round", { n: round.n, of: round.of })}</span>}
         <span id="tour-count">{t("tour.players", { n: d.player_count, max: d.max_players })}</span>
       </p>
       <p class="small muted">{startText(d)} · {t("tour.by", { name: iso(d.created_by.name || d.created_by.username) })}
@@ -272,9 +276,9 @@ function Standings({ d, me }: { d: TournamentDetail; me: string | null }) {
       <div class="scroll-x" tabIndex={0} role="region" aria-labelledby="h-tour-standings">
         <table class="breakdown standings" id="tour-standings">
           <thead><tr>
-            <th scope="col">{t("tour.rank")}</th><th scope="col">{t("tour.player")}</th><th scope="col">{t("tour.score")}</th>
+            <th scope="col"><span aria-hidden="true">#</span><span class="sr-only">{t("tour.rank")}</span></th><th scope="col">{t("tour.player")}</th><th scope="col">{t("tour.score")}</th>
             {names.map((n) => <th scope="col" data-tb={n}><span aria-hidden="true">{tb(n, false)}</span><span class="sr-only">{tb(n, true)}</span></th>)}
-            <th scope="col">{t("tour.games")}</th>
+            <th scope="col"><span aria-hidden="true">{t("tour.games_short")}</span><span class="sr-only">{t("tour.games")}</span></th>
           </tr></thead>
           <tbody>
             {d.standings.map((s) => (
@@ -290,7 +294,7 @@ function Standings({ d, me }: { d: TournamentDetail; me: string | null }) {
           </tbody>
         </table>
       </div>
-      {names.length > 0 && <p class="small muted" id="tour-tb-legend">{t("tour.tb_legend")} {names.map((n) => `${tb(n, false)} = ${tb(n, true)}`).join(", ")}</p>}
+      {names.length > 0 && <p class="small muted" id="tour-tb-legend">{t("tour.tb_legend")} {[...names.map((n) => `${tb(n, false)} = ${tb(n, true)}`), `${t("tour.games_short")} = ${t("tour.games")}`].join(", ")}</p>}
     </section>
   );
 }
