@@ -23,7 +23,10 @@ import uuid
 import pytest
 
 from .conftest import shot
+from .test_axe_themes import AXE
+from .test_axe_themes import check as axe_check
 from .test_pwa import act_once, sign_up
+from .test_tap_targets import MEASURE
 from .test_user_text import OVERFLOW, _api
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -44,6 +47,13 @@ def _wait(predicate, what: str, timeout: float = 20.0) -> None:
             return
         time.sleep(0.2)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def _a11y(page, name: str, axe_results: dict, small: list[str]) -> None:
+    """axe-core in the light and the dark theme (no serious or critical violation) and every tap target 44x44."""
+    axe_check(page, f"tournament-{name}", axe_results)
+    page.emulate_media(color_scheme="light")
+    small += [f"{name}: {p}" for p in page.evaluate(MEASURE)]
 
 
 def _standings(page) -> list[tuple[str, str, str]]:
@@ -108,6 +118,8 @@ def test_round_robin_of_three(server, new_page):
         sign_up(page, server, names[page])
         page.on("dialog", accept)
     user = {p: names[p] for p in (alice, bob, carol)}
+    axe_results: dict[str, list[dict]] = {}
+    small: list[str] = []
 
     # Dave: Tournaments from the home screen's navigation; then the create form.
     _fits(dave, "home")
@@ -128,6 +140,7 @@ def test_round_robin_of_three(server, new_page):
     assert dave.url.endswith("#/tournaments/new")
     _fits(dave, "create")
     shot(dave, "tournament-2-create-refused")
+    _a11y(dave, "create", axe_results, small)
     dave.fill("#tf-max_players", "3")
     assert dave.locator("#tf-max_players-err").count() == 0
     dave.click("#tour-submit")
@@ -145,6 +158,7 @@ def test_round_robin_of_three(server, new_page):
         assert f"Players: {i}/3" in p.inner_text(f"#tour-list a[data-tournament='{tid}']")
         if i == 0:
             shot(p, "tournament-4-list-open")
+            _a11y(p, "list", axe_results, small)
         p.click(f"#tour-list a[data-tournament='{tid}']")
         p.wait_for_selector("#tour-join")
         p.click("#tour-join")
@@ -152,6 +166,7 @@ def test_round_robin_of_three(server, new_page):
         if i == 1:
             _fits(p, "joined")
             shot(p, "tournament-5-joined")
+            _a11y(p, "joined", axe_results, small)
     # It starts in the background: the players' pages (game_started) and Dave's (tournament event or focus) say so.
     for p in (alice, bob, carol):
         _live(p, lambda p=p: p.get_attribute("main[data-tournament]", "data-status") == "running",
@@ -166,6 +181,7 @@ def test_round_robin_of_three(server, new_page):
     assert alice.locator("#tour-my-games a[data-tour-game]").count() == 2
     _fits(alice, "running")
     shot(alice, "tournament-6-running-my-games")
+    _a11y(alice, "running", axe_results, small)
 
     # Bob keeps a second tab on the tournament page (no reload from here on).
     bob_tab = bob.context.new_page()
@@ -209,6 +225,7 @@ def test_round_robin_of_three(server, new_page):
         assert c_row.locator(f"td[data-vs='{user[bob]}']").inner_text() == "0"
         _fits(page, "finished")
     shot(dave, "tournament-9-final-standings")
+    _a11y(bob_tab, "finished", axe_results, small)
     dave.locator("#tour-cross-scroll").scroll_into_view_if_needed()
     shot(dave, "tournament-10-crosstable")
     # Bob's tab: his own games with their results
@@ -220,6 +237,9 @@ def test_round_robin_of_three(server, new_page):
     assert status == 200 and detail["status"] == "finished"
     assert [(str(s["rank"]), s["player"]["username"], str(int(s["score"]))) for s in detail["standings"]] == final
 
+    violations = {k: v for k, v in axe_results.items() if v}
+    assert not violations, violations
+    assert not small, small
     assert all("resign" in d.lower() for d in dialogs), dialogs
     for page in (dave, alice, bob, carol, bob_tab):
         assert not page.errors, page.errors
