@@ -105,6 +105,7 @@ def _play(pages: dict, game_id: int, loser: str, tid: int, moves: int = 3) -> No
 
 
 def test_round_robin_of_three(server, new_page):
+    assert AXE.exists(), "npm ci in frontend/ (axe-core is a dev dependency)"
     dave, alice, bob, carol = new_page(), new_page(), new_page(), new_page()
     tag = uuid.uuid4().hex[:6]
     names = {p: f"{who}{tag}" for p, who in ((dave, "dave"), (alice, "alice"), (bob, "bob"), (carol, "carol"))}
