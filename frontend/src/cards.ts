@@ -162,3 +162,9 @@ export function mixProblem(chosen: string[], seats = 2): null | "pair" | "single
   if (chosen.filter((f) => (SINGLES as string[]).includes(f)).length !== singlesFor(seats)) return "singles";
   return null;
 }
+
+/** A valid faction choice to start from: one pair and 3 singles (2 players) or 5 singles (3-4, M3.1); the new-game
+ *  screen's first choice and a claim-mix tournament's factions. */
+export function defaultMix(seats: number): string[] {
+  return seats > 2 ? ["knight", "goblin", "undead", "dwarf", "dragon", "troll", "seer"] : ["knight", "goblin", "undead", "dragon", "seer"];
+}

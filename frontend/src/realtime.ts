@@ -4,6 +4,7 @@ import { backoff } from "./game";
 import type { Operation } from "fast-json-patch";
 import type { FollowedEvent, SpectatorGameFrame, WatchEndedEvent } from "./api";
 import type { ChatFrame } from "./chat";
+import { isTournamentEvent, type TournamentEvent, type TournamentWatchMessage } from "./tournament";
 import { loadGame, loadLists, onChallengeEvent, onChangeFrame, onPushedView, onSyncedView, readGameNotes, set, state }
   from "./store";
 
@@ -21,7 +22,9 @@ type Frame =
   | { type: "watching" | "unwatched"; game_id: number }
   | { type: "spectators"; game_id: number; count: number }
   // table chat (docs/realtime.md, "Typed events")
-  | ChatFrame;
+  | ChatFrame
+  // tournaments (issue 36): hand-typed in src/tournament.ts until the schema has them
+  | TournamentEvent | { type: "watching_tournament" | "unwatched_tournament"; tournament_id: number };
 
 let ws: WebSocket | null = null;
 let attempt = 0;
@@ -46,6 +49,26 @@ export function watchGame(id: number): void {
 export function unwatchGame(id: number): void {
   if (!watched.delete(id)) return;
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "unwatch", game_id: id }));
+}
+
+/** The tournaments whose pages are open: asked for again after every reconnect. */
+const watchedTournaments = new Set<number>();
+
+function sendTournament(msg: TournamentWatchMessage): void {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+/** Follow tournament ``id`` while its page is open: the socket's ``tournament`` events of it reach the screens as
+ *  ``claim:tournament`` (their detail: the event). */
+export function watchTournament(id: number): void {
+  watchedTournaments.add(id);
+  sendTournament({ type: "watch_tournament", tournament_id: id });
+}
+
+/** Stop following tournament ``id`` (its page was left). */
+export function unwatchTournament(id: number): void {
+  if (!watchedTournaments.delete(id)) return;
+  sendTournament({ type: "unwatch_tournament", tournament_id: id });
 }
 
 /** Tell the server which game is on screen (null: none), now and after every reconnect. */
@@ -81,6 +104,7 @@ export function connect(): void {
     sock.send(JSON.stringify({ type: "frames", format: "patch" }));
     if (viewing !== null) sock.send(JSON.stringify({ type: "viewing", game_id: viewing }));
     for (const id of watched) sock.send(JSON.stringify({ type: "watch", game_id: id }));
+    for (const id of watchedTournaments) sock.send(JSON.stringify({ type: "watch_tournament", tournament_id: id }));
     clearInterval(ping);
     ping = setInterval(() => sock.readyState === WebSocket.OPEN && sock.send('{"type":"ping"}'), 25000);
   };
@@ -125,6 +149,9 @@ export function connect(): void {
     } else if (msg.type === "spectators" || msg.type === "followed") {
       // A table's spectator count; someone followed me (screens/Friends.tsx says so).
       window.dispatchEvent(new CustomEvent(`claim:${msg.type}`, { detail: msg }));
+    } else if (isTournamentEvent(msg)) {
+      // A tournament changed (an entry, a start, a result, a round): its open page re-reads it (screens/Tournaments.tsx).
+      window.dispatchEvent(new CustomEvent("claim:tournament", { detail: msg }));
     } else if (msg.type === "error" && msg.code === "unauthenticated") {
       stopped = true; // the server will close with 4401; don't hammer it
     }

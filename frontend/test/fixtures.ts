@@ -113,3 +113,38 @@ export function publicProfile(over: Partial<PublicProfile> = {}): PublicProfile 
     watchable_games: [], relationship: relationship(), ...over,
   };
 }
+
+// ---- issue 36 (tournaments)
+import type { Tournament, TournamentDetail, TournamentGame } from "../src/tournament";
+
+export function player(username: string, name = username[0].toUpperCase() + username.slice(1)): Schemas["Player"] {
+  return { username, name, is_bot: false };
+}
+
+export function tournament(over: Partial<Tournament> = {}): Tournament {
+  const id = over.id ?? 5;
+  const base = `/api/v1/tournaments/${id}`;
+  return {
+    id, name: "Winter Swiss", kind: "claim", title: "Claim", format: "swiss", status: "open", options: {}, rounds: 5,
+    current_round: 0, time_control: timeControl(), rated: false, max_players: 8, min_players: 2, player_count: 0,
+    rating_min: null, rating_max: null, bots_allowed: false, starts_at: null, max_game_days: 30, featured: false,
+    created_by: player("ann"), created_at: "2026-11-01T00:00:00Z", started_at: null, finished_at: null,
+    links: { self: base, join: `${base}/join`, leave: `${base}/leave`, games: `${base}/games` }, ...over,
+  };
+}
+
+export function entry(username: string, over: Partial<TournamentDetail["players"][number]> = {}): TournamentDetail["players"][number] {
+  return { player: player(username), joined_at: "2026-11-01T00:00:00Z", withdrawn_at: null, timeouts: 0, seed: null, rating: null, ...over };
+}
+
+export function tournamentDetail(over: Partial<TournamentDetail> = {}): TournamentDetail {
+  return {
+    ...tournament(over), players: [], standings: [], tiebreak_names: ["buchholz", "sonneborn_berger", "wins"], crosstable: [],
+    byes: [], my_entry: null, ...over,
+  };
+}
+
+export function tournamentGame(over: Partial<TournamentGame> = {}): TournamentGame {
+  return { round: 1, board: 1, game_id: 40, status: "active", players: [player("me"), player("bob")], places: null, finished: false,
+    adjudicated: false, ...over };
+}

@@ -70,4 +70,29 @@ describe("the spectator feed on the socket", () => {
     expect(sock.sent.filter((m) => m.type === "unwatch")).toHaveLength(1);
     disconnect();
   });
+
+  it("issue 36: follows a tournament while its page is open, again after a reconnect; its events reach the page", async () => {
+    const { connect, disconnect, unwatchTournament, watchTournament } = await import("../src/realtime");
+    const heard: unknown[] = [];
+    win.addEventListener("claim:tournament", (e) => heard.push((e as CustomEvent).detail));
+    watchTournament(5); // before the socket is open: sent once it opens
+    connect();
+    let sock = FakeSocket.last!;
+    sock.open();
+    expect(sock.sent).toContainEqual({ type: "watch_tournament", tournament_id: 5 });
+    const ev = { type: "tournament", tournament_id: 5, what: "result", round: 1, game_id: 40 };
+    sock.receive(ev);
+    sock.receive({ type: "tournament", tournament_id: "5", what: "x" }); // not a tournament event's shape: ignored
+    expect(heard).toEqual([ev]);
+    sock.readyState = 3;
+    sock.onclose?.({ code: 1006 });
+    connect();
+    sock = FakeSocket.last!;
+    sock.open();
+    expect(sock.sent.filter((m) => m.type === "watch_tournament")).toEqual([{ type: "watch_tournament", tournament_id: 5 }]);
+    unwatchTournament(5);
+    unwatchTournament(5); // twice: sent once
+    expect(sock.sent.filter((m) => m.type === "unwatch_tournament")).toEqual([{ type: "unwatch_tournament", tournament_id: 5 }]);
+    disconnect();
+  });
 });

@@ -236,7 +236,7 @@ export function Inbox() {
         {started && <>{started.text} <a class="btn primary" href={`#/game/${started.id}`} data-open={started.id}>{t("inbox.open_game")}</a></>}
       </p>
       <a class="btn primary wide" href="#/new">{t("nav.new")}</a>
-      <nav class="social-nav" aria-label={t("social.nav")}><a class="btn" href="#/watch" id="nav-watch">{t("watch.now_title")}</a><a class="btn" href="#/friends" id="nav-friends">{t("social.friends_title")}</a></nav>
+      <nav class="social-nav" aria-label={t("social.nav")}><a class="btn" href="#/watch" id="nav-watch">{t("watch.now_title")}</a><a class="btn" href="#/friends" id="nav-friends">{t("social.friends_title")}</a><a class="btn" href="#/tournaments" id="nav-tournaments">{t("tour.title")}</a></nav>
       <NextTurnButton />
       <Challenges tick={tick} />
       <MySeeks tick={tick} />

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError, type Schemas } from "../api";
-import { factionTitle, mixProblem, PAIRS, SINGLES, type Faction } from "../cards";
+import { defaultMix, factionTitle, mixProblem, PAIRS, SINGLES, type Faction } from "../cards";
+export { defaultMix };
 import { RulingsNotice } from "./Rules";
 import { Glyph } from "../Card";
 import { inhTranslate } from "../i18n/inheritors";
@@ -16,10 +17,6 @@ import { challengeTarget } from "../social";
 /** The AI levels by the names the tables and docs/ai.md give them (seat labels: "Boris · AI, Knight level"). */
 const AI_LEVELS = ["Squire", "Knight", "King"];
 
-/** A valid faction choice to start from: one pair and 3 singles (2 players) or 5 singles (3-4, M3.1). */
-export function defaultMix(seats: number): string[] {
-  return seats > 2 ? ["knight", "goblin", "undead", "dwarf", "dragon", "troll", "seer"] : ["knight", "goblin", "undead", "dragon", "seer"];
-}
 
 export function NewGame() {
   useStore();
