@@ -4,18 +4,21 @@ what page 1 costs (plus one unique-index lookup of the cursor's row)."""
 
 from __future__ import annotations
 
+import re
+
 from rest_framework.exceptions import ValidationError
 
 MAX_ID = 2**63 - 1
+#: ASCII digits only: Python's ``int()`` also takes spaces, underscores and other scripts' digits ("١٢").
+_INTEGER = re.compile(r"-?[0-9]{1,19}")
 
 
 def _int(raw: str | None, name: str, low: int, high: int) -> int | None:
     if raw is None or raw == "":
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError({name: [f"{name} must be an integer."]}) from None
+    if not _INTEGER.fullmatch(raw):
+        raise ValidationError({name: [f"{name} must be an integer."]})
+    value = int(raw)
     if not low <= value <= high:
         raise ValidationError({name: [f"{name} must be between {low} and {high}."]})
     return value

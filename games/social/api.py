@@ -11,12 +11,11 @@ asks a token for ``games:read`` like a player's finished games. Writes are throt
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -35,9 +34,6 @@ from . import service
 TAGS = ["social"]
 SCOPE = "social"
 PAGE, MOST = 50, 100
-#: A cursor as the pages give it: the decimal id of a relation (at most 18 digits: always a 64-bit id).
-CURSOR_RE = re.compile(r"[1-9][0-9]{0,17}")
-CURSOR_SCHEMA = {"type": "string", "pattern": r"^[1-9][0-9]{0,17}$"}
 
 
 class SocialScopes(permissions.BasePermission):
@@ -78,7 +74,7 @@ class RelationshipSerializer(serializers.Serializer):
 
 class UserListPageSerializer(serializers.Serializer):
     results = PublicUserSerializer(many=True, help_text="Newest first (the most recent follow, block or mute).")
-    next = serializers.CharField(allow_null=True, help_text="Pass as `cursor` for the next page; null: the last.")
+    next = serializers.IntegerField(allow_null=True, help_text="Pass as `cursor` for the next page; null: the last.")
 
 
 class FriendSerializer(serializers.Serializer):
@@ -94,7 +90,7 @@ class FriendSerializer(serializers.Serializer):
 
 class FriendPageSerializer(serializers.Serializer):
     results = FriendSerializer(many=True, help_text="Online friends first, then by your follow, newest first.")
-    next = serializers.CharField(allow_null=True, help_text="Pass as `cursor` for the next page; null: the last. A "
+    next = serializers.IntegerField(allow_null=True, help_text="Pass as `cursor` for the next page; null: the last. A "
                                                             "page may hold fewer friends than `limit` while `next` "
                                                             "is not null.")
 
@@ -144,8 +140,7 @@ def _no_player(username: str) -> str:
 E404 = schema.error("No active player has this username (letter case aside).", "not_found",
                     "No player is called 'nobody'.")
 E400_PAGE = schema.error("A bad `cursor` or `limit` (`fields` names it).", "invalid",
-                         "cursor: Send back the `next` of a page (a positive whole number).",
-                         fields={"cursor": ["Send back the `next` of a page (a positive whole number)."]})
+                         "cursor: cursor must be an integer.", fields={"cursor": ["cursor must be an integer."]})
 E403_SCOPE = schema.errors("The token lacks the `social` scope.",
                            ("insufficient_scope", f"This token lacks the scope: {SCOPE}."))
 E403_FOLLOW = schema.errors("The token lacks the `social` scope, or a block stands between you (either way: the "
@@ -162,16 +157,8 @@ def player(username: str) -> User:
     return found
 
 
-def cursor_param(raw: str | None) -> int | None:
-    if raw is None or raw == "":
-        return None
-    if not CURSOR_RE.fullmatch(raw):
-        raise ValidationError({"cursor": ["Send back the `next` of a page (a positive whole number)."]})
-    return int(raw)
-
-
 PAGE_PARAMETERS = [
-    OpenApiParameter("cursor", CURSOR_SCHEMA, description="`next` of the previous page."),
+    OpenApiParameter("cursor", keyset.CURSOR_SCHEMA, description="`next` of the previous page."),
     OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MOST},
                      description=f"Entries per page ({PAGE}; at most {MOST})."),
 ]
@@ -248,7 +235,7 @@ def _list_view(name: str) -> type[SocialView]:
                    parameters=PAGE_PARAMETERS,
                    responses={200: UserListPageSerializer, 400: E400_PAGE, 403: E403_SCOPE, 429: schema.E429})
     def get(self, request):
-        cursor = cursor_param(request.query_params.get("cursor"))
+        cursor = keyset.cursor_param(request.query_params.get("cursor"))
         limit = keyset.limit_param(request.query_params.get("limit"), PAGE, MOST)
         results, following = service.user_page(request.user, name, cursor, limit)
         return Response({"results": results, "next": following})
@@ -273,7 +260,7 @@ class FriendsView(SocialView):
                    parameters=PAGE_PARAMETERS,
                    responses={200: FriendPageSerializer, 400: E400_PAGE, 403: E403_SCOPE, 429: schema.E429})
     def get(self, request):
-        cursor = cursor_param(request.query_params.get("cursor"))
+        cursor = keyset.cursor_param(request.query_params.get("cursor"))
         limit = keyset.limit_param(request.query_params.get("limit"), PAGE, MOST)
         results, following = service.friends_page(request.user, cursor, limit)
         return Response({"results": results, "next": following})

@@ -76,9 +76,9 @@ def set_relation(me: User, kind: str, other: User, on: bool) -> dict[str, Any]:
     return relationship(me.pk, other)
 
 
-def user_page(me: User, name: str, cursor: int | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
+def user_page(me: User, name: str, cursor: int | None, limit: int) -> tuple[list[dict[str, Any]], int | None]:
     """One page of the list ``name`` (:data:`LISTS`), newest relation first: ``PublicUser`` entries and the cursor
-    of the next page (the last relation's id, as text; None: the last page). Inactive accounts are left out."""
+    of the next page (the last relation's id; None: the last page). Inactive accounts are left out."""
     kind, mine = LISTS[name]
     if mine:
         rows = Relation.objects.filter(user_id=me.pk, kind=kind, other__is_active=True).select_related("other")
@@ -89,10 +89,10 @@ def user_page(me: User, name: str, cursor: int | None, limit: int) -> tuple[list
     found = list(rows.order_by("-id")[:limit + 1])
     page = found[:limit]
     users = [r.other if mine else r.user for r in page]
-    return [public_user(u) for u in users], str(page[-1].pk) if len(found) > limit else None
+    return [public_user(u) for u in users], page[-1].pk if len(found) > limit else None
 
 
-def friends_page(me: User, cursor: int | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
+def friends_page(me: User, cursor: int | None, limit: int) -> tuple[list[dict[str, Any]], int | None]:
     """One page of my friends (mutual follows), newest follow of mine first, then the online ones first within the
     page: ``Friend`` entries and the next cursor (module docstring: at most :data:`FRIENDS_SCAN` follows read)."""
     back = Relation.objects.filter(user_id=OuterRef("other_id"), kind=FOLLOW, other_id=me.pk)
@@ -111,9 +111,9 @@ def friends_page(me: User, cursor: int | None, limit: int) -> tuple[list[dict[st
     full = len(window) == FRIENDS_SCAN
     if len(taken) == limit:
         rest = any(r.mutual and r.other.is_active for r in window[stop:])  # type: ignore[attr-defined]
-        following = str(taken[-1].pk) if rest or full else None
+        following = taken[-1].pk if rest or full else None
     else:
-        following = str(window[-1].pk) if full else None
+        following = window[-1].pk if full else None
     friends = [r.other for r in taken]
     online = online_among(u.pk for u in friends if not u.hide_presence)
     games = watchable_games([u.pk for u in friends], me.pk)

@@ -104,7 +104,7 @@ def _kind_param(raw: str | None) -> str | None:
     return raw
 
 
-def now_playing(user: Any, kind: str | None, before: int | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
+def now_playing(user: Any, kind: str | None, before: int | None, limit: int) -> tuple[list[dict[str, Any]], int | None]:
     """One page of "now playing" for ``user`` (None: anonymous): the entries and the next page's cursor."""
     qs = Game.objects.filter(status=Game.Status.ACTIVE, watchable=True)
     if kind is not None:
@@ -125,7 +125,7 @@ def now_playing(user: Any, kind: str | None, before: int | None, limit: int) -> 
             games = [g for g in games if not any(s.user_id in blocked for s in by_game[g.pk])]
     watching = counts.counts([g.pk for g in games])
     results = [now_playing_game(g, by_game[g.pk], spectators=watching.get(g.pk, 0)) for g in games]
-    return results, (str(read[limit - 1].pk) if more else None)
+    return results, (read[limit - 1].pk if more else None)
 
 
 NOW_PLAYING_EXAMPLE = {
@@ -148,7 +148,7 @@ class NowPlayingView(PublicWatchView):
         parameters=[OpenApiParameter("kind", str, enum=KINDS, description="Only games of this kind."),
                     OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MOST},
                                      description=f"Games per page ({PAGE}; at most {MOST})."),
-                    OpenApiParameter("cursor", str, description="`next` of the previous page.")],
+                    OpenApiParameter("cursor", keyset.CURSOR_SCHEMA, description="`next` of the previous page.")],
         examples=[OpenApiExample("A page", value=NOW_PLAYING_EXAMPLE, response_only=True)],
         responses={200: NowPlayingPageSerializer,
                    400: api_schema.error("An unknown `kind`, or a `limit` or `cursor` that is not one (`limit` "

@@ -86,5 +86,5 @@ class NowPlayingGameSerializer(serializers.Serializer):
 
 class NowPlayingPageSerializer(serializers.Serializer):
     results = NowPlayingGameSerializer(many=True, help_text="Newest game first.")
-    next = serializers.CharField(allow_null=True, help_text="The `cursor` of the next page (opaque: send it back "
+    next = serializers.IntegerField(allow_null=True, help_text="The `cursor` of the next page (send it back "
                                                             "as it is); null: the last page.")

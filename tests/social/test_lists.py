@@ -30,7 +30,7 @@ def walk(api, path: str, limit: int) -> list[dict]:
         cursor = r.json()["next"]
         if cursor is None:
             return pages
-        assert isinstance(cursor, str)
+        assert isinstance(cursor, int)
 
 
 def test_each_list_is_mine_newest_first(alice, bob, carol, member):
