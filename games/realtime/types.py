@@ -135,18 +135,20 @@ class WatchTournamentMessage(TypedDict):
     """Socket, client to server: watch a tournament's page live (its `tournament` events but the personal
     `new_game`), or stop (`unwatch_tournament`). Answered `watching_tournament` / `unwatched_tournament`; an
     `error` with `code` `bad_request` (no valid `tournament_id`), `not_found` (no such tournament) or
-    `too_many` (at most 10 per socket)."""
+    `too_many` (at most 10 per socket). `id` (optional) comes back in the direct reply."""
 
     type: Literal["watch_tournament", "unwatch_tournament"]
     tournament_id: int
+    id: NotRequired[str | int]
 
 
 class WatchingTournamentReply(TypedDict):
     """Socket, server to client: the answer to `watch_tournament` / `unwatch_tournament` (`unwatched_tournament`
-    also for a tournament not watched)."""
+    also for a tournament not watched), with the message's `id` if it had one."""
 
     type: Literal["watching_tournament", "unwatched_tournament"]
     tournament_id: int
+    id: NotRequired[str | int]
 
 
 class SocketError(TypedDict):
