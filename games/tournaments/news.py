@@ -140,7 +140,7 @@ def games_created(tournament_id: int, round_number: int, games: Sequence[tuple[i
     if t is None or not games:
         return
     people = _People(t.pk)
-    send_frames([(uid, frame(t.pk, "new_game", round_number, game_id))
+    send_frames([(uid, dict(frame(t.pk, "new_game", round_number, game_id)))
                  for game_id, players in games for uid in players], f"tournament {t.pk} new games")
     names = _names(people, [uid for _, players in games for uid in players])
     groups: list[Group] = []
