@@ -12,6 +12,10 @@ A notification is kept as what it says (``Notification.render``, :func:`spec`): 
 game, and the people named in it (a person's own name, an AI seat by its seat), so that the in-app inbox shows
 it in the reader's language of the moment (:func:`render`), and a push or e-mail in the recipient's language
 when it is sent; the text rendered at creation stays stored beside it (older notifications have only that).
+
+A tournament's notification (issue 36, :func:`tournament_spec`) keeps the tournament's id and name; the name, chosen
+by its creator, is shown quoted like a player's, and its e-mail subject names the tournament by number only
+("Tournament #3 starts soon"); it links to the tournament's page (:func:`tournament_url`) or its game.
 """
 
 from __future__ import annotations
