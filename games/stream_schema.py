@@ -30,6 +30,9 @@ NDJSON = "application/x-ndjson"
 #: The components of the account stream's lines (``StreamEventLine`` and each event's), from their ``TypedDict`` s
 #: (games/realtime/types.py): the socket's typed events are the same frames.
 EVENT_COMPONENTS = union_components("StreamEventLine", event_types.StreamEventLine)
+#: The socket's tournament watch messages, both ways (``watch_tournament``, ``watching_tournament``, their refusals):
+#: no stream carries them, the schema types them for the clients of the ``/ws/`` socket (docs/realtime.md).
+SOCKET_COMPONENTS = union_components("TournamentSocketMessage", event_types.TournamentSocketMessage)
 
 
 #: The REST answers' components the lines refer to (checked present in the generated schema).
@@ -141,10 +144,11 @@ def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, publi
     if getattr(generator, "patterns", None) is not None or getattr(generator, "urlconf", None) is not None:
         return result
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    for name in EVENT_COMPONENTS:
+    for name in (*EVENT_COMPONENTS, *SOCKET_COMPONENTS):
         if name in schemas:
             raise ValueError(f"the OpenAPI component {name} is also a serializer's")
     schemas.update(EVENT_COMPONENTS)
+    schemas.update(SOCKET_COMPONENTS)
     schemas.update(COMPONENTS)
     # the components the lines refer to by name are the REST answers' (``SpectatorGame``: games/spectate/schema.py)
     missing = sorted(name for name in REFERRED if name not in schemas)
@@ -154,9 +158,9 @@ def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, publi
     paths[streams.EVENTS_PATH] = {"get": _operation(
         "stream_events", "Your events as an NDJSON stream",
         "Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, "
-        "`invitation_cancelled`, `chat`, `chat_hidden`, `spectators` and `followed` as they happen (the socket's "
-        "typed events, each a `StreamEventLine` alternative told apart by `type`), and with `?notifications=1` "
-        "your new in-app notifications.",
+        "`invitation_cancelled`, `chat`, `chat_hidden`, `spectators`, `followed` and `tournament` as they happen "
+        "(the socket's typed events, each a `StreamEventLine` alternative told apart by `type`), and with "
+        "`?notifications=1` your new in-app notifications.",
         "StreamEventLine", (401, 403, 405, 429),
         [{"name": "notifications", "in": "query", "required": False, "description": "`1` or `true`: also the "
           "`notification` lines.", "schema": {"type": "string", "enum": ["0", "1", "true", "false"]}}])}

@@ -16,6 +16,11 @@ EVENTS = {
     "vacation_used": "Vacation was used",
     "seat_replaced": "You ran out of time and the AI took your seat",
     "chat_message": "A player wrote in a game's chat",
+    "tournament_starting": "A tournament you entered starts within the hour",
+    "tournament_game": "A new game of yours in a tournament",
+    "tournament_round": "A round of your tournament was paired (your game or your bye)",
+    "tournament_finished": "A tournament you played ended: your place",
+    "tournament_cancelled": "A tournament you entered was cancelled",
 }
 CHANNELS = ("inapp", "push", "email")
 # Defaults per event: (in-app, push, e-mail)
@@ -29,6 +34,12 @@ DEFAULTS = {
     "vacation_used": (True, True, True),
     "seat_replaced": (True, True, True),
     "chat_message": (True, True, False),
+    # Tournaments (issue 36): a round's own game is pushed (tournament_game), so its pairing is in-app only.
+    "tournament_starting": (True, True, True),
+    "tournament_game": (True, True, False),
+    "tournament_round": (True, False, False),
+    "tournament_finished": (True, True, True),
+    "tournament_cancelled": (True, True, True),
 }
 
 

@@ -226,13 +226,19 @@ def email_subject(note: Notification) -> str:
     """Fixed product text in the recipient's language naming the game only (:func:`texts.email_subject`):
     the note's title may carry a player's name, which stays in the body, quoted."""
     game = note.game
-    return texts.email_subject(note.user.language, note.event, game.kind if game else None, note.game_id)
+    tournament, number = (note.data or {}).get("tournament_id"), (note.data or {}).get("round")
+    return texts.email_subject(note.user.language, note.event, game.kind if game else None, note.game_id,
+                               tournament if isinstance(tournament, int) else None,
+                               number if isinstance(number, int) else None)
 
 
 def _url(note: Notification) -> str:
-    """Where a push or e-mail leads: the PWA's hash routes (``/#/game/7``, the inbox ``/#/notes``); the
-    service worker opens this URL (frontend/scripts/sw-template.js)."""
+    """Where a push or e-mail leads: the PWA's hash routes (``/#/game/7``, a tournament's ``/#/tournaments/3``, the
+    inbox ``/#/notes``); the service worker opens this URL (frontend/scripts/sw-template.js)."""
     base = settings.FRONTEND_URL.rstrip("/")
+    tournament = (note.data or {}).get("tournament_id")
+    if note.event in texts.TOURNAMENT_EVENTS and note.event != "tournament_game" and isinstance(tournament, int):
+        return f"{base}{texts.tournament_url(tournament)}"  # the tournament's page
     if note.event == "chat_message" and note.game_id:
         return f"{base}{texts.chat_url(note.game_id)}"  # the table with its chat open
     return f"{base}/#/game/{note.game_id}" if note.game_id else f"{base}/#/notes"

@@ -12,6 +12,10 @@ A notification is kept as what it says (``Notification.render``, :func:`spec`): 
 game, and the people named in it (a person's own name, an AI seat by its seat), so that the in-app inbox shows
 it in the reader's language of the moment (:func:`render`), and a push or e-mail in the recipient's language
 when it is sent; the text rendered at creation stays stored beside it (older notifications have only that).
+
+A tournament's notification (issue 36, :func:`tournament_spec`) keeps the tournament's id and name; the name, chosen
+by its creator, is shown quoted like a player's, and its e-mail subject names the tournament by number only
+("Tournament #3 starts soon"); it links to the tournament's page (:func:`tournament_url`) or its game.
 """
 
 from __future__ import annotations
@@ -67,6 +71,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "email.chat_message": "A new chat line in {game}",
         "chat.title": "{name} wrote in {game}",
         "chat.body": "Tap to read the chat at the table.",
+        "email.tournament_starting": "Tournament #{id} starts soon",
+        "email.tournament_game": "Your new tournament game: {game}",
+        "email.tournament_round": "Tournament #{id}: round {round} is paired",
+        "email.tournament_finished": "Tournament #{id} is over",
+        "email.tournament_cancelled": "Tournament #{id} was cancelled",
+        "tstart.title": "{tournament} starts soon",
+        "tstart.body": "It starts at {at} UTC, with {players} players entered. Tap to see it.",
+        "tgame.title": "Your game in {tournament}: {game}",
+        "tgame.body": "Round {round} against {opponents}. Tap to play.",
+        "tround.title": "Round {round} of {tournament} is paired",
+        "tround.body_game": "You play against {opponents}. Tap to see the round.",
+        "tround.body_bye": "You have a bye this round. Tap to see the round.",
+        "tfinished.title": "{tournament} is over",
+        "tfinished.body": "You finished in place {place} of {players}. Tap to see the standings.",
+        "tcancelled.title": "{tournament} was cancelled",
+        "tcancelled.body_creator": "Its creator called it off before the start.",
+        "tcancelled.body_too_few": "Too few players entered: {players} of the {needed} needed.",
     },
     "de": {
         "game": "{kind} #{id}",
@@ -109,6 +130,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "email.chat_message": "Neue Chat-Nachricht in {game}",
         "chat.title": "{name} hat in {game} geschrieben",
         "chat.body": "Tippe, um den Chat am Tisch zu lesen.",
+        "email.tournament_starting": "Turnier #{id} beginnt bald",
+        "email.tournament_game": "Deine neue Turnierpartie: {game}",
+        "email.tournament_round": "Turnier #{id}: Runde {round} ist gepaart",
+        "email.tournament_finished": "Turnier #{id} ist beendet",
+        "email.tournament_cancelled": "Turnier #{id} wurde abgesagt",
+        "tstart.title": "{tournament} beginnt bald",
+        "tstart.body": "Es beginnt um {at} UTC, mit {players} angemeldeten Spielern. Tippe, um es zu sehen.",
+        "tgame.title": "Deine Partie in {tournament}: {game}",
+        "tgame.body": "Runde {round} gegen {opponents}. Tippe, um zu spielen.",
+        "tround.title": "Runde {round} von {tournament} ist gepaart",
+        "tround.body_game": "Du spielst gegen {opponents}. Tippe, um die Runde zu sehen.",
+        "tround.body_bye": "Du hast in dieser Runde spielfrei. Tippe, um die Runde zu sehen.",
+        "tfinished.title": "{tournament} ist beendet",
+        "tfinished.body": "Du bist auf Platz {place} von {players}. Tippe, um die Tabelle zu sehen.",
+        "tcancelled.title": "{tournament} wurde abgesagt",
+        "tcancelled.body_creator": "Der Veranstalter hat es vor dem Beginn abgesagt.",
+        "tcancelled.body_too_few": "Zu wenige Anmeldungen: {players} von {needed} nötigen Spielern.",
     },
     "cs": {
         "game": "{kind} #{id}",
@@ -150,6 +188,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "email.chat_message": "Nová zpráva v chatu hry {game}",
         "chat.title": "{name} napsal(a) ve hře {game}",
         "chat.body": "Klepni a přečti si chat u stolu.",
+        "email.tournament_starting": "Turnaj #{id} brzy začíná",
+        "email.tournament_game": "Tvá nová turnajová hra: {game}",
+        "email.tournament_round": "Turnaj #{id}: kolo {round} je nalosováno",
+        "email.tournament_finished": "Turnaj #{id} skončil",
+        "email.tournament_cancelled": "Turnaj #{id} byl zrušen",
+        "tstart.title": "Turnaj {tournament} brzy začíná",
+        "tstart.body": "Začíná v {at} UTC, přihlášených hráčů: {players}. Klepni a podívej se.",
+        "tgame.title": "Tvá hra v turnaji {tournament}: {game}",
+        "tgame.body": "Kolo {round} proti: {opponents}. Klepni a hraj.",
+        "tround.title": "Kolo {round} turnaje {tournament} je nalosováno",
+        "tround.body_game": "Hraješ proti: {opponents}. Klepni a podívej se na kolo.",
+        "tround.body_bye": "V tomto kole máš volno. Klepni a podívej se na kolo.",
+        "tfinished.title": "Turnaj {tournament} skončil",
+        "tfinished.body": "Skončil(a) jsi na {place}. místě z {players}. Klepni a podívej se na pořadí.",
+        "tcancelled.title": "Turnaj {tournament} byl zrušen",
+        "tcancelled.body_creator": "Jeho zakladatel ho před začátkem zrušil.",
+        "tcancelled.body_too_few": "Přihlásilo se málo hráčů: {players} z potřebných {needed}.",
     },
 }
 
@@ -173,13 +228,19 @@ def quoted(language: str | None, name: str) -> str:
     return TEXTS[lang_of(language)]["quote"].format(name)
 
 
-def email_subject(language: str | None, event: str, kind: str | None, game_id: int | None) -> str:
-    """The subject of a notification e-mail: fixed product text and the game's name ("Claim #12"), never
-    a player's name or any other text a user chose."""
+def email_subject(language: str | None, event: str, kind: str | None, game_id: int | None,
+                  tournament_id: int | None = None, round_number: int | None = None) -> str:
+    """The subject of a notification e-mail: fixed product text and the game's name ("Claim #12"), or a
+    tournament's number ("Tournament #3", never its name: its creator chose it), never a player's name or any
+    other text a user chose."""
     key = f"email.{event}"
+    game = game_name(language, kind, game_id) if kind is not None and game_id is not None else ""
+    if event in TOURNAMENT_EVENTS:
+        if key not in TEXTS[lang_of(language)] or tournament_id is None or (event == "tournament_game" and not game):
+            key = "email.other"
+        return text(language, key, game=game, id=tournament_id, round=round_number or "")
     if key not in TEXTS[lang_of(language)] or kind is None or game_id is None:
         key = "email.other"
-    game = game_name(language, kind, game_id) if kind is not None and game_id is not None else ""
     return text(language, key, game=game)
 
 
@@ -195,6 +256,16 @@ def names(language: str | None, items: list[str]) -> str:
 def game_url(game_id: int | None) -> str:
     """The PWA's route to the game (relative: the in-app inbox and the service worker resolve it)."""
     return f"/#/game/{game_id}" if game_id else "/#/notes"
+
+
+def tournament_url(tournament_id: int) -> str:
+    """The PWA's route to a tournament's page (the tournaments' notifications but ``tournament_game``)."""
+    return f"/#/tournaments/{tournament_id}"
+
+
+#: The tournaments' notifications (issue 36, docs/tournaments.md): their ``data`` carries ``tournament_id``.
+TOURNAMENT_EVENTS = frozenset({"tournament_starting", "tournament_game", "tournament_round", "tournament_finished",
+                               "tournament_cancelled"})
 
 
 def chat_url(game_id: int) -> str:
@@ -231,12 +302,24 @@ def spec(title: str, body: str, kind: str, game_id: int, opponents: list[NameRef
             "values": values}
 
 
+def tournament_spec(title: str, body: str, tournament_id: int, tournament_name: str, *, kind: str | None = None,
+                    game_id: int | None = None, opponents: list[NameRef] | None = None,
+                    **values: Any) -> dict[str, Any]:
+    """What ``Notification.render`` keeps of a tournament's notification (issue 36): the tournament by its id and
+    its name at the time (a name its creator chose: shown quoted, :func:`quoted`), and its game if it names one."""
+    return {"title": title, "body": body, "tournament": {"id": tournament_id, "name": tournament_name},
+            "kind": kind, "game": game_id, "opponents": opponents or [], "name": None, "values": values}
+
+
 def render(language: str | None, kept: dict[str, Any]) -> tuple[str, str]:
-    """The ``(title, body)`` of a kept notification (:func:`spec`) in ``language``."""
+    """The ``(title, body)`` of a kept notification (:func:`spec`, :func:`tournament_spec`) in ``language``."""
     lang = lang_of(language)
     who = kept.get("name")
-    values = {"game": game_name(lang, kept["kind"], kept["game"]),
-              "opponents": names(lang, [shown(lang, ref) for ref in kept.get("opponents") or []]),
+    values = {"opponents": names(lang, [shown(lang, ref) for ref in kept.get("opponents") or []]),
               "name": shown(lang, who) if who else text(lang, "someone"), **(kept.get("values") or {})}
+    if "tournament" in kept:
+        values["tournament"] = quoted(lang, str(kept["tournament"]["name"]))
+    if (kept.get("kind") is not None and kept.get("game") is not None) or "tournament" not in kept:
+        values["game"] = game_name(lang, kept["kind"], kept["game"])
     body = kept.get("body")
     return text(lang, kept["title"], **values), text(lang, body, **values) if body else ""

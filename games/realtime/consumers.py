@@ -36,6 +36,7 @@ from games.spectate import counts as spectator_counts
 from games.spectate.access import watch_group
 
 from . import limits, queries
+from . import tournament_watch as tournaments
 from .frames import frame_for
 from .presence import mark_absent, mark_online, mark_present
 from .publish import client_frame, user_group
@@ -53,7 +54,12 @@ MAX_MESSAGE_CHARS = 16 * 1024
 
 
 class BadRequest(Exception):
-    """A client message we answer with ``{"type": "error"}``; the text is for the client."""
+    """A client message we answer with ``{"type": "error"}``; the text is for the client, ``code`` (if any) says
+    which refusal it is."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _game_ids(value: Any) -> list[int] | str:
@@ -90,6 +96,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         self.watching: dict[int, list[int]] = {}  # watched game id -> its players' user ids ("watch")
         self.watch_versions: dict[int, int] = {}  # the last spectator_game version sent per watched game
         self.watch_refresher: asyncio.Task | None = None  # keeps this socket counted (games.spectate.counts)
+        self.tournaments: set[int] = set()  # watched tournaments ("watch_tournament")
+        self.seen = tournaments.Seen()  # the tournament events forwarded (an entrant's come by two groups)
 
         await self.accept()
         if not await self._hold(limits.address_key(self.scope), limits.connections_per_address(),
@@ -140,6 +148,9 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             self.expiry.cancel()
         for game_id in list(getattr(self, "watching", ())):
             await self._stop_watching(game_id)
+        for tournament_id in list(getattr(self, "tournaments", ())):
+            await self.channel_layer.group_discard(tournaments.tournament_group(tournament_id), self.channel_name)
+        self.tournaments = set()
         refresher = getattr(self, "watch_refresher", None)
         if refresher is not None:
             refresher.cancel()
@@ -182,7 +193,7 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
                 raise BadRequest(f"Unknown message type {json.dumps(kind)[:40]}; known types: {known}.")
             reply = await handler(self, content)
         except BadRequest as exc:
-            await self._error(str(exc), ref)
+            await self._error(str(exc), ref, exc.code)
             return
         except Exception:  # a bug must not kill the socket; the client may retry or resync
             logger.exception("events socket: handling a %r message failed", content.get("type"))
@@ -196,8 +207,8 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
             message["id"] = ref
         await self.send_json(message)
 
-    async def _error(self, message: str, ref: Any = None) -> None:
-        await self._reply({"type": "error", "message": message}, ref)
+    async def _error(self, message: str, ref: Any = None, code: str | None = None) -> None:
+        await self._reply({"type": "error", "message": message, **({"code": code} if code else {})}, ref)
 
     @property
     def me(self) -> Any:
@@ -365,6 +376,39 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
                 except Exception as exc:
                     logger.warning("refreshing a watcher of game %s failed: %s", game_id, exc)
 
+    # --- live tournament pages (issue 36; games/realtime/tournament_watch.py) ---------------------------------
+
+    async def on_watch_tournament(self, content: dict) -> dict:
+        """``{"type": "watch_tournament", "tournament_id": N}``: this socket gets the tournament's ``tournament``
+        events (not the personal ``new_game`` of others) until ``unwatch_tournament`` or the socket's end. Answered
+        ``watching_tournament`` (again for one watched already); refused ``bad_request``, ``not_found``,
+        ``too_many``."""
+        tournament_id = content.get("tournament_id")
+        if not is_id(tournament_id):
+            raise BadRequest('"watch_tournament" needs "tournament_id": a tournament id (positive integer).',
+                             "bad_request")
+        if tournament_id not in self.tournaments:
+            if len(self.tournaments) >= tournaments.MAX_WATCHED_TOURNAMENTS:
+                raise BadRequest(f"At most {tournaments.MAX_WATCHED_TOURNAMENTS} watched tournaments per socket: "
+                                 "unwatch one first.", "too_many")
+            if not await database_sync_to_async(tournaments.tournament_exists)(tournament_id):
+                raise BadRequest("No such tournament.", "not_found")
+            await self.channel_layer.group_add(tournaments.tournament_group(tournament_id), self.channel_name)
+            self.tournaments.add(tournament_id)
+        return {"type": "watching_tournament", "tournament_id": tournament_id}
+
+    async def on_unwatch_tournament(self, content: dict) -> dict:
+        """``{"type": "unwatch_tournament", "tournament_id": N}``: stop (answered ``unwatched_tournament`` also for
+        a tournament not watched)."""
+        tournament_id = content.get("tournament_id")
+        if not is_id(tournament_id):
+            raise BadRequest('"unwatch_tournament" needs "tournament_id": a tournament id (positive integer).',
+                             "bad_request")
+        if tournament_id in self.tournaments:
+            self.tournaments.discard(tournament_id)
+            await self.channel_layer.group_discard(tournaments.tournament_group(tournament_id), self.channel_name)
+        return {"type": "unwatched_tournament", "tournament_id": tournament_id}
+
     HANDLERS = {
         "ping": on_ping,
         "subscribe": on_subscribe,
@@ -375,12 +419,15 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
         "frames": on_frames,
         "watch": on_watch,
         "unwatch": on_unwatch,
+        "watch_tournament": on_watch_tournament,
+        "unwatch_tournament": on_unwatch_tournament,
     }
 
     # --- channel layer → client ----------------------------------------------------------------
 
     #: Channel-layer messages whose handlers use no database connection.
-    NO_DATABASE = frozenset({"game.update", "notification.new", "client.event", live.UPDATE_MESSAGE})
+    NO_DATABASE = frozenset({"game.update", "notification.new", "client.event", live.UPDATE_MESSAGE,
+                             tournaments.MESSAGE})
 
     async def dispatch(self, message: dict) -> None:
         """Channels closes stale database connections in a worker thread before every handler; the
@@ -462,5 +509,16 @@ class EventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def client_event(self, event: dict) -> None:
         """A typed event for this user (``type: client.event``): a challenge change (games.challenges.events),
-        ``game_started``, ``game_finished`` (games.realtime.lifecycle); every socket of the user gets it."""
+        ``game_started``, ``game_finished`` (games.realtime.lifecycle); every socket of the user gets it. A
+        ``tournament`` event carries a ``key``: sent once even if the socket also watches that tournament."""
+        key = event.get("key")
+        if key is not None and not self.seen.first(key):
+            return
+        await self.send_json(event["frame"])
+
+    async def tournament_event(self, event: dict) -> None:
+        """A watched tournament's public event (``tournament.event``, games/realtime/tournament_watch.py): forwarded
+        while watched, once (the entrant's own copy may have come first)."""
+        if event["tournament_id"] not in self.tournaments or not self.seen.first(event["key"]):
+            return
         await self.send_json(event["frame"])

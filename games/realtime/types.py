@@ -1,18 +1,20 @@
 """The typed events of a user's ``/ws/`` socket and account NDJSON stream (``GET /stream/events``), as ``TypedDict`` s.
 
 Every frame the server pushes to a user's group ``user.<id>`` as a typed event (``client.event``: challenges, game
-lifecycle, rematch offers, invitations, chat, follows), the ``notification`` frame and the stream's last ``error``
-line have their shape here; the OpenAPI components of the stream's lines (``StreamEventLine``,
-games/stream_schema.py) are built from these by the builder of :mod:`games.api.typed_schema`. A field that is a REST
-answer's object (a ``GameSummary``, a ``Challenge``...) is annotated with :class:`SchemaRef`: the schema refers to
-that serializer's component, so a client generated from the schema has one type for both.
+lifecycle, rematch offers, invitations, chat, follows, tournaments), the ``notification`` frame and the stream's last
+``error`` line have their shape here (and the socket's tournament watch messages); the OpenAPI components of the
+stream's lines (``StreamEventLine``, games/stream_schema.py) are built from these by the builder of
+:mod:`games.api.typed_schema`. A field that is a REST answer's object (a ``GameSummary``, a ``Challenge``...) is
+annotated with :class:`SchemaRef`: the schema refers to that serializer's component, so a client generated from the
+schema has one type for both.
 
 No Django import: the modules that build the frames (games/challenges/events.py, games/chat/events.py,
-games/realtime/lifecycle.py, games/realtime/invitations.py, games/social/events.py) annotate them with these types.
+games/realtime/lifecycle.py, games/realtime/invitations.py, games/social/events.py, games/tournaments/news.py)
+annotate them with these types.
 """
 
 # No ``from __future__ import annotations``: the schema builder reads ``NotRequired`` from evaluated annotations.
-from typing import Annotated, Any, Literal, TypeAlias, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.schema_ref import SchemaRef
 
@@ -110,6 +112,55 @@ class FollowedEvent(TypedDict):
     by: PublicUserJSON
 
 
+TournamentWhat: TypeAlias = Literal["starting_soon", "started", "round_paired", "new_game", "standings", "finished",
+                                   "cancelled"]
+
+
+class TournamentEvent(TypedDict):
+    """A tournament the caller entered changed (docs/tournaments.md, "Notifications and live updates"); a socket that
+    watches a tournament (`{"type": "watch_tournament"}`) gets its events too, but `new_game` only reaches the game's
+    players. `what`: `starting_soon` (it starts within the hour), `started`, `round_paired` (`round`: a Swiss or
+    table round was paired), `new_game` (`game_id`, `round`: a game of yours was created), `standings` (a result
+    or a withdrawal changed the standings; `round`: the current round), `finished`, `cancelled`. Re-read
+    `GET /tournaments/{id}` (and `/games`) for what changed."""
+
+    type: Literal["tournament"]
+    tournament_id: int
+    what: TournamentWhat
+    round: int | None
+    game_id: int | None
+
+
+class WatchTournamentMessage(TypedDict):
+    """Socket, client to server: watch a tournament's page live (its `tournament` events but the personal
+    `new_game`), or stop (`unwatch_tournament`). Answered `watching_tournament` / `unwatched_tournament`; an
+    `error` with `code` `bad_request` (no valid `tournament_id`), `not_found` (no such tournament) or
+    `too_many` (at most 10 per socket). `id` (optional) comes back in the direct reply."""
+
+    type: Literal["watch_tournament", "unwatch_tournament"]
+    tournament_id: int
+    id: NotRequired[str | int]
+
+
+class WatchingTournamentReply(TypedDict):
+    """Socket, server to client: the answer to `watch_tournament` / `unwatch_tournament` (`unwatched_tournament`
+    also for a tournament not watched), with the message's `id` if it had one."""
+
+    type: Literal["watching_tournament", "unwatched_tournament"]
+    tournament_id: int
+    id: NotRequired[str | int]
+
+
+class SocketError(TypedDict):
+    """Socket, server to client: a message refused (the socket stays open). `code` where the refusal has one
+    (`bad_request`, `not_found`, `too_many` for the tournament watches); `id` echoes the message's."""
+
+    type: Literal["error"]
+    message: str
+    code: NotRequired[str]
+    id: NotRequired[str | int]
+
+
 class StreamNotification(TypedDict):
     """A new in-app notification (on the socket unless it asked `{"type": "notifications", "enabled": false}`; on
     the stream only with `?notifications=1`)."""
@@ -129,6 +180,9 @@ class StreamError(TypedDict):
 
 #: A typed event pushed to every socket and account stream of the user (``client.event`` frames).
 AccountEvent: TypeAlias = (StreamChallengeEvent | StreamLifecycleEvent | StreamRematchOffer | InvitationReceivedEvent
-                           | InvitationCancelledEvent | ChatEvent | ChatHiddenEvent | SpectatorsEvent | FollowedEvent)
+                           | InvitationCancelledEvent | ChatEvent | ChatHiddenEvent | SpectatorsEvent | FollowedEvent
+                           | TournamentEvent)
 #: One line of ``GET /stream/events`` (the component ``StreamEventLine``).
 StreamEventLine: TypeAlias = AccountEvent | StreamNotification | StreamError
+#: The tournament watch's socket messages, both ways (the component ``TournamentSocketMessage``).
+TournamentSocketMessage: TypeAlias = WatchTournamentMessage | WatchingTournamentReply | SocketError

@@ -59,6 +59,8 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True, help_text="When its entrants were told it starts "
+                                       "soon (tournament_starting: once).")
     current_round = models.PositiveSmallIntegerField(default=0)
     player_count = models.PositiveSmallIntegerField(default=0, help_text="Entries (withdrawn ones included).")
     standings = models.JSONField(default=list, blank=True, help_text="Cached: rewritten with every result.")

@@ -38,6 +38,7 @@ from games.rules.registry import get_rules
 from games.service import Blocked, Conflict, Forbidden, InvalidRequest, ServiceError
 from games.service.clock import CLOCK_EVENT_TYPES, TimeControl, parse_time_control
 
+from . import signals as announce
 from .core import roundrobin, standings, swiss, tables
 from .core.adjudication import adjudicate as adjudicate_places
 from .core.standings import TIMEOUTS_OUT
@@ -305,6 +306,7 @@ def leave(user: Any, tournament_id: int) -> Tournament:
         elif t.status == Status.RUNNING:
             if entry.withdrawn_at is None:
                 _withdraw(t, entry)
+                announce.standings_changed.send(sender=Tournament, tournament_id=t.pk)
                 _advance(t)
                 _refresh(t)
         else:
@@ -324,6 +326,7 @@ def cancel(user: Any, tournament_id: int) -> Tournament:
             raise TournamentConflict("Only a tournament that has not started can be cancelled.", code="not_open")
         t.status, t.finished_at = Status.CANCELLED, timezone.now()
         t.save(update_fields=["status", "finished_at"])
+        announce.cancelled.send(sender=Tournament, tournament_id=t.pk, reason="creator", by=user.pk)
     return t
 
 
@@ -361,6 +364,7 @@ def start(tournament_id: int) -> Tournament:
         if len(entries) < t.min_players:
             t.status, t.finished_at = Status.CANCELLED, now
             t.save(update_fields=["status", "finished_at", "player_count"])
+            announce.cancelled.send(sender=Tournament, tournament_id=t.pk, reason="too_few", by=None)
             log.info("tournament %s cancelled: %d of %d players", t.pk, len(entries), t.min_players)
             return t
         rating = _ratings(rating_pool(t), [e.user_id for e in entries])
@@ -369,6 +373,7 @@ def start(tournament_id: int) -> Tournament:
             e.seed, e.rating = i, min(max(rating[e.user_id], 0), 32767)
         Entry.objects.bulk_update(entries, ["seed", "rating"])
         t.status, t.started_at = Status.RUNNING, now
+        announce.started.send(sender=Tournament, tournament_id=t.pk)
         n = len(entries)
         if t.format == Format.ROUND_ROBIN:
             schedule = roundrobin.rounds([e.user_id for e in entries])
@@ -390,6 +395,7 @@ def _create_games(t: Tournament, number: int, boards: Sequence[Sequence[int]], e
     users = {e.user_id: e.user for e in entries}
     control = time_control_of(t).request()
     ends_by = timezone.now() + t.max_game_days * _day()
+    made: list[tuple[int, list[int]]] = []
     for board, players in enumerate(boards, start=1):
         first = users[players[0]]
         game = games.create_game(first, t.kind, t.options, len(players),
@@ -398,6 +404,8 @@ def _create_games(t: Tournament, number: int, boards: Sequence[Sequence[int]], e
                                  tournament=True)
         TournamentGame.objects.create(tournament=t, round=number, board=board, game=game, players=list(players),
                                       ends_by=ends_by)
+        made.append((game.pk, list(players)))
+    announce.games_created.send(sender=Tournament, tournament_id=t.pk, round=number, games=made)
 
 
 def _pair_next(t: Tournament) -> bool:
@@ -436,6 +444,7 @@ def _pair_next(t: Tournament) -> bool:
         if not seated.tables:
             return False
         boards, round_byes = list(seated.tables), list(seated.byes)
+    announce.round_paired.send(sender=Tournament, tournament_id=t.pk, round=number, byes=list(round_byes))
     _create_games(t, number, boards, entries)
     Bye.objects.bulk_create([Bye(tournament=t, round=number, user_id=p) for p in round_byes])
     t.current_round = number
@@ -457,6 +466,7 @@ def record_game(game_id: int) -> bool:
         tg = TournamentGame.objects.get(pk=row[0])
         if tg.finished or not _record(t, tg):
             return False
+        announce.standings_changed.send(sender=Tournament, tournament_id=t.pk)
         _advance(t)
         _refresh(t)
     return True
@@ -510,6 +520,7 @@ def _advance(t: Tournament) -> None:
         return
     t.status, t.finished_at = Status.FINISHED, timezone.now()
     t.save(update_fields=["status", "finished_at"])
+    announce.finished.send(sender=Tournament, tournament_id=t.pk)
     log.info("tournament %s finished after round %s", t.pk, t.current_round)
 
 

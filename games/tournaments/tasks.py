@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import service
+from . import reminders, service
 
 
 @shared_task(acks_late=True, name="tournaments.record_game")
@@ -22,6 +22,7 @@ def start_tournament_task(tournament_id: int) -> str:
 
 @shared_task(acks_late=True, name="tournaments.tick")
 def tick_task() -> dict[str, int]:
-    """Periodic: start the tournaments whose start time passed (cancelled below ``min_players``), adjudicate the
-    games past their tournament's maximum duration, record the results a lost task left behind."""
-    return {"started": service.start_due(), "settled": service.adjudicate_due()}
+    """Periodic: start the tournaments whose start time passed (cancelled below ``min_players``), tell the entrants
+    of those starting within the hour (once), adjudicate the games past their tournament's maximum duration, record
+    the results a lost task left behind."""
+    return {"started": service.start_due(), "reminded": reminders.remind_due(), "settled": service.adjudicate_due()}

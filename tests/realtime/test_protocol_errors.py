@@ -34,7 +34,7 @@ async def _still_alive(comm) -> None:
         ("{}", "Unknown message type null"),
         ('{"type": "launch"}',
          'Unknown message type "launch"; known types: frames, notifications, ping, subscribe, sync, unsubscribe, '
-         'unwatch, viewing, watch.'),
+         'unwatch, unwatch_tournament, viewing, watch, watch_tournament.'),
         ('{"type": 5}', "Unknown message type 5"),
         ('{"type": "subscribe"}', '"games" must be "all" or a non-empty list of game ids.'),
         ('{"type": "subscribe", "games": []}', '"games" must be "all" or a non-empty list of game ids.'),

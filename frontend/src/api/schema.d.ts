@@ -1673,7 +1673,7 @@ export interface paths {
         };
         /**
          * Your events as an NDJSON stream
-         * @description Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, `invitation_cancelled`, `chat`, `chat_hidden`, `spectators` and `followed` as they happen (the socket's typed events, each a `StreamEventLine` alternative told apart by `type`), and with `?notifications=1` your new in-app notifications. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
+         * @description Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, `invitation_cancelled`, `chat`, `chat_hidden`, `spectators`, `followed` and `tournament` as they happen (the socket's typed events, each a `StreamEventLine` alternative told apart by `type`), and with `?notifications=1` your new in-app notifications. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
          */
         get: operations["stream_events"];
         put?: never;
@@ -3334,7 +3334,7 @@ export interface components {
         NewTimeControlTypeEnum: "days" | "bank" | "unlimited";
         Notification: {
             id: number;
-            /** @description One of: challenge_received, chat_message, deadline_near, game_over, match_found, opponent_moved, seat_replaced, vacation_used, your_turn. */
+            /** @description One of: challenge_received, chat_message, deadline_near, game_over, match_found, opponent_moved, seat_replaced, tournament_cancelled, tournament_finished, tournament_game, tournament_round, tournament_starting, vacation_used, your_turn. */
             event: string;
             game_id: number | null;
             title: string;
@@ -3523,6 +3523,31 @@ export interface components {
                     email?: boolean;
                 };
                 chat_message?: {
+                    inapp?: boolean;
+                    push?: boolean;
+                    email?: boolean;
+                };
+                tournament_starting?: {
+                    inapp?: boolean;
+                    push?: boolean;
+                    email?: boolean;
+                };
+                tournament_game?: {
+                    inapp?: boolean;
+                    push?: boolean;
+                    email?: boolean;
+                };
+                tournament_round?: {
+                    inapp?: boolean;
+                    push?: boolean;
+                    email?: boolean;
+                };
+                tournament_finished?: {
+                    inapp?: boolean;
+                    push?: boolean;
+                    email?: boolean;
+                };
+                tournament_cancelled?: {
                     inapp?: boolean;
                     push?: boolean;
                     email?: boolean;
@@ -4738,7 +4763,7 @@ export interface components {
             code: string;
             message: string;
         };
-        StreamEventLine: components["schemas"]["StreamChallengeEvent"] | components["schemas"]["StreamLifecycleEvent"] | components["schemas"]["StreamRematchOffer"] | components["schemas"]["InvitationReceivedEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["ChatEvent"] | components["schemas"]["ChatHiddenEvent"] | components["schemas"]["SpectatorsEvent"] | components["schemas"]["FollowedEvent"] | components["schemas"]["StreamNotification"] | components["schemas"]["StreamError"];
+        StreamEventLine: components["schemas"]["StreamChallengeEvent"] | components["schemas"]["StreamLifecycleEvent"] | components["schemas"]["StreamRematchOffer"] | components["schemas"]["InvitationReceivedEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["ChatEvent"] | components["schemas"]["ChatHiddenEvent"] | components["schemas"]["SpectatorsEvent"] | components["schemas"]["FollowedEvent"] | components["schemas"]["TournamentEvent"] | components["schemas"]["StreamNotification"] | components["schemas"]["StreamError"];
         /**
          * @description A game of the caller started (its last seat was filled) or ended (finished or aborted); `game` is its inbox
          *     entry (`GET /games`).
@@ -4776,6 +4801,69 @@ export interface components {
             type: "rematch_offer";
             game_id: number;
             rematch_offer: components["schemas"]["RematchOffer"];
+        };
+        /**
+         * @description A tournament the caller entered changed (docs/tournaments.md, "Notifications and live updates"); a socket that
+         *     watches a tournament (`{"type": "watch_tournament"}`) gets its events too, but `new_game` only reaches the game's
+         *     players. `what`: `starting_soon` (it starts within the hour), `started`, `round_paired` (`round`: a Swiss or
+         *     table round was paired), `new_game` (`game_id`, `round`: a game of yours was created), `standings` (a result
+         *     or a withdrawal changed the standings; `round`: the current round), `finished`, `cancelled`. Re-read
+         *     `GET /tournaments/{id}` (and `/games`) for what changed.
+         */
+        TournamentEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tournament";
+            tournament_id: number;
+            /** @enum {string} */
+            what: "starting_soon" | "started" | "round_paired" | "new_game" | "standings" | "finished" | "cancelled";
+            round: number | null;
+            game_id: number | null;
+        };
+        /**
+         * @description Socket, server to client: a message refused (the socket stays open). `code` where the refusal has one
+         *     (`bad_request`, `not_found`, `too_many` for the tournament watches); `id` echoes the message's.
+         */
+        SocketError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
+            message: string;
+            code?: string;
+            id?: string | number;
+        };
+        TournamentSocketMessage: components["schemas"]["WatchTournamentMessage"] | components["schemas"]["WatchingTournamentReply"] | components["schemas"]["SocketError"];
+        /**
+         * @description Socket, client to server: watch a tournament's page live (its `tournament` events but the personal
+         *     `new_game`), or stop (`unwatch_tournament`). Answered `watching_tournament` / `unwatched_tournament`; an
+         *     `error` with `code` `bad_request` (no valid `tournament_id`), `not_found` (no such tournament) or
+         *     `too_many` (at most 10 per socket). `id` (optional) comes back in the direct reply.
+         */
+        WatchTournamentMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "watch_tournament" | "unwatch_tournament";
+            tournament_id: number;
+            id?: string | number;
+        };
+        /**
+         * @description Socket, server to client: the answer to `watch_tournament` / `unwatch_tournament` (`unwatched_tournament`
+         *     also for a tournament not watched), with the message's `id` if it had one.
+         */
+        WatchingTournamentReply: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "watching_tournament" | "unwatched_tournament";
+            tournament_id: number;
+            id?: string | number;
         };
         /** @description The caller's own view of the game at `version` (the socket's `game` frame). */
         StreamGameFrame: {
