@@ -4,7 +4,7 @@ import { backoff } from "./game";
 import type { Operation } from "fast-json-patch";
 import type { FollowedEvent, SpectatorGameFrame, WatchEndedEvent } from "./api";
 import type { ChatFrame } from "./chat";
-import { isTournamentEvent, type TournamentEvent, type TournamentWatchMessage } from "./tournament";
+import { isTournamentEvent, type TournamentEvent, type TournamentWatchMessage, type TournamentWatchReply } from "./tournament";
 import { loadGame, loadLists, onChallengeEvent, onChangeFrame, onPushedView, onSyncedView, readGameNotes, set, state }
   from "./store";
 
@@ -24,7 +24,7 @@ type Frame =
   // table chat (docs/realtime.md, "Typed events")
   | ChatFrame
   // tournaments (issue 36): hand-typed in src/tournament.ts until the schema has them
-  | TournamentEvent | { type: "watching_tournament" | "unwatched_tournament"; tournament_id: number };
+  | TournamentEvent | TournamentWatchReply;
 
 let ws: WebSocket | null = null;
 let attempt = 0;

@@ -16,7 +16,7 @@ export function pagePath(base: string, params: Record<string, string | number | 
 }
 
 /** GET /watch for one kind (or all), a page after `cursor`. */
-export function nowPlayingPath(kind: string | null, cursor: string | null, limit = 20): string {
+export function nowPlayingPath(kind: string | null, cursor: number | null, limit = 20): string {
   return pagePath("/watch", { kind, limit, cursor });
 }
 

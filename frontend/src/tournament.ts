@@ -16,15 +16,12 @@ export type TournamentStatus = Schemas["TournamentStatusEnum"];
 export type Standing = Schemas["Standing"];
 
 // ---- the socket (issue 36's live tournament page)
-// TEMPORARY hand types: the socket's `watch_tournament` / `unwatch_tournament` messages and its `tournament` event
-// are being added on the server by another change and are not in the generated schema yet. At the merge these
-// become the schema's types (Schemas["TournamentEvent"] or whatever name the stream schema gives them).
 /** What the PWA sends on /ws/ while a tournament's page is open, and when it is left. */
-export type TournamentWatchMessage = { type: "watch_tournament" | "unwatch_tournament"; tournament_id: number };
+export type TournamentWatchMessage = Schemas["WatchTournamentMessage"];
+/** The server's answer to it. */
+export type TournamentWatchReply = Schemas["WatchingTournamentReply"];
 /** The socket's (and the account stream's) event: something of tournament `tournament_id` changed. */
-export type TournamentEvent = {
-  type: "tournament"; tournament_id: number; what: string; round?: number | null; game_id?: number | null;
-};
+export type TournamentEvent = Schemas["TournamentEvent"];
 
 /** Whether a socket frame is a tournament event (of tournament `id`, when given). */
 export function isTournamentEvent(msg: unknown, id?: number): msg is TournamentEvent {

@@ -54,8 +54,8 @@ function expectText(box: HTMLElement) {
 
 describe("now playing", () => {
   it("lists the watchable games, filters by kind, and pages on with the cursor", async () => {
-    net.routes.set("GET /watch?limit=20", { results: [nowPlaying({ id: 9, spectators: 3 }), nowPlaying({ id: 8, kind: "claim2" })], next: "c1" });
-    net.routes.set("GET /watch?limit=20&cursor=c1", { results: [nowPlaying({ id: 8, kind: "claim2" }), nowPlaying({ id: 5 })], next: null });
+    net.routes.set("GET /watch?limit=20", { results: [nowPlaying({ id: 9, spectators: 3 }), nowPlaying({ id: 8, kind: "claim2" })], next: 8 });
+    net.routes.set("GET /watch?limit=20&cursor=8", { results: [nowPlaying({ id: 8, kind: "claim2" }), nowPlaying({ id: 5 })], next: null });
     net.routes.set("GET /watch?kind=inheritors&limit=20", { results: [], next: null });
     const box = await mount(h(NowPlaying, {}));
     const ids = () => all(box, "[data-watch-game]").map((a) => a.getAttribute("href"));
@@ -151,8 +151,8 @@ describe("friends", () => {
     expect(rows[1].querySelector("[data-watch]")).toBeNull();
     expect(rows[1].querySelector("[data-challenge-user]")!.getAttribute("href")).toBe("#/new?challenge=zed");
     expectText(box);
-    net.routes.set("GET /followers?limit=30", { results: [publicUser({ username: "f1", name: "F1" })], next: "n2" });
-    net.routes.set("GET /followers?limit=30&cursor=n2", { results: [publicUser({ username: "f2", name: "F2" })], next: null });
+    net.routes.set("GET /followers?limit=30", { results: [publicUser({ username: "f1", name: "F1" })], next: 41 });
+    net.routes.set("GET /followers?limit=30&cursor=41", { results: [publicUser({ username: "f2", name: "F2" })], next: null });
     const fol = await mount(h(Friends, { tab: "followers" }));
     expect(fol.querySelector("[role=\"tab\"][aria-selected=\"true\"]")!.textContent).toBe("Followers");
     await tap(fol.querySelector("#friends-more"));

@@ -2571,7 +2571,7 @@ export interface components {
             /** @description Online friends first, then by your follow, newest first. */
             results: components["schemas"]["Friend"][];
             /** @description Pass as `cursor` for the next page; null: the last. A page may hold fewer friends than `limit` while `next` is not null. */
-            next: string | null;
+            next: number | null;
         };
         GameError: {
             error: components["schemas"]["GameErrorDetail"];
@@ -3364,8 +3364,8 @@ export interface components {
         NowPlayingPage: {
             /** @description Newest game first. */
             results: components["schemas"]["NowPlayingGame"][];
-            /** @description The `cursor` of the next page (opaque: send it back as it is); null: the last page. */
-            next: string | null;
+            /** @description The `cursor` of the next page (send it back as it is); null: the last page. */
+            next: number | null;
         };
         /** @enum {unknown} */
         NullEnum: null;
@@ -4585,7 +4585,7 @@ export interface components {
             /** @description Newest first (the most recent follow, block or mute). */
             results: components["schemas"]["PublicUser"][];
             /** @description Pass as `cursor` for the next page; null: the last. */
-            next: string | null;
+            next: number | null;
         };
         VacationChange: {
             /**
@@ -6365,7 +6365,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `next` of the previous page. */
-                cursor?: string;
+                cursor?: number;
                 /** @description Entries per page (50; at most 100). */
                 limit?: number;
             };
@@ -7106,7 +7106,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `next` of the previous page. */
-                cursor?: string;
+                cursor?: number;
                 /** @description Entries per page (50; at most 100). */
                 limit?: number;
             };
@@ -7175,7 +7175,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `next` of the previous page. */
-                cursor?: string;
+                cursor?: number;
                 /** @description Entries per page (50; at most 100). */
                 limit?: number;
             };
@@ -7244,7 +7244,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `next` of the previous page. */
-                cursor?: string;
+                cursor?: number;
                 /** @description Entries per page (50; at most 100). */
                 limit?: number;
             };
@@ -9543,7 +9543,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `next` of the previous page. */
-                cursor?: string;
+                cursor?: number;
                 /** @description Entries per page (50; at most 100). */
                 limit?: number;
             };
@@ -12925,7 +12925,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `next` of the previous page. */
-                cursor?: string;
+                cursor?: number;
                 /** @description Only games of this kind. */
                 kind?: "claim" | "claim-mix" | "claim2" | "inheritors";
                 /** @description Games per page (20; at most 50). */

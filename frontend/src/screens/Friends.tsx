@@ -13,7 +13,7 @@ export type FriendsTab = "friends" | "following" | "followers";
 export const FRIENDS_TABS: FriendsTab[] = ["friends", "following", "followers"];
 
 /** The path of a tab's page after `cursor`. */
-export function friendsPath(tab: FriendsTab, cursor: string | null, limit = 30): string {
+export function friendsPath(tab: FriendsTab, cursor: number | null, limit = 30): string {
   return pagePath(`/${tab}`, { limit, cursor });
 }
 
@@ -27,12 +27,12 @@ export function Friends({ tab: initial }: { tab?: string | null }) {
   useStore();
   const tab: FriendsTab = FRIENDS_TABS.includes(initial as FriendsTab) ? (initial as FriendsTab) : "friends";
   const [rows, setRows] = useState<(Friend | PublicUser)[]>([]);
-  const [next, setNext] = useState<string | null>(null);
+  const [next, setNext] = useState<number | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
 
-  async function load(cursor: string | null) {
+  async function load(cursor: number | null) {
     setBusy(true);
     try {
       const page = await api<FriendPage | UserListPage>("GET", friendsPath(tab, cursor));
@@ -100,9 +100,9 @@ export function BlockedList({ kind }: { kind: "block" | "mute" }) {
   useStore();
   const path = kind === "block" ? "/blocks" : "/mutes";
   const [rows, setRows] = useState<PublicUser[]>([]);
-  const [next, setNext] = useState<string | null>(null);
+  const [next, setNext] = useState<number | null>(null);
   const [loaded, setLoaded] = useState(false);
-  async function load(cursor: string | null) {
+  async function load(cursor: number | null) {
     try {
       const page = await api<UserListPage>("GET", pagePath(path, { limit: 30, cursor }));
       setRows((before) => (cursor ? appendPage(before, page.results, (u) => u.username) : page.results));

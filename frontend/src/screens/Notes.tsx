@@ -11,7 +11,8 @@ type Note = Schemas["Notification"];
 type Prefs = Schemas["PreferencesOut"];
 type PrefEvent = keyof NonNullable<Schemas["PatchedPrefRequest"]["events"]>;
 
-const EVENTS: PrefEvent[] = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used", "seat_replaced"];
+const EVENTS: PrefEvent[] = ["your_turn", "opponent_moved", "deadline_near", "game_over", "match_found", "challenge_received", "vacation_used", "seat_replaced", "chat_message",
+  "tournament_starting", "tournament_game", "tournament_round", "tournament_finished", "tournament_cancelled"];
 const CHANNELS = ["inapp", "push", "email"] as const;
 
 export function Notifications() {
@@ -44,6 +45,8 @@ export function Notifications() {
     if (!n.read) void markRead([n.id]);
     // a chat line's notification opens the table with its chat open (docs/api.md "Chat")
     if (n.game_id) navigate(`/game/${n.game_id}${n.event === "chat_message" ? "?chat=1" : ""}`);
+    // a tournament's notification without a game (starting, round, final standings, cancelled) opens its page
+    else if (typeof n.data?.tournament_id === "number") navigate(`/tournaments/${n.data.tournament_id}`);
   }
 
   return (

@@ -128,12 +128,12 @@ export function NowPlaying() {
   useStore();
   const [kind, setKind] = useState<string | null>(null);
   const [rows, setRows] = useState<NowPlayingGame[]>([]);
-  const [next, setNext] = useState<string | null>(null);
+  const [next, setNext] = useState<number | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
 
-  async function load(k: string | null, cursor: string | null) {
+  async function load(k: string | null, cursor: number | null) {
     setBusy(true);
     try {
       const page = await api<NowPlayingPage>("GET", nowPlayingPath(k, cursor));
