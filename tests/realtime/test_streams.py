@@ -221,8 +221,12 @@ async def test_a_stream_frees_its_places_when_it_ends_or_its_client_goes(asgi_ap
     assert held_counts() == before
 
 
-async def test_a_client_gone_while_its_stream_is_checked_holds_no_place(asgi_app, make_user, make_token):
-    """The client goes at once, or while the request is still being checked: nothing stays counted."""
+async def test_a_client_gone_while_its_stream_is_checked_holds_no_place(asgi_app, make_user, make_token,
+                                                                         monkeypatch):
+    """The client goes at once, or while the request is still being checked: nothing stays counted. On a busy
+    machine the check may finish before the disconnect is heard, and the response is then dropped unread: its
+    places go after ``START_SECONDS`` (shortened here), as in the next test."""
+    monkeypatch.setattr(streams, "START_SECONDS", 0.5)
     before = held_counts()
     plain = await adb(make_token)(await adb(make_user)())
     for delay in (0, 0.02, 0.05, 0.1, 0.2):
