@@ -9,9 +9,8 @@ crosstable says who beat whom, and nothing is cut off at 360 px.
 
 Live: Bob keeps a second tab on the tournament page; it re-reads on the socket's events of his own games
 (``game_started`` / ``game_finished``) and on the ``tournament`` events of the tournament (``watch_tournament``).
-Dave plays no game: his page hears only the ``tournament`` events; while the server does not send them yet, his page
-is brought up to date by the focus re-read (``REFETCHED_ON_FOCUS`` lists when that was needed). Screenshots:
-test-artifacts/tournament-*.
+Dave plays no game: his page hears only the ``tournament`` events of the tournament it watches, and must update
+without a reload or a focus re-read. Screenshots: test-artifacts/tournament-*.
 """
 
 from __future__ import annotations
@@ -30,10 +29,6 @@ from .test_tap_targets import MEASURE
 from .test_user_text import OVERFLOW, _api
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-#: The pages that needed the focus re-read to see a change (the socket's `tournament` event did not reach them).
-REFETCHED_ON_FOCUS: list[str] = []
-
 
 def _fits(page, label: str) -> None:
     scroll, width, wide = page.evaluate(OVERFLOW)
@@ -63,18 +58,9 @@ def _standings(page) -> list[tuple[str, str, str]]:
              rows.nth(i).get_attribute("data-score")) for i in range(rows.count())]
 
 
-def _live(page, predicate, what: str, *, focus_fallback: bool, label: str, timeout: float = 20.0) -> None:
-    """Wait, without a reload, until the page shows ``predicate``; a page allowed ``focus_fallback`` then gets a focus
-    event (the page's re-read on coming back), which is recorded."""
-    try:
-        _wait(predicate, what, timeout)
-        return
-    except AssertionError:
-        if not focus_fallback:
-            raise
-    REFETCHED_ON_FOCUS.append(f"{label}: {what}")
-    page.evaluate("window.dispatchEvent(new Event('focus'))")
-    _wait(predicate, f"{what} (after a focus re-read)", 10)
+def _live(page, predicate, what: str, *, label: str, timeout: float = 20.0) -> None:
+    """Wait, without a reload or a focus event, until ``label``'s page shows ``predicate``."""
+    _wait(predicate, f"{what} ({label})", timeout)
 
 
 def _to_page(page, tid: int) -> None:
@@ -171,9 +157,9 @@ def test_round_robin_of_three(server, new_page):
     # It starts in the background: the players' pages (game_started) and Dave's (tournament event or focus) say so.
     for p in (alice, bob, carol):
         _live(p, lambda p=p: p.get_attribute("main[data-tournament]", "data-status") == "running",
-              "running", focus_fallback=False, label=user[p])
+              "running", label=user[p])
     _live(dave, lambda: dave.get_attribute("main[data-tournament]", "data-status") == "running", "running",
-          focus_fallback=True, label="dave")
+          label="dave")
     assert dave.locator("#tour-cancel").count() == 0 and dave.locator("#tour-join").count() == 0
     status, games = _api(dave, "GET", f"/tournaments/{tid}/games")
     assert status == 200 and len(games["results"]) == 3, games
@@ -198,9 +184,9 @@ def test_round_robin_of_three(server, new_page):
     _play({"alice": alice, "bob": bob}, game_of[frozenset((user[alice], user[bob]))], "bob", tid)
     shot(bob, "tournament-7-table-resigned")
     _live(bob_tab, lambda: scores(bob_tab).get(user[alice]) == "1", "Alice's first point on Bob's tab",
-          focus_fallback=False, label="bob-tab")
+          label="bob-tab")
     _live(dave, lambda: scores(dave).get(user[alice]) == "1", "Alice's first point on Dave's page",
-          focus_fallback=True, label="dave")
+          label="dave")
     shot(dave, "tournament-8-after-game-1")
 
     # Alice beats Carol, Bob beats Carol.
@@ -208,12 +194,10 @@ def test_round_robin_of_three(server, new_page):
     _play({"bob": bob, "carol": carol}, game_of[frozenset((user[bob], user[carol]))], "carol", tid)
 
     final = [("1", user[alice], "2"), ("2", user[bob], "1"), ("3", user[carol], "0")]
-    _live(bob_tab, lambda: _standings(bob_tab) == final, "the final standings on Bob's tab", focus_fallback=False,
-          label="bob-tab")
-    _live(dave, lambda: _standings(dave) == final, "the final standings on Dave's page", focus_fallback=True,
-          label="dave")
+    _live(bob_tab, lambda: _standings(bob_tab) == final, "the final standings on Bob's tab", label="bob-tab")
+    _live(dave, lambda: _standings(dave) == final, "the final standings on Dave's page", label="dave")
     _live(dave, lambda: dave.get_attribute("main[data-tournament]", "data-status") == "finished", "finished",
-          focus_fallback=True, label="dave")
+          label="dave")
     for page in (dave, bob_tab):
         assert page.inner_text("#tour-status") == "Finished"
         assert "Head-to-head" in page.inner_text("#tour-tb-legend")
@@ -244,4 +228,3 @@ def test_round_robin_of_three(server, new_page):
     assert all("resign" in d.lower() for d in dialogs), dialogs
     for page in (dave, alice, bob, carol, bob_tab):
         assert not page.errors, page.errors
-    print(f"pages that needed the focus re-read: {REFETCHED_ON_FOCUS or 'none'}")
