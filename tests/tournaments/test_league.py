@@ -27,7 +27,6 @@ from games.tournaments.models import (
     LeagueDivision,
     LeagueMember,
     LeagueSeason,
-    Tournament,
     TournamentGame,
 )
 from games.tournaments.tasks import tick_task
@@ -371,7 +370,8 @@ def test_a_100_player_league_over_two_seasons(play):
     """Ten divisions of ten play a round robin each (450 games a season). Season 1: random results, two players
     leave, one loses two games on time (out), a tenth of the games still run at the season's end (adjudicated by
     the beat), four newcomers join. Season 2 starts from the beat by itself with the divisions of
-    ``next_season``; it ends early, when its last game ends, and season 3 starts."""
+    ``next_season``; an operator closes the league; season 2 ends early, when its last game ends, and its moves are
+    ``next_season``'s; no season 3."""
     rng = random.Random(100)
     with time_machine.travel(T0, tick=False) as clock:
         org = play.users(1, "org")[0]
@@ -430,13 +430,21 @@ def test_a_100_player_league_over_two_seasons(play):
         lg.refresh_from_db()
         assert lg.member_count == 101 and lg.current_season == 2
         assert LeagueMember.objects.filter(league=lg, division__isnull=False).count() == 101
-        # Season 2: every game ends; the season closes at the next beat, before its end time.
+        # Season 2: an operator closes the league (no season 3); every game ends and the season closes at the next
+        # beat, before its end time, its moves those of next_season.
+        League.objects.filter(pk=lg.pk).update(closing=True)
         for tg in TournamentGame.objects.filter(tournament__league_division__season=s2).order_by("pk"):
             play.finish(tg, rng.choice(["first", "second", "draw"]))
         clock.shift(timedelta(days=3))
-        assert _tick(play)["seasons"] == 2
+        assert _tick(play)["seasons"] == 2  # the season closed, then the league
         s2.refresh_from_db()
         assert s2.finished_at == timezone.now() < s2.ends_at
-        s3 = _season(lg.pk, 3)
-        assert [d.players for d in _divisions(s3)] == next_season(_finishing(s2), 10, 2, (), (), 5)
-        assert Tournament.objects.filter(league_division__season=s3, status="running").count() == 10
+        finished = _finishing(s2)
+        expected = next_season(finished, 10, 2, (), (), 5)
+        to = {p: d for d, players in enumerate(expected) for p in players}
+        assert [(m["user_id"], m["division"], m["to"]) for m in s2.moves] == [
+            (p, d, to[p]) for d, players in enumerate(finished) for p in players]
+        assert dict(LeagueMember.objects.filter(league=lg).values_list("user_id", "position")) == {
+            p: i for i, p in enumerate(p for d in expected for p in d)}
+        lg.refresh_from_db()
+        assert lg.status == "closed" and not LeagueSeason.objects.filter(league=lg, number=3).exists()
