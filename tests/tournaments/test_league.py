@@ -27,6 +27,7 @@ from games.tournaments.models import (
     LeagueDivision,
     LeagueMember,
     LeagueSeason,
+    Tournament,
     TournamentGame,
 )
 from games.tournaments.tasks import tick_task
@@ -34,6 +35,7 @@ from tests.factories import make_user
 from tests.service.test_schema_matches_answers import Components
 
 from .conftest import DAYS
+from .test_concurrency import _together
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -448,3 +450,34 @@ def test_a_100_player_league_over_two_seasons(play):
             p: i for i, p in enumerate(p for d in expected for p in d)}
         lg.refresh_from_db()
         assert lg.status == "closed" and not LeagueSeason.objects.filter(league=lg, number=3).exists()
+
+
+# ----------------------------------------------------------------------------------------------- two beats at once
+
+@pytest.mark.django_db(transaction=True)
+def test_two_beats_at_once_start_and_close_a_season_once():
+    """Real commits, two threads running the beat together: the league's row lock makes the second wait and find
+    the work done. Season 1 starts once (one tournament per division); it closes once and season 2 starts once."""
+    org = make_user("org")
+    players = [make_user(f"c{i}") for i in range(6)]
+    lg = league.create(org, name="Race", kind="claim", time_control=DAYS, division_size=4, season_days=14, movers=1,
+                       starts_at=timezone.now() + timedelta(hours=1))
+    for u in players:
+        league.join(u, lg.pk)
+    League.objects.filter(pk=lg.pk).update(starts_at=timezone.now() - timedelta(minutes=1))
+    errors = _together(league.tick, league.tick)
+    assert not errors, errors
+    assert LeagueSeason.objects.filter(league=lg).count() == 1
+    assert Tournament.objects.count() == 2 and LeagueDivision.objects.filter(tournament__isnull=True).count() == 0
+    assert TournamentGame.objects.count() == 6 + 1
+    by_id = {u.pk: u for u in players}
+    for tg in TournamentGame.objects.all():
+        games.resign(by_id[tg.players[1]], tg.game_id)
+    assert Tournament.objects.filter(status="finished").count() == 2
+    errors = _together(league.tick, league.tick)
+    assert not errors, errors
+    assert list(LeagueSeason.objects.filter(league=lg).order_by("number").values_list("number", flat=True)) == [1, 2]
+    assert LeagueSeason.objects.get(league=lg, number=1).finished_at is not None
+    assert Tournament.objects.count() == 4
+    lg.refresh_from_db()
+    assert lg.current_season == 2 and lg.member_count == 6
