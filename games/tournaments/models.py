@@ -210,7 +210,7 @@ class LeagueMember(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["league", "user"], name="league_member_unique_user")]
-        indexes = [models.Index(fields=["user"], name="league_member_user")]
+        indexes = [models.Index(fields=["user", "-league"], name="league_member_user")]
 
     def __str__(self) -> str:
         return f"Member {self.user_id} of league {self.league_id}"

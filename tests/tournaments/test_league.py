@@ -481,3 +481,20 @@ def test_two_beats_at_once_start_and_close_a_season_once():
     assert Tournament.objects.count() == 4
     lg.refresh_from_db()
     assert lg.current_season == 2 and lg.member_count == 6
+
+
+def test_memberships_are_in_the_data_export(org):
+    from accounts.privacy import Section  # noqa: PLC0415
+    from accounts.signals import personal_data_requested  # noqa: PLC0415
+
+    member = make_user("member")
+    first = league.create(org.user, **{**_terms(name="First"), "starts_at": timezone.now() + timedelta(hours=1)})
+    second = league.create(org.user, **{**_terms(name="Second"), "starts_at": timezone.now() + timedelta(hours=1)})
+    league.join(member, first.pk)
+    league.join(member, second.pk)
+    sections = {s.name: s for _r, found in personal_data_requested.send(sender=None, user=member)
+                for s in (found or []) if isinstance(s, Section)}
+    rows = sections["league_memberships"].page(member, None, 10)
+    assert [(r["id"], r["league"], r["division"]) for r in rows] == [(second.pk, "Second", None),
+                                                                     (first.pk, "First", None)]
+    assert [r["id"] for r in sections["league_memberships"].page(member, second.pk, 10)] == [first.pk]
