@@ -397,6 +397,7 @@ SPECTACULAR_SETTINGS = {
         "GameKindEnum": "games.rules.registry.KINDS",
         "TournamentStatusEnum": "games.tournaments.models.TOURNAMENT_STATUSES",
         "TournamentFormatEnum": "games.tournaments.models.TOURNAMENT_FORMATS",
+        "LeagueStatusEnum": "games.tournaments.models.LEAGUE_STATUSES",
     },
     # The docs page loads Swagger UI from our own static files (drf-spectacular-sidecar), not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -140,7 +140,7 @@ export const TOURNAMENT_TIMES: TimeChoice[] = TIME_CHOICES.filter((c) => c.id !=
 /** The create form as typed (numbers as the inputs hold them: strings; empty = not given). */
 export interface CreateForm {
   name: string; kind: Schemas["GameKindEnum"]; format: TournamentFormat; maxPlayers: string; minPlayers: string;
-  rounds: string; time: string; rated: boolean; ratingMin: string; ratingMax: string; botsAllowed: boolean;
+  rounds: string; time: string; rated: boolean; ratingMin: string; ratingMax: string; minReliability: string; botsAllowed: boolean;
   startsAt: string; maxGameDays: string;
 }
 
@@ -154,14 +154,14 @@ export const PRESETS: Record<PresetId, Partial<CreateForm>> = {
 export function blankForm(preset: PresetId = "swiss8", name = ""): CreateForm {
   return {
     name, kind: "claim", format: "swiss", maxPlayers: "8", minPlayers: "", rounds: "5", time: "d3", rated: false,
-    ratingMin: "", ratingMax: "", botsAllowed: false, startsAt: "", maxGameDays: String(LIMITS.defaultGameDays),
+    ratingMin: "", ratingMax: "", minReliability: "", botsAllowed: false, startsAt: "", maxGameDays: String(LIMITS.defaultGameDays),
     ...PRESETS[preset],
   };
 }
 
 /** A problem with a field, as a message key of the catalogue and its numbers (the screen translates it). */
 export type Problem = { key: ProblemKey; params?: Record<string, number> };
-export type ProblemKey = "tour.err_name" | "tour.err_name_long" | "tour.err_kind" | "tour.err_players" | "tour.err_min_players"
+export type ProblemKey = "tour.err_name" | "tour.err_reliability" | "tour.err_name_long" | "tour.err_kind" | "tour.err_players" | "tour.err_min_players"
   | "tour.err_rounds" | "tour.err_rounds_none" | "tour.err_rating" | "tour.err_rating_order" | "tour.err_start" | "tour.err_game_days"
   | "tour.err_game_days_tc" | "tour.err_number";
 
@@ -199,6 +199,8 @@ export function checkForm(f: CreateForm, now = Date.now()): Partial<Record<keyof
     if (v !== null && (Number.isNaN(v) || v > LIMITS.rating)) out[field] = { key: "tour.err_rating", params: { max: LIMITS.rating } };
   }
   if (!out.rating_min && !out.rating_max && rmin !== null && rmax !== null && rmin > rmax) out.rating_min = { key: "tour.err_rating_order" };
+  const rel = whole(f.minReliability);
+  if (rel !== null && (Number.isNaN(rel) || rel > 100)) out.min_reliability = { key: "tour.err_reliability" };
   if (f.startsAt) {
     const at = Date.parse(f.startsAt);
     if (Number.isNaN(at) || at <= now || at > now + LIMITS.startAheadDays * 86400000) out.starts_at = { key: "tour.err_start", params: { days: LIMITS.startAheadDays } };
@@ -212,7 +214,7 @@ export function checkForm(f: CreateForm, now = Date.now()): Partial<Record<keyof
   }
   // A number that is no whole number at all ("2.5", "-1", "1e3") says so, whatever the range.
   const typed: [keyof TournamentCreate, string][] = [["max_players", f.maxPlayers], ["min_players", f.minPlayers], ["rounds", f.rounds],
-    ["rating_min", f.ratingMin], ["rating_max", f.ratingMax], ["max_game_days", f.maxGameDays]];
+    ["rating_min", f.ratingMin], ["rating_max", f.ratingMax], ["min_reliability", f.minReliability], ["max_game_days", f.maxGameDays]];
   for (const [field, v] of typed) if (Number.isNaN(whole(v))) out[field] = { key: "tour.err_number" };
   return out;
 }
@@ -228,7 +230,7 @@ export function createBody(f: CreateForm): TournamentCreate {
     rounds: f.format === "round_robin" ? null : num(f.rounds),
     time_control: tc.body as TournamentCreate["time_control"], rated: f.rated,
     max_players: num(f.maxPlayers) ?? 0, min_players: num(f.minPlayers),
-    rating_min: num(f.ratingMin), rating_max: num(f.ratingMax), bots_allowed: f.botsAllowed,
+    rating_min: num(f.ratingMin), rating_max: num(f.ratingMax), min_reliability: num(f.minReliability) ?? 0, bots_allowed: f.botsAllowed,
     starts_at: f.startsAt ? new Date(f.startsAt).toISOString() : null, max_game_days: num(f.maxGameDays) ?? LIMITS.defaultGameDays,
   };
 }

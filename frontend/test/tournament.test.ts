@@ -138,6 +138,9 @@ describe("the create form's checks (as the service's)", () => {
     expect(problems({ ratingMin: "4001" }).rating_min).toEqual({ key: "tour.err_rating", params: { max: 4000 } });
     expect(problems({ ratingMin: "1800", ratingMax: "1500" }).rating_min?.key).toBe("tour.err_rating_order");
     expect(problems({ ratingMin: "1500", ratingMax: "1800" })).toEqual({});
+    expect(problems({ minReliability: "101" }).min_reliability?.key).toBe("tour.err_reliability");
+    expect(problems({ minReliability: "2.5" }).min_reliability?.key).toBe("tour.err_number");
+    expect(problems({ minReliability: "90" })).toEqual({});
   });
 
   it("a start in the future, at most 90 days ahead", () => {
@@ -166,7 +169,7 @@ describe("the request body", () => {
     expect(createBody(blankForm("rr6", "  Six  "))).toEqual({
       name: "Six", kind: "claim", format: "round_robin", options: {}, rounds: null,
       time_control: { type: "days", days_per_move: 3 }, rated: false, max_players: 6, min_players: null, rating_min: null,
-      rating_max: null, bots_allowed: false, starts_at: null, max_game_days: 30,
+      rating_max: null, min_reliability: 0, bots_allowed: false, starts_at: null, max_game_days: 30,
     });
     const swiss = createBody({ ...blankForm("swiss8", "S"), minPlayers: "4", ratingMax: "1800", rated: true, time: "b3+1", startsAt: "2026-12-20T18:00" });
     expect(swiss).toMatchObject({ format: "swiss", rounds: 5, max_players: 8, min_players: 4, rating_max: 1800, rated: true });

@@ -53,6 +53,8 @@ class TournamentCreateSerializer(ClosedSerializer):
                                     max_value=service.MAX_RATING)
     rating_max = StrictIntegerField(required=False, allow_null=True, default=None, min_value=0,
                                     max_value=service.MAX_RATING)
+    min_reliability = StrictIntegerField(required=False, default=0, min_value=0, max_value=service.MAX_RELIABILITY,
+                                         help_text="Entrants' reliability (0-100) at least this; 0: no condition.")
     bots_allowed = StrictBooleanField(required=False, default=False)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None,
                                           help_text="When it starts (at most 90 days ahead); null: when full.")
@@ -100,6 +102,7 @@ class TournamentSerializer(serializers.Serializer):
     player_count = serializers.IntegerField(help_text="Entrants (those who withdrew included).")
     rating_min = serializers.IntegerField(allow_null=True)
     rating_max = serializers.IntegerField(allow_null=True)
+    min_reliability = serializers.IntegerField(help_text="Entrants' reliability at least this (0: no condition).")
     bots_allowed = serializers.BooleanField()
     starts_at = serializers.DateTimeField(allow_null=True, help_text="Null: starts when full.")
     max_game_days = serializers.IntegerField()
@@ -189,7 +192,8 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
         "format": t.format, "status": t.status, "options": t.options, "rounds": t.rounds,
         "current_round": t.current_round, "time_control": service.time_control_of(t).payload(), "rated": t.rated,
         "max_players": t.max_players, "min_players": t.min_players, "player_count": t.player_count,
-        "rating_min": t.rating_min, "rating_max": t.rating_max, "bots_allowed": t.bots_allowed,
+        "rating_min": t.rating_min, "rating_max": t.rating_max, "min_reliability": t.min_reliability,
+        "bots_allowed": t.bots_allowed,
         "starts_at": _iso(t.starts_at), "max_game_days": t.max_game_days, "featured": t.featured,
         "created_by": _person(t.created_by), "created_at": _iso(t.created_at), "started_at": _iso(t.started_at),
         "finished_at": _iso(t.finished_at),
@@ -238,6 +242,8 @@ E403_JOIN = schema.errors("Missing token scope, an entry condition, or a block."
                           ("bots_not_allowed", "This tournament takes no bots."),
                           ("rating_out_of_range", "Your rating in claim is 1432; this tournament takes players "
                                                   "rated 1500 to 1800."),
+                          ("reliability_too_low", "Your reliability is 72; this tournament takes players with a "
+                                                  "reliability of at least 90."),
                           ("blocked", "You cannot join this tournament: a block stands between you and one of its "
                                       "players."))
 E409_JOIN = schema.errors("Entries are closed or the tournament is full.",
@@ -335,8 +341,8 @@ class TournamentJoinView(GameView):
     @extend_schema(
         tags=TAGS, operation_id="tournaments_join", summary="Enter a tournament (before its start)",
         description="Checked: entries open, not full, bots allowed, your rating in the kind's pool within the "
-                    "range, no block between you and an entrant. Entering twice changes nothing; once out "
-                    "(withdrawn) you cannot enter again. The entry that "
+                    "range, your reliability at least `min_reliability`, no block between you and an entrant. "
+                    "Entering twice changes nothing; once out (withdrawn) you cannot enter again. The entry that "
                     "fills a tournament without a start time starts it. Scope: `games:play`.",
         request=None, responses={200: TournamentDetailSerializer, 403: E403_JOIN, 404: E404, 409: E409_JOIN,
                                  401: schema.E401, 429: schema.E429},

@@ -48,6 +48,8 @@ class Tournament(models.Model):
     min_players = models.PositiveSmallIntegerField()
     rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
     rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    min_reliability = models.PositiveSmallIntegerField(default=0, help_text="Entrants' reliability (0-100) at least "
+                                                       "this (games/clock/reliability.py); 0: no condition.")
     bots_allowed = models.BooleanField(default=False)
     starts_at = models.DateTimeField(null=True, blank=True, help_text="Null: starts when full.")
     max_game_days = models.PositiveSmallIntegerField(default=30, help_text="A game still running after this many "
@@ -142,6 +144,119 @@ class Bye(models.Model):
         return f"Bye of user {self.user_id} in round {self.round} of tournament {self.tournament_id}"
 
 
+# ----------------------------------------------------------------------------------------------- leagues
+
+class League(models.Model):
+    """A seasonal league (docs/tournaments.md, "League"): one 2-seat kind with its options and time control, divisions
+    of ``division_size``, seasons of ``season_days``; at a season's end ``movers`` go up and down
+    (:func:`games.tournaments.core.league.next_season`). Each season's division is a round-robin :class:`Tournament`
+    (:class:`LeagueDivision`), so its games, standings, forfeits and adjudication are the tournaments'."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for a season to start"
+        RUNNING = "running", "A season is running"
+        CLOSED = "closed", "Closed"
+
+    name = models.CharField(max_length=60)
+    kind = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True, help_text="Engine options of every game.")
+    control = models.CharField(max_length=8, choices=Tournament.Control.choices, default=Tournament.Control.DAYS)
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True, choices=DAYS_PER_MOVE_CHOICES)
+    initial_seconds = models.PositiveIntegerField(default=0)
+    increment_seconds = models.PositiveIntegerField(default=0)
+    cap_seconds = models.PositiveIntegerField(default=0)
+    rated = models.BooleanField(default=True)
+    division_size = models.PositiveSmallIntegerField(help_text="Players per division (the lowest may differ).")
+    season_days = models.PositiveSmallIntegerField(help_text="A season's length; games still running then are "
+                                                   "adjudicated.")
+    movers = models.PositiveSmallIntegerField(help_text="Promoted and relegated per division at a season's end.")
+    max_members = models.PositiveSmallIntegerField()
+    rating_min = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_max = models.PositiveSmallIntegerField(null=True, blank=True)
+    min_reliability = models.PositiveSmallIntegerField(default=0)
+    bots_allowed = models.BooleanField(default=False)
+    starts_at = models.DateTimeField(help_text="The first season's start (later ones follow at once).")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    closing = models.BooleanField(default=False, help_text="Set by an operator: no season after the current one.")
+    featured = models.BooleanField(default=False, help_text="Set by an operator: shown first.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="leagues_created",
+                                   db_index=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    current_season = models.PositiveSmallIntegerField(default=0, help_text="The number of the running or last "
+                                                      "season (0: none yet).")
+    member_count = models.PositiveSmallIntegerField(default=0, help_text="Members (those leaving at the season's "
+                                                    "end included).")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "-id"], name="league_status"),
+            models.Index(fields=["created_by", "status"], name="league_creator"),
+        ]
+
+    def __str__(self) -> str:
+        return f"League {self.pk} ({self.name}, {self.status})"
+
+
+class LeagueMember(models.Model):
+    """A player in a league. ``position``: their place on the ladder (0 = the best) from the last season change, null
+    for a newcomer not placed yet; ``division``: their division in the running season (0 = the top), null while
+    waiting; ``left_at``: they left during a season (dropped at its end)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="members", db_index=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_memberships",
+                             db_index=False)
+    joined_at = models.DateTimeField(default=timezone.now)
+    position = models.PositiveIntegerField(null=True, blank=True)
+    division = models.PositiveSmallIntegerField(null=True, blank=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="league_member_unique_user")]
+        indexes = [models.Index(fields=["user", "-league"], name="league_member_user")]
+
+    def __str__(self) -> str:
+        return f"Member {self.user_id} of league {self.league_id}"
+
+
+class LeagueSeason(models.Model):
+    """One season of a league: from ``starts_at`` to ``ends_at`` (games still running then are adjudicated);
+    ``finished_at`` once promotion and relegation were applied, recorded in ``moves``."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons", db_index=False)
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    moves = models.JSONField(default=list, blank=True, help_text="At the end: per player ``user_id``, ``division`` "
+                             "(null: a newcomer), ``rank`` in it, ``to`` (the next season's division; null: dropped).")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "number"], name="league_season_unique_number")]
+        indexes = [models.Index(fields=["ends_at"], name="league_season_running",
+                                condition=models.Q(finished_at__isnull=True))]
+
+    def __str__(self) -> str:
+        return f"Season {self.number} of league {self.league_id}"
+
+
+class LeagueDivision(models.Model):
+    """A division of a season: its players in ladder order at the start, and its round-robin :class:`Tournament`
+    (created in its own transaction right after the season's rows: null until then)."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="divisions", db_index=False)
+    number = models.PositiveSmallIntegerField(help_text="0 = the top division.")
+    players = models.JSONField(help_text="User ids in ladder order at the season's start.")
+    tournament = models.OneToOneField(Tournament, on_delete=models.PROTECT, null=True, blank=True,
+                                      related_name="league_division")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["season", "number"], name="league_division_unique_number")]
+
+    def __str__(self) -> str:
+        return f"Division {self.number} of season {self.season_id}"
+
+
 #: For the OpenAPI enums (claim/settings.py, ENUM_NAME_OVERRIDES).
 TOURNAMENT_STATUSES = [value for value, _ in Tournament.Status.choices]
 TOURNAMENT_FORMATS = [value for value, _ in Tournament.Format.choices]
+LEAGUE_STATUSES = [value for value, _ in League.Status.choices]

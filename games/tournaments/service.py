@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from accounts.relations import blocked_among
 from games import service as games
+from games.clock.reliability import reliability
 from games.models import Game, GameEvent, Seat, SeatDeparture
 from games.ratings.models import Rating
 from games.ratings.service import pool_for, rating_payload
@@ -61,6 +62,7 @@ LEAST_PLAYERS = {Format.ROUND_ROBIN: 2, Format.SWISS: 2, Format.TABLES: 3}
 MAX_ROUNDS = 20
 MIN_GAME_DAYS, MAX_GAME_DAYS, DEFAULT_GAME_DAYS = 7, 365, 30
 MAX_RATING = 4000
+MAX_RELIABILITY = 100
 #: How far ahead a start time may be.
 MAX_START_AHEAD = timedelta(days=90)
 #: The names of the tie-breaks of each format, in order (the values of ``Standing.tiebreaks``).
@@ -155,7 +157,7 @@ def create(user: Any, *, name: str, kind: str, format: str, max_players: int, ti
            options: Mapping[str, Any] | None = None, rounds: int | None = None, rated: bool = True,
            min_players: int | None = None, rating_min: int | None = None, rating_max: int | None = None,
            bots_allowed: bool = False, starts_at: datetime | None = None,
-           max_game_days: int = DEFAULT_GAME_DAYS) -> Tournament:
+           max_game_days: int = DEFAULT_GAME_DAYS, min_reliability: int = 0) -> Tournament:
     """A new open tournament by ``user`` (who does not enter it by creating it). 400 for terms that cannot be
     played (each names its field); 409 ``too_many_tournaments`` past :data:`MAX_NOT_FINISHED` not finished."""
     name = (name or "").strip()
@@ -206,6 +208,7 @@ def create(user: Any, *, name: str, kind: str, format: str, max_players: int, ti
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
         raise InvalidRequest(f"rating_min ({rating_min}) cannot be above rating_max ({rating_max}).",
                              field="rating_min")
+    check_reliability_term(min_reliability)
     now = timezone.now()
     if starts_at is not None and not now < starts_at <= now + MAX_START_AHEAD:
         raise InvalidRequest(f"starts_at must be in the future, at most {MAX_START_AHEAD.days} days ahead "
@@ -220,7 +223,8 @@ def create(user: Any, *, name: str, kind: str, format: str, max_players: int, ti
         User = get_user_model()
         User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()  # one creation at a time
         if not user.is_staff:
-            count = Tournament.objects.filter(created_by=user, status__in=[Status.OPEN, Status.RUNNING]).count()
+            count = Tournament.objects.filter(created_by=user, status__in=[Status.OPEN, Status.RUNNING],
+                                              league_division__isnull=True).count()  # a league's divisions: not
             if count >= MAX_NOT_FINISHED:
                 raise TournamentConflict(f"You have {count} tournaments open or running, the most allowed: wait "
                                          "until one finishes.", code="too_many_tournaments")
@@ -230,7 +234,7 @@ def create(user: Any, *, name: str, kind: str, format: str, max_players: int, ti
             increment_seconds=control.increment_seconds, cap_seconds=control.cap_seconds, rated=bool(rated),
             max_players=max_players, min_players=min_players, rating_min=rating_min, rating_max=rating_max,
             bots_allowed=bool(bots_allowed), starts_at=starts_at, max_game_days=max_game_days, created_by=user,
-            created_at=now)
+            created_at=now, min_reliability=min_reliability)
 
 
 # ----------------------------------------------------------------------------------------------- entries
@@ -259,6 +263,7 @@ def join(user: Any, tournament_id: int) -> Tournament:
                     or (t.rating_max is not None and rating > t.rating_max)):
                 raise EntryRefused(f"Your rating in {pool} is {rating}; this tournament takes players rated "
                                    f"{_span(t.rating_min, t.rating_max)}.", code="rating_out_of_range")
+        refuse_unreliable(user, t.min_reliability, "this tournament")
         if t.player_count >= t.max_players:
             raise TournamentConflict(f"This tournament is full ({t.max_players} players).", code="full")
         others = list(Entry.objects.filter(tournament=t).values_list("user_id", flat=True))
@@ -270,6 +275,23 @@ def join(user: Any, tournament_id: int) -> Tournament:
         if t.starts_at is None and t.player_count >= t.max_players:
             transaction.on_commit(partial(_enqueue_start, t.pk), robust=True)
     return t
+
+
+def check_reliability_term(min_reliability: int) -> None:
+    """400 unless ``min_reliability`` is a reliability (0-100)."""
+    if isinstance(min_reliability, bool) or not isinstance(min_reliability, int) or not (
+            0 <= min_reliability <= MAX_RELIABILITY):
+        raise InvalidRequest(f"min_reliability must be between 0 and {MAX_RELIABILITY}.", field="min_reliability")
+
+
+def refuse_unreliable(user: Any, least: int, what: str) -> None:
+    """403 ``reliability_too_low`` when ``least`` is set and the user's reliability (games/clock/reliability.py)
+    is below it; the message says both values."""
+    if least:
+        mine = reliability(user)
+        if mine < least:
+            raise EntryRefused(f"Your reliability is {mine}; {what} takes players with a reliability of at least "
+                               f"{least}.", code="reliability_too_low")
 
 
 def _span(low: int | None, high: int | None) -> str:

@@ -1,11 +1,11 @@
 """Background work of the tournaments (issue 36): a game's result reaching its tournament, starting a full
-tournament, and the beat task (``tournaments.tick`` in ``CELERY_BEAT_SCHEDULE``)."""
+tournament, and the beat task (the leagues' seasons too) (``tournaments.tick`` in ``CELERY_BEAT_SCHEDULE``)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from . import reminders, service
+from . import league, reminders, service
 
 
 @shared_task(acks_late=True, name="tournaments.record_game")
@@ -24,5 +24,7 @@ def start_tournament_task(tournament_id: int) -> str:
 def tick_task() -> dict[str, int]:
     """Periodic: start the tournaments whose start time passed (cancelled below ``min_players``), tell the entrants
     of those starting within the hour (once), adjudicate the games past their tournament's maximum duration, record
-    the results a lost task left behind."""
-    return {"started": service.start_due(), "reminded": reminders.remind_due(), "settled": service.adjudicate_due()}
+    the results a lost task left behind; drive the leagues (a season over: promotion and relegation, the next season
+    started; :func:`games.tournaments.league.tick`)."""
+    return {"started": service.start_due(), "reminded": reminders.remind_due(), "settled": service.adjudicate_due(),
+            "seasons": league.tick()}

@@ -34,6 +34,7 @@ from games.challenges.service import create as challenge
 from games.clock.bookings import take_period
 from games.seeks.models import Seek
 from games.service import create_game, game_view_payload, join_game, make_move
+from games.tournaments import league as leagues
 from games.tournaments import service as tournaments
 
 from .conftest import FULL_SCOPES, Operation, schema_operations
@@ -172,6 +173,12 @@ MATRIX: dict[str, dict[str, int]] = {
     "tournaments_leave": row(401, 409, 200, 200, 403, 409),  # mallory and botty are not entered
     "tournaments_cancel": row(401, 403, 200, 200, 403, 403),  # only the creator: not_creator
     "tournaments_games": row(401, 200, 200, 200, 403, 200),
+    # --- leagues (issue 36: alice created one and joined it; it takes no bots) ---------------------------------
+    "leagues_list": row(401, 200, 200, 200, 403, 200),
+    "leagues_create": row(401, 201, 201, 201, 403, 201),
+    "leagues_retrieve": row(401, 200, 200, 200, 403, 200),
+    "leagues_join": row(401, 200, 409, 409, 403, 403),  # alice is a member already; bots_not_allowed
+    "leagues_leave": row(401, 409, 200, 200, 403, 409),  # mallory and botty are not members
 }
 
 
@@ -188,6 +195,7 @@ class World:
     challenge: Any = None
     period: Any = None
     tournament: Any = None
+    league: Any = None
 
 
 def _legal_move_for_alice(world: World) -> dict:
@@ -220,6 +228,9 @@ BODIES: dict[str, Callable[[World], Any]] = {
     "challenges_create": lambda w: {"kind": "claim"},
     "tournaments_create": lambda w: {"name": "Cup", "kind": "claim", "format": "swiss", "rounds": 1, "max_players": 4,
                                      "time_control": {"type": "days", "days_per_move": 3}},
+    "leagues_create": lambda w: {"name": "Ladder", "kind": "claim",
+                                 "time_control": {"type": "days", "days_per_move": 3},
+                                 "starts_at": (timezone.now() + timedelta(days=1)).isoformat()},
     "chat_post": lambda w: {"phrase": "good_luck"},
     "chat_read": lambda w: {"last_id": 0},
     "reports_create": lambda w: {"username": "mallory", "reason": "spam"},
@@ -242,7 +253,8 @@ def _path(op: Operation, world: World) -> str:
             .replace("{section}", "games")
             .replace("{challenge_id}", str(world.challenge.pk if world.challenge else ""))
             .replace("{period_id}", str(world.period.pk if world.period else ""))
-            .replace("{tournament_id}", str(world.tournament.pk if world.tournament else "")))
+            .replace("{tournament_id}", str(world.tournament.pk if world.tournament else ""))
+            .replace("{league_id}", str(world.league.pk if world.league else "")))
 
 
 @pytest.fixture
@@ -281,8 +293,11 @@ def world(make_user) -> World:
                              time_control={"type": "days", "days_per_move": 3},
                              starts_at=timezone.now() + timedelta(days=1))
     tournaments.join(alice, cup.pk)
+    ladder = leagues.create(alice, name="Ladder", kind="claim", time_control={"type": "days", "days_per_move": 3},
+                            starts_at=timezone.now() + timedelta(days=1))
+    leagues.join(alice, ladder.pk)
     return World(alice, botty, mallory, game, open_game, seek, token, clients,
-                 challenge=challenge(alice, to="botty", kind="claim"), period=period, tournament=cup)
+                 challenge=challenge(alice, to="botty", kind="claim"), period=period, tournament=cup, league=ladder)
 
 
 OPERATIONS = schema_operations()

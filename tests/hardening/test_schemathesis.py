@@ -86,6 +86,11 @@ SEMANTIC_REFUSALS: dict[tuple[str, str], dict[str, set[str] | None]] = {
     ("POST", "/api/v1/tournaments"): {"invalid": {"name", "format", "rounds", "time_control", "max_players",
                                                   "min_players", "rating_min", "starts_at", "max_game_days"},
                                       "invalid_options": {"options"}},
+    # a league's terms between fields (issue 36): movers for the division size, max_members at least a division,
+    # the season for the time control, the rating range, the first start ahead, the kind's options
+    ("POST", "/api/v1/leagues"): {"invalid": {"name", "format", "time_control", "division_size", "season_days",
+                                              "movers", "max_members", "rating_min", "starts_at"},
+                                  "invalid_options": {"options"}},
 }
 _positive = CHECKS.get_one("positive_data_acceptance")
 

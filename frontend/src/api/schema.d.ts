@@ -1014,6 +1014,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leagues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leagues, newest first (paged)
+         * @description Newest first; `status` filters. Keyset pages: send `next` back as `cursor`. Scope: `games:read`.
+         */
+        get: operations["leagues_list"];
+        put?: never;
+        /**
+         * Create a league
+         * @description Any player may create one (at most 2 not closed at once: 409; operators: no limit); creating it does not make you a member. The first season starts at `starts_at` with the members then (at least 2); each next season starts when the previous ends. Rate limit: `leagues_create` (10/hour). Scope: `games:play`.
+         */
+        post: operations["leagues_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leagues/{league_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One league: its season's divisions, the last moves
+         * @description `season.divisions`: each division of the running season is a round-robin tournament (`GET /tournaments/{tournament_id}`: standings, crosstable; `/games`). `previous_season.moves`: who went up, down, stayed, entered or was dropped. Scope: `games:read`.
+         */
+        get: operations["leagues_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leagues/{league_id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a league (you play from the next season)
+         * @description Checked: not closed, not a member already, bots allowed, your rating in the kind's 2-player pool within the range, your reliability at least `min_reliability`, not full, no block between you and a member. You enter the lowest division at the next season's start. Scope: `games:play`.
+         */
+        post: operations["leagues_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leagues/{league_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a league
+         * @description Waiting for the next season: your membership is gone at once. Playing this season: you withdraw from your division (your running games are resigned, your unplayed ones forfeited) and are dropped at the season's end. Leaving twice changes nothing. Scope: `games:play`.
+         */
+        post: operations["leagues_leave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mutes": {
         parameters: {
             query?: never;
@@ -1421,7 +1505,7 @@ export interface paths {
         put?: never;
         /**
          * Enter a tournament (before its start)
-         * @description Checked: entries open, not full, bots allowed, your rating in the kind's pool within the range, no block between you and an entrant. Entering twice changes nothing; once out (withdrawn) you cannot enter again. The entry that fills a tournament without a start time starts it. Scope: `games:play`.
+         * @description Checked: entries open, not full, bots allowed, your rating in the kind's pool within the range, your reliability at least `min_reliability`, no block between you and an entrant. Entering twice changes nothing; once out (withdrawn) you cannot enter again. The entry that fills a tournament without a start time starts it. Scope: `games:play`.
          */
         post: operations["tournaments_join"];
         delete?: never;
@@ -2426,6 +2510,20 @@ export interface components {
             /** @description Also set as the `csrftoken` cookie; send it as `X-CSRFToken`. */
             csrf_token: string;
         };
+        CurrentSeason: {
+            number: number;
+            /** Format: date-time */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description Games still running then are adjudicated.
+             */
+            ends_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description The top division first. */
+            divisions: components["schemas"]["Division"][];
+        };
         /**
          * @description * `1` - 1
          *     * `2` - 2
@@ -2480,6 +2578,20 @@ export interface components {
             notification_id: number | null;
             /** Format: date-time */
             at: string;
+        };
+        Division: {
+            /** @description 1 = the top division. */
+            division: number;
+            /** @description Its round-robin tournament (null for a moment at the season's start). */
+            tournament_id: number | null;
+            /** @description In ladder order at the season's start. */
+            players: components["schemas"]["Player"][];
+            links: components["schemas"]["DivisionLinks"];
+        };
+        DivisionLinks: {
+            /** @description Its standings and crosstable. */
+            tournament: string | null;
+            games: string | null;
         };
         /**
          * @description The game ended by a resignation, a timeout or an adjudication (an ended game's engine `game_over` is the
@@ -3209,6 +3321,184 @@ export interface components {
             deviation: number;
             games: number;
         };
+        League: {
+            id: number;
+            name: string;
+            kind: string;
+            /** @description The kind's title. */
+            title: string;
+            /**
+             * @description `open`: no season running (waiting for the start or for two members); `running`; `closed`.
+             *
+             *     * `open` - open
+             *     * `running` - running
+             *     * `closed` - closed
+             */
+            status: components["schemas"]["LeagueStatusEnum"];
+            /** @description An operator closed it: no season after the current one. */
+            closing: boolean;
+            options: {
+                [key: string]: unknown;
+            };
+            time_control: components["schemas"]["TimeControl"];
+            rated: boolean;
+            division_size: number;
+            season_days: number;
+            /** @description Promoted and relegated per division. */
+            movers: number;
+            max_members: number;
+            /** @description Members (those leaving at the season's end included). */
+            member_count: number;
+            rating_min: number | null;
+            rating_max: number | null;
+            min_reliability: number;
+            bots_allowed: boolean;
+            /**
+             * Format: date-time
+             * @description The first season's start.
+             */
+            starts_at: string;
+            /** @description The running or last season's number (0: none yet). */
+            current_season: number;
+            featured: boolean;
+            created_by: components["schemas"]["Player"];
+            /** Format: date-time */
+            created_at: string;
+            links: components["schemas"]["LeagueLinks"];
+        };
+        /**
+         * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
+         *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
+         *     (`additionalProperties: false`).
+         */
+        LeagueCreateRequest: {
+            /** @description At most 60 characters. */
+            name: string;
+            /**
+             * @description The game kind of every game: a 2-player kind, e.g. "claim".
+             *
+             *     * `claim` - claim
+             *     * `claim-mix` - claim-mix
+             *     * `claim2` - claim2
+             *     * `inheritors` - inheritors
+             */
+            kind: components["schemas"]["GameKindEnum"];
+            /** @description Engine options of every game, as for POST /games. */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description Days per move or a bank, as for POST /games (not unlimited). */
+            time_control: components["schemas"]["NewTimeControlRequest"];
+            /**
+             * @description Rated in the kind's 2-player pool.
+             * @default true
+             */
+            rated?: boolean;
+            /**
+             * @description Players per division (the lowest takes the remainder: from half a division to one and a half).
+             * @default 10
+             */
+            division_size?: number;
+            /**
+             * @description A season's length; its games still running then are adjudicated.
+             * @default 28
+             */
+            season_days?: number;
+            /**
+             * @description Promoted and relegated per division at a season's end (at most half a division).
+             * @default 2
+             */
+            movers?: number;
+            /**
+             * @description At least division_size.
+             * @default 200
+             */
+            max_members?: number;
+            rating_min?: number | null;
+            rating_max?: number | null;
+            /**
+             * @description Members' reliability (0-100) at least this; 0: no condition.
+             * @default 0
+             */
+            min_reliability?: number;
+            /** @default false */
+            bots_allowed?: boolean;
+            /**
+             * Format: date-time
+             * @description The first season's start (at most 90 days ahead).
+             */
+            starts_at: string;
+        };
+        LeagueDetail: {
+            id: number;
+            name: string;
+            kind: string;
+            /** @description The kind's title. */
+            title: string;
+            /**
+             * @description `open`: no season running (waiting for the start or for two members); `running`; `closed`.
+             *
+             *     * `open` - open
+             *     * `running` - running
+             *     * `closed` - closed
+             */
+            status: components["schemas"]["LeagueStatusEnum"];
+            /** @description An operator closed it: no season after the current one. */
+            closing: boolean;
+            options: {
+                [key: string]: unknown;
+            };
+            time_control: components["schemas"]["TimeControl"];
+            rated: boolean;
+            division_size: number;
+            season_days: number;
+            /** @description Promoted and relegated per division. */
+            movers: number;
+            max_members: number;
+            /** @description Members (those leaving at the season's end included). */
+            member_count: number;
+            rating_min: number | null;
+            rating_max: number | null;
+            min_reliability: number;
+            bots_allowed: boolean;
+            /**
+             * Format: date-time
+             * @description The first season's start.
+             */
+            starts_at: string;
+            /** @description The running or last season's number (0: none yet). */
+            current_season: number;
+            featured: boolean;
+            created_by: components["schemas"]["Player"];
+            /** Format: date-time */
+            created_at: string;
+            links: components["schemas"]["LeagueLinks"];
+            /** @description The running season; null: none. */
+            season: components["schemas"]["CurrentSeason"] | null;
+            /** @description The last finished season: promotion and relegation. */
+            previous_season: components["schemas"]["PreviousSeason"] | null;
+            /** @description Members who enter the lowest division at the next season. */
+            waiting: components["schemas"]["Player"][];
+            /** @description Yours, or null. */
+            my_membership: components["schemas"]["Membership"] | null;
+        };
+        LeagueLinks: {
+            self: string;
+            join: string;
+            leave: string;
+        };
+        LeaguePage: {
+            results: components["schemas"]["League"][];
+            /** @description The cursor of the next page; null: the last page. */
+            next: number | null;
+        };
+        /**
+         * @description * `open` - open
+         *     * `running` - running
+         *     * `closed` - closed
+         * @enum {string}
+         */
+        LeagueStatusEnum: "open" | "running" | "closed";
         /**
          * @description * `1` - 1
          *     * `2` - 2
@@ -3281,6 +3571,27 @@ export interface components {
             /** @description How many were marked read now. */
             marked: number;
         };
+        Membership: {
+            /** Format: date-time */
+            joined_at: string;
+            /** @description Your division this season (1 = top); null: waiting for the next season. */
+            division: number | null;
+            /**
+             * Format: date-time
+             * @description You left: dropped at the season's end.
+             */
+            left_at: string | null;
+        };
+        Move: {
+            player: components["schemas"]["Player"];
+            /** @description Their division that season (1 = top); null: a newcomer. */
+            division: number | null;
+            /** @description Their final rank in it. */
+            rank: number | null;
+            /** @description Their division the next season; null: dropped. */
+            to: number | null;
+            movement: components["schemas"]["MovementEnum"];
+        };
         /**
          * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
          *     two-seat challenge) is a 400 naming it rather than silently ignored. Its schema says so
@@ -3297,6 +3608,15 @@ export interface components {
             /** @description Your id for this move (e.g. a UUID): a retry with the same id returns the first answer and applies nothing. */
             client_id?: string | null;
         };
+        /**
+         * @description * `promoted` - promoted
+         *     * `relegated` - relegated
+         *     * `stayed` - stayed
+         *     * `entered` - entered
+         *     * `dropped` - dropped
+         * @enum {string}
+         */
+        MovementEnum: "promoted" | "relegated" | "stayed" | "entered" | "dropped";
         /** @description Documentation of `time_control` in a create request (validated by the service's parser). */
         NewTimeControlRequest: {
             /**
@@ -3652,6 +3972,20 @@ export interface components {
             };
             /** @description For PushManager.subscribe (null: no push). */
             vapid_public_key: string | null;
+        };
+        PreviousSeason: {
+            number: number;
+            /** Format: date-time */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description Games still running then are adjudicated.
+             */
+            ends_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description Every player, by division then rank; newcomers last. */
+            moves: components["schemas"]["Move"][];
         };
         /**
          * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
@@ -4405,6 +4739,8 @@ export interface components {
             player_count: number;
             rating_min: number | null;
             rating_max: number | null;
+            /** @description Entrants' reliability at least this (0: no condition). */
+            min_reliability: number;
             bots_allowed: boolean;
             /**
              * Format: date-time
@@ -4466,6 +4802,11 @@ export interface components {
             min_players?: number | null;
             rating_min?: number | null;
             rating_max?: number | null;
+            /**
+             * @description Entrants' reliability (0-100) at least this; 0: no condition.
+             * @default 0
+             */
+            min_reliability?: number;
             /** @default false */
             bots_allowed?: boolean;
             /**
@@ -4502,6 +4843,8 @@ export interface components {
             player_count: number;
             rating_min: number | null;
             rating_max: number | null;
+            /** @description Entrants' reliability at least this (0: no condition). */
+            min_reliability: number;
             bots_allowed: boolean;
             /**
              * Format: date-time
@@ -9526,6 +9869,451 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    leagues_list: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page. */
+                cursor?: number;
+                /** @description Leagues per page (20; ≤ 100). */
+                limit?: number;
+                /** @description Only this status. */
+                status?: "closed" | "open" | "running";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaguePage"];
+                };
+            };
+            /** @description Invalid request: field messages under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    leagues_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeagueCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueDetail"];
+                };
+            };
+            /** @description Invalid terms: the field is named under `fields`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Too many leagues of yours not closed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    leagues_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                league_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueDetail"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such league. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    leagues_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                league_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueDetail"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, an entry condition, or a block. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such league. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Closed, full, or a member already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    leagues_leave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                league_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueDetail"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope, or you are not (yet) a player of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such league. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Not a member. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
                 };
             };
             /** @description The database or Redis is briefly away: retry after `Retry-After`. */

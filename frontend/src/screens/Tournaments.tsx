@@ -204,6 +204,7 @@ export function TournamentScreen({ id }: { id: number }) {
       </p>
       <p class="small muted">{startText(d)} · {t("tour.by", { name: iso(d.created_by.name || d.created_by.username) })}
         {(d.rating_min != null || d.rating_max != null) && <> · {t("tour.rating_range", { min: d.rating_min ?? 0, max: d.rating_max ?? "∞" })}</>}
+        {d.min_reliability > 0 && <> · {t("tour.reliability_at_least", { min: d.min_reliability })}</>}
         {d.bots_allowed && <> · {t("tour.bots")}</>}</p>
       {d.my_entry && <p class="notice done" id="tour-mine">{d.my_entry.withdrawn_at ? t("tour.you_out") : t("tour.you_in")}</p>}
       <div class="row" id="tour-actions">
@@ -438,6 +439,7 @@ export function TournamentCreateScreen() {
           <Field id="tf-min_players" label={t("tour.min_players")} type="number" inputMode="numeric" value={f.minPlayers} onInput={(v) => put({ minPlayers: v })} errors={msg("min_players")} />
           <Field id="tf-rating_min" label={t("tour.rating_min")} type="number" inputMode="numeric" value={f.ratingMin} onInput={(v) => put({ ratingMin: v })} errors={msg("rating_min")} />
           <Field id="tf-rating_max" label={t("tour.rating_max")} type="number" inputMode="numeric" value={f.ratingMax} onInput={(v) => put({ ratingMax: v })} errors={msg("rating_max")} />
+          <Field id="tf-min_reliability" label={t("tour.min_reliability")} type="number" inputMode="numeric" value={f.minReliability} onInput={(v) => put({ minReliability: v })} errors={msg("min_reliability")} />
           <label class="radio"><input type="checkbox" id="tf-bots_allowed" checked={f.botsAllowed} onChange={(e) => put({ botsAllowed: (e.target as HTMLInputElement).checked })} />{t("tour.bots_allowed")}</label>
           <Field id="tf-starts_at" label={t("tour.starts_at_label")} type="datetime-local" value={f.startsAt} onInput={(v) => put({ startsAt: v })} errors={msg("starts_at")} />
           <Field id="tf-max_game_days" label={t("tour.max_game_days")} type="number" inputMode="numeric" value={f.maxGameDays} onInput={(v) => put({ maxGameDays: v })} errors={msg("max_game_days")} />
@@ -459,6 +461,6 @@ function problemText(p: Problem): string {
 /** The request fields and the form's names for them (a server message on a field clears when it is edited). */
 const FIELD_OF: Partial<Record<FieldName, keyof CreateForm>> = {
   name: "name", kind: "kind", format: "format", max_players: "maxPlayers", min_players: "minPlayers", rounds: "rounds",
-  time_control: "time", rated: "rated", rating_min: "ratingMin", rating_max: "ratingMax", bots_allowed: "botsAllowed",
+  time_control: "time", rated: "rated", rating_min: "ratingMin", rating_max: "ratingMax", min_reliability: "minReliability", bots_allowed: "botsAllowed",
   starts_at: "startsAt", max_game_days: "maxGameDays", options: "kind",
 };
