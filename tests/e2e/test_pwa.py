@@ -10,6 +10,8 @@ import uuid
 
 import pytest
 
+from games.notify.models import EVENTS
+
 from .conftest import shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -225,7 +227,7 @@ def test_correspondence_screens(server, new_page):
     shot(page, "33-profile")
     page.goto(server + "/#/notes")
     page.wait_for_selector("#prefs")
-    assert page.locator("#prefs tbody tr").count() == 8  # every event (issue 21: seat_replaced)
+    assert page.locator("#prefs tbody tr").count() == len(EVENTS)  # every event the server has a preference for
     box = page.locator("#prefs tbody tr").first.locator("input").nth(2)  # your_turn by e-mail
     was = box.is_checked()
     box.click()
