@@ -14,7 +14,7 @@ For one decision — a seat's view then (``rules.view(state, seat)``), its legal
   its team; 3 seats: a win shared by k seats counts 1/k), 0.5 for a 4-seat draw, exactly as the King counts it.
 
 The budget is a fixed number of playouts per decision (:data:`PLAYOUTS`, split evenly over the candidates, at least
-:data:`MIN_ITERATIONS` deals each), the clock is never read, and the random generator is seeded by the caller
+:data:`MIN_ITERATIONS` deals each; 3-4 seats: :data:`N_SEAT_SHARE` of both, the same CPU), the clock is never read, and the random generator is seeded by the caller
 (the service derives it from the game id and the decision's index), so a review is reproducible.
 
 A decision's *drop* is the best move's chance minus the played move's; a drop of at least :data:`INACCURACY` is
@@ -33,10 +33,14 @@ from games.ai.claim.knowledge import core_move, read_view
 
 #: Kinds the review can evaluate (the King's search): the Claim family, 2-4 seats.
 REVIEW_KINDS = ("claim", "claim2", "claim-mix")
-#: Playouts per decision (all candidates together): the review's fixed budget.
-PLAYOUTS = 2600
-#: Every candidate is tried on at least this many deals (a 13-card choice would otherwise get ~200).
-MIN_ITERATIONS = 160
+#: Playouts per decision (all candidates together): the review's fixed budget (2 seats; ~0.3 s of CPU, about what
+#: the King spends at 1 s of budget, since it measures ~2x faster than its nominal ``PLAYOUTS_PER_SEC``).
+PLAYOUTS = 12000
+#: Every candidate is tried on at least this many deals.
+MIN_ITERATIONS = 500
+#: 3-4 seats: the N-seat playouts run through the core functions, ~7x slower (``king.PLAYOUTS_PER_SEC_N``), so
+#: the same CPU buys this share of the playouts.
+N_SEAT_SHARE = king.PLAYOUTS_PER_SEC_N / king.PLAYOUTS_PER_SEC
 #: Node budget of the exact phase-2 solver per decision (the King's at 1 s: ``NODES_PER_SEC``).
 EXACT_NODES = 20000
 #: Drop thresholds (best chance - played chance).
@@ -80,19 +84,22 @@ def mark_for(drop: float | None) -> Mark | None:
     return None
 
 
-def iterations(candidates: int, playouts: int = PLAYOUTS) -> int:
-    """Deals per candidate for a decision of ``candidates`` legal moves."""
-    return max(MIN_ITERATIONS, playouts // max(1, candidates))
+def iterations(candidates: int, playouts: int, seats: int = 2) -> int:
+    """Deals per candidate for a decision of ``candidates`` legal moves at a table of ``seats``."""
+    share = 1.0 if seats == 2 else N_SEAT_SHARE
+    return max(int(MIN_ITERATIONS * share), int(playouts * share) // max(1, candidates))
 
 
 def evaluate(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int,
-             playouts: int = PLAYOUTS) -> tuple[list[Option], str]:
+             playouts: int | None = None) -> tuple[list[Option], str]:
     """Every legal move's chance of winning for the seat that sees ``view`` (sorted best first, ties in the
     order of ``legal``) and the method (``exact`` or ``playouts``). Deterministic for a given ``seed``."""
     if not supports(kind):
         raise ValueError(f"no review for {kind!r}")
     if len(legal) < 2:
         raise ValueError("a forced move has no evaluation")
+    if playouts is None:
+        playouts = PLAYOUTS
     k = read_view(view)
     codes = [core_move(m) for m in legal]
     cands = sorted(set(codes))
@@ -100,13 +107,13 @@ def evaluate(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, An
     scores = king.exact_scores(k, cands, EXACT_NODES)
     if scores is None:
         method = "playouts"
-        scores = king.playout_scores(k, cands, iterations(len(cands), playouts), random.Random(seed))
+        scores = king.playout_scores(k, cands, iterations(len(cands), playouts, k.seats), random.Random(seed))
     order = sorted(range(len(legal)), key=lambda i: -scores[codes[i]])
     return [Option(dict(legal[i]), round(scores[codes[i]], 4)) for i in order], method
 
 
 def review_decision(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]],
-                    played: Mapping[str, Any], seed: int, playouts: int = PLAYOUTS) -> DecisionReview:
+                    played: Mapping[str, Any], seed: int, playouts: int | None = None) -> DecisionReview:
     """The review of one decision: ``played`` must be one of ``legal`` (:class:`ValueError` otherwise)."""
     if not legal:
         raise ValueError("a decision needs legal moves")
