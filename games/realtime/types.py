@@ -24,6 +24,7 @@ RematchOfferJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("RematchOffer"
 NotificationJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("Notification")]
 PublicUserJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("PublicUser")]
 ChatLineJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("ChatLine")]
+ReviewProgressJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("ReviewProgress")]  # {"done", "total"}
 
 ChallengeChange: TypeAlias = Literal["challenge_created", "challenge_received", "challenge_accepted",
                                      "challenge_declined", "challenge_cancelled", "challenge_expired"]
@@ -115,11 +116,6 @@ class FollowedEvent(TypedDict):
 ReviewStatus: TypeAlias = Literal["queued", "running", "done", "failed"]
 
 
-class ReviewProgress(TypedDict):
-    done: int
-    total: int
-
-
 class ReviewEvent(TypedDict):
     """A game review the caller requested (`POST /games/{id}/review`) progressed: `running` with `progress`
     (decisions done / total) as it goes, then `done` (read `GET /games/{id}/review`) or `failed` (request it
@@ -128,7 +124,7 @@ class ReviewEvent(TypedDict):
     type: Literal["review"]
     game_id: int
     status: ReviewStatus
-    progress: ReviewProgress
+    progress: ReviewProgressJSON
 
 
 TournamentWhat: TypeAlias = Literal["starting_soon", "started", "round_paired", "new_game", "standings", "finished",
