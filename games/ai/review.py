@@ -14,8 +14,9 @@ For one decision — a seat's view then (``rules.view(state, seat)``), its legal
   its team; 3 seats: a win shared by k seats counts 1/k), 0.5 for a 4-seat draw, exactly as the King counts it.
 
 The budget is a fixed number of playouts per decision (:data:`PLAYOUTS`, split evenly over the candidates, at least
-:data:`MIN_ITERATIONS` deals each; 3-4 seats: :data:`N_SEAT_SHARE` of both, the same CPU), the clock is never read, and the random generator is seeded by the caller
-(the service derives it from the game id and the decision's index), so a review is reproducible.
+:data:`MIN_ITERATIONS` deals each; 3-4 seats: :data:`N_SEAT_SHARE` of both, the same CPU), the clock is never
+read, and the random generator is seeded by the caller (the service derives it from the game id and the decision's
+index), so a review is reproducible.
 
 A decision's *drop* is the best move's chance minus the played move's; a drop of at least :data:`INACCURACY` is
 an inaccuracy, at least :data:`MISTAKE` a mistake. A forced move (one legal move) gets no evaluation.

@@ -7,15 +7,17 @@ it all). Only a finished game ever has a review, so nothing of the kind is told 
 
 from __future__ import annotations
 
+from typing import cast
+
 from games.realtime.lifecycle import EVENT_MESSAGE
 from games.realtime.publish import send_to_groups, user_group
-from games.realtime.types import ReviewEvent
+from games.realtime.types import ReviewEvent, ReviewStatus
 
 from .models import Review
 
 
 def review_frame(review: Review) -> ReviewEvent:
-    return {"type": "review", "game_id": review.game_id, "status": review.status,
+    return {"type": "review", "game_id": review.game_id, "status": cast(ReviewStatus, review.status),
             "progress": {"done": review.done, "total": review.total}}
 
 

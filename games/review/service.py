@@ -7,8 +7,8 @@
   no evaluation of any kind while it runs, through any route (the review's events and its task only ever exist
   for a finished game); an aborted game has none either (the same code).
 * **Once**: a game has at most one :class:`~games.review.models.Review` row. The first request creates it
-  (``queued``) and ``review.compute`` is enqueued on the ``review`` queue after the commit (:mod:`.tasks`); a later request returns it
-  as it is (and adds the caller to the users told of its progress), a ``failed`` one is queued again.
+  (``queued``) and ``review.compute`` is enqueued on the ``review`` queue after the commit (:mod:`.tasks`); a later
+  request returns it as it is (and adds the caller to the users told of its progress), a ``failed`` one is queued again.
 * **How**: :func:`compute` replays the game's record (seed + moves) with the engine and, before every move, takes
   the moving seat's view and legal moves then — never the state — and asks :func:`games.ai.review.review_decision`,
   seeded from the game id and the decision's index, with a fixed budget of playouts (reproducible). Progress

@@ -13,7 +13,7 @@ from games.review.models import Review
 from games.rules.registry import get_rules
 from tests.service.conftest import play_human_vs_human
 
-from .conftest import SCOPES, Blunderer, start_game
+from .conftest import Blunderer, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +157,7 @@ def test_no_review_while_the_game_runs(make_api, pushed):
 
 
 def test_an_aborted_game_has_no_review(make_api):
-    a, b = make_api("alice"), make_api("bob")
+    a, _b = make_api("alice"), make_api("bob")
     game = a.create(kind="claim", opponents=[{"type": "user", "username": "bob"}])
     assert a.post(f"/api/v1/games/{game['id']}/abort", {}).status_code in (200, 201)
     assert Game.objects.get(pk=game["id"]).status == Game.Status.ABORTED
@@ -203,7 +203,7 @@ def test_refusals(make_api, rates):
 
 
 def test_watchers_of_a_watchable_game_may_review_it_unless_blocked(make_api):
-    gid, alice, bob = _finished(make_api, watchable=True)
+    gid, _alice, bob = _finished(make_api, watchable=True)
     watcher, blocked = make_api("walter"), make_api("boris")
     relations.add(bob.user.pk, relations.BLOCK, blocked.user.pk)
     assert watcher.post(url(gid)).status_code == 202

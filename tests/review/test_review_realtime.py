@@ -7,8 +7,15 @@ import pytest
 
 from games.review import tasks
 from games.service import Conflict, resign
-from tests.realtime.conftest import adb, asgi_app, connect, make_token, play_one, receive  # noqa: F401 — fixtures
-from tests.realtime.conftest import two_player_game  # noqa: F401 — fixture used here
+from tests.realtime.conftest import (  # noqa: F401 — fixtures
+    adb,
+    asgi_app,
+    connect,
+    make_token,
+    play_one,
+    receive,
+    two_player_game,
+)
 from tests.realtime.test_stream_schema import served_schema, validator
 from tests.realtime.test_streams import Stream
 
@@ -63,7 +70,7 @@ async def test_nothing_while_the_game_runs_then_the_requesters_review_events(con
     _no_evaluation(await _frames(to_bob))
     await adb(resign)(bob, gid)
     _no_evaluation(await _frames(to_alice))
-    review, queued = await adb(tasks.request_review)(alice, gid)  # eager: computed on commit
+    _review, queued = await adb(tasks.request_review)(alice, gid)  # eager: computed on commit
     assert queued
     frames = [f for f in await _frames(to_alice) if f["type"] == "review"]
     for frame in frames:
