@@ -34,6 +34,7 @@ class Review(models.Model):
     decisions = models.JSONField(default=list, blank=True)
     error = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
+    touched_at = models.DateTimeField(default=timezone.now, help_text="Queued, started or progressed last.")
     finished_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:

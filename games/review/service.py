@@ -9,6 +9,8 @@
 * **Once**: a game has at most one :class:`~games.review.models.Review` row. The first request creates it
   (``queued``) and ``review.compute`` is enqueued on the ``review`` queue after the commit (:mod:`.tasks`); a later
   request returns it as it is (and adds the caller to the users told of its progress), a ``failed`` one is queued again.
+* **Stuck**: a review ``queued`` or ``running`` that has not moved for :data:`STALE_SECONDS` lost its task; the
+  next request queues it again.
 * **How**: :func:`compute` replays the game's record (seed + moves) with the engine and, before every move, takes
   the moving seat's view and legal moves then — never the state — and asks :func:`games.ai.review.review_decision`,
   seeded from the game id and the decision's index, with a fixed budget of playouts (reproducible). Progress
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -39,6 +42,9 @@ log = logging.getLogger(__name__)
 NOT_OVER = "No review while a game is running: fair play."
 ABORTED = "An aborted game has no review."
 UNSUPPORTED = "Reviews are not available for this kind of game yet."
+#: A review queued or running that has not moved for this long lost its task (a worker or an embedded server
+#: stopped): the next request queues it again (the computation restarts; it is deterministic).
+STALE_SECONDS = 600
 
 
 def decision_seed(game_id: int, index: int) -> int:
@@ -96,9 +102,12 @@ def request_review(user: Any, game_id: int) -> tuple[Review, bool]:
         if not created:
             if user.pk not in review.listeners and len(review.listeners) < MAX_LISTENERS:
                 review.listeners = [*review.listeners, user.pk]
-            if review.status == Review.Status.FAILED:
+            stale = timezone.now() - timedelta(seconds=STALE_SECONDS)
+            if review.status == Review.Status.FAILED or (
+                    review.status in (Review.Status.QUEUED, Review.Status.RUNNING) and review.touched_at < stale):
                 review.status, review.done, review.error, review.decisions = Review.Status.QUEUED, 0, "", []
                 review.playouts = ai_review.PLAYOUTS
+                review.touched_at = timezone.now()
                 queued = True
             review.save()
     return review, queued
@@ -157,15 +166,15 @@ def compute(game_id: int) -> bool:
             review.status, review.error = Review.Status.FAILED, "The game is not finished."
             review.save(update_fields=["status", "error"])
             return False
-        review.status, review.done = Review.Status.RUNNING, 0
+        review.status, review.done, review.touched_at = Review.Status.RUNNING, 0, timezone.now()
         review.total = Move.objects.filter(game_id=game_id).count()
-        review.save(update_fields=["status", "done", "total"])
+        review.save(update_fields=["status", "done", "total", "touched_at"])
     events.push(review)
     playouts = review.playouts or ai_review.PLAYOUTS
 
     def progress(done: int) -> None:
         review.done = done
-        Review.objects.filter(pk=game_id, status=Review.Status.RUNNING).update(done=done)
+        Review.objects.filter(pk=game_id, status=Review.Status.RUNNING).update(done=done, touched_at=timezone.now())
         events.push(review)
 
     try:

@@ -3,7 +3,11 @@ refusal, fair play (nothing while the game runs), stored once, reproducible."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+from unittest import mock
+
 import pytest
+from django.utils import timezone
 
 from accounts import relations
 from games.ai import review as ai_review
@@ -128,6 +132,24 @@ def test_a_failed_review_can_be_requested_again(blunder_game, monkeypatch):
     assert body["status"] == "failed" and body["decisions"] == []
     r = alice.post(url(gid))
     assert r.status_code == 202 and r.json()["status"] == "queued"
+    assert alice.get(url(gid)).json()["status"] == "done"
+
+
+def test_a_review_whose_task_was_lost_is_queued_again(blunder_game, settings):
+    gid, alice, bob, _ = blunder_game
+    settings.TASK_MODE = "celery"  # the task goes to a broker nobody reads here: lost for this test
+    with mock.patch("games.review.tasks.enqueue") as sent:
+        assert alice.post(url(gid)).status_code == 202
+        assert sent.call_count == 1
+        assert bob.post(url(gid)).status_code == 200  # still queued, recently: not again
+        assert sent.call_count == 1
+        Review.objects.filter(pk=gid).update(touched_at=timezone.now() - timedelta(seconds=service.STALE_SECONDS + 1))
+        r = bob.post(url(gid))
+        assert r.status_code == 202 and r.json()["status"] == "queued"
+        assert sent.call_count == 2
+    settings.TASK_MODE = "eager"
+    Review.objects.filter(pk=gid).update(touched_at=timezone.now() - timedelta(seconds=service.STALE_SECONDS + 1))
+    assert alice.post(url(gid)).status_code == 202
     assert alice.get(url(gid)).json()["status"] == "done"
 
 
