@@ -3,6 +3,7 @@ refusal, fair play (nothing while the game runs), stored once, reproducible."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from unittest import mock
 
@@ -14,6 +15,8 @@ from games.ai import review as ai_review
 from games.models import Game, Move
 from games.review import events, service
 from games.review.models import Review
+from games.rules.cards import FACTION_NAMES
+from games.rules.claim.options import random_mix
 from games.rules.registry import get_rules
 from tests.service.conftest import play_human_vs_human
 
@@ -259,3 +262,63 @@ def test_inheritors_is_refused_until_it_has_a_search(make_api):
 def test_the_review_scope_is_per_user(settings):
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["review"]
     assert settings.CELERY_TASK_ROUTES["review.compute"] == {"queue": "review"}
+
+
+def test_the_admin_lists_reviews_read_only(blunder_game, make_user):
+    gid, alice, _bob, _ = blunder_game
+    assert alice.post(url(gid)).status_code == 202
+    from django.test import Client  # noqa: PLC0415
+
+    client = Client()
+    client.force_login(make_user("op", is_staff=True, is_superuser=True))
+    page = client.get("/admin/review/review/")
+    assert page.status_code == 200 and str(gid).encode() in page.content
+    assert client.get(f"/admin/review/review/{gid}/change/").status_code == 200
+    assert client.get("/admin/review/review/add/").status_code == 403
+
+
+@pytest.fixture(scope="module")
+def components():
+    from tests.service.test_schema_matches_answers import Components  # noqa: PLC0415 — its validators, reused
+
+    return Components()
+
+
+@pytest.mark.parametrize(("kind", "seats"), [("claim", 2), ("claim2", 2), ("claim-mix", 3), ("claim-mix", 4)])
+def test_whole_games_of_every_kind_and_seat_count_answer_as_the_schema_says(make_api, components, kind, seats):
+    """A whole game against Squires, reviewed: every answer a ``Review`` of the schema, every decision of every seat
+    (AI seats too: ``player`` null), each legal move of the seat then among the options."""
+    rng = random.Random(f"{kind}-{seats}")
+    alice = make_api("alice")
+    body: dict = {"kind": kind, "seats": seats, "opponents": [{"type": "ai", "level": 1}] * (seats - 1)}
+    if kind == "claim-mix":
+        body["options"] = {"factions": [FACTION_NAMES[f] for f in random_mix(rng, seats)]}
+    view = alice.create(**body)
+    gid = view["id"]
+    assert alice.post(url(gid)).status_code == 409
+    while view["status"] == "active":
+        if not view["my_turn"]:
+            view = alice.view(gid)
+            continue
+        view = alice.move(gid, view["version"], rng.choice(view["legal_moves"])).json()
+    first = alice.post(url(gid))
+    assert first.status_code == 202
+    components.check("Review", first.json(), "the review requested")
+    review = alice.get(url(gid)).json()
+    components.check("Review", review, "the review done")
+    game = Game.objects.get(pk=gid)
+    rules = get_rules(kind)
+    state = rules.setup(game.options, game.seat_count, game.seed)
+    rows = list(Move.objects.filter(game_id=gid).order_by("number").values_list("seat", "move"))
+    assert len(review["decisions"]) == len(rows) == review["progress"]["total"]
+    mine = alice.view(gid)["my_seat"]
+    for d, (seat, move) in zip(review["decisions"], rows, strict=True):
+        legal = rules.legal_moves(state, seat)
+        assert d["seat"] == seat and d["played"] == move
+        assert d["player"] == ("alice" if seat == mine else None)
+        if len(legal) > 1:
+            assert sorted(map(repr, (o["move"] for o in d["options"]))) == sorted(map(repr, legal))
+            assert all(0.0 <= o["chance"] <= 1.0 for o in d["options"])
+        else:
+            assert d["options"] == []
+        state, _ = rules.apply(state, seat, move)
