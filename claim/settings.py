@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "games.challenges",
     "games.chat",
     "games.tournaments",
+    "games.review",
 ]
 
 MIDDLEWARE = [
@@ -198,6 +199,10 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Queues: everything on Celery's default queue ("celery") but the long computations of game reviews (games/review,
+# tens of seconds of CPU each), on their own queue "review" so they never delay an AI's turn: served, a worker
+# consumes it (docker/compose.yml "review-worker": -Q review); embedded, claim.tasks gives it its own thread.
+CELERY_TASK_ROUTES = {"review.compute": {"queue": "review"}}
 # Celery's Django fixup closes every database connection before and after each task unless this is
 # set (a new PostgreSQL backend per task: 5 connections/s at 200 moves/s, docs/performance.md seventh
 # round). With it the fixup leaves them open and claim.celery applies Django's own per-request policy
@@ -356,6 +361,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         "reports": env_str("THROTTLE_REPORTS", "10/hour"),
         # follows, blocks and mutes added or removed, per user (games/social/api.py)
         "social": env_str("THROTTLE_SOCIAL", "60/min"),
+        # game reviews requested, per user (games/review/api.py): each is seconds of CPU in the background
+        "review": env_str("THROTTLE_REVIEW", "20/hour"),
     },
     "DEFAULT_PAGINATION_CLASS": "claim.pagination.BoundedLimitOffsetPagination",  # limit <= 200 (claim/pagination.py)
     "PAGE_SIZE": 50,

@@ -5,7 +5,9 @@ task inside the caller (an AI turn must never block the HTTP request that caused
 ``eager`` mode, which tests use for determinism:
 
 * ``celery``: ``task.apply_async`` through the broker (``REDIS_URL``).
-* ``thread``: an in-process thread pool runs ``task.apply`` (embedded default: no broker).
+* ``thread``: an in-process thread pool runs ``task.apply`` (embedded default: no broker); a task routed to
+  its own queue (``CELERY_TASK_ROUTES``, e.g. the long ``review`` computations) gets its own one-thread pool, so
+  it never holds up the AI's turns, as its own worker does when served.
 * ``eager``: run inline, now.
 
 Call it from ``transaction.on_commit`` so the task sees the committed row.
@@ -28,6 +30,8 @@ from claim.celery import app
 
 log = logging.getLogger(__name__)
 _pool: ThreadPoolExecutor | None = None
+_queue_pools: dict[str, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
 
 
 def _get_pool() -> ThreadPoolExecutor:
@@ -35,6 +39,23 @@ def _get_pool() -> ThreadPoolExecutor:
     if _pool is None:
         _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="claim-task")
     return _pool
+
+
+def task_queue(task: Any) -> str | None:
+    """The queue ``CELERY_TASK_ROUTES`` sends ``task`` to (None: the default queue)."""
+    route = getattr(settings, "CELERY_TASK_ROUTES", {}).get(getattr(task, "name", ""))
+    return route.get("queue") if isinstance(route, dict) else None
+
+
+def _pool_for(task: Any) -> ThreadPoolExecutor:
+    queue = task_queue(task)
+    if queue is None:
+        return _get_pool()
+    with _pools_lock:
+        pool = _queue_pools.get(queue)
+        if pool is None:
+            pool = _queue_pools[queue] = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"claim-{queue}")
+        return pool
 
 
 def _run_in_thread(task: Any, args: tuple, kwargs: dict) -> None:
@@ -55,7 +76,7 @@ def enqueue(task: Any, *args: Any, countdown: float | None = None, **kwargs: Any
     if mode == "eager":
         task.apply(args=args, kwargs=kwargs, throw=True)
         return None
-    return _get_pool().submit(_run_in_thread, task, args, kwargs)
+    return _pool_for(task).submit(_run_in_thread, task, args, kwargs)
 
 
 class Batcher:
@@ -130,6 +151,11 @@ def wait_for_thread_tasks(timeout: float = 30.0) -> None:
     if _pool is not None:
         _pool.shutdown(wait=True)
         _pool = None
+    with _pools_lock:
+        pools = list(_queue_pools.values())
+        _queue_pools.clear()
+    for pool in pools:
+        pool.shutdown(wait=True)
 
 
 def register_tasks() -> Any:

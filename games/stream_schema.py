@@ -158,7 +158,8 @@ def add_stream_paths(result: dict[str, Any], generator: Any, request: Any, publi
     paths[streams.EVENTS_PATH] = {"get": _operation(
         "stream_events", "Your events as an NDJSON stream",
         "Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, "
-        "`invitation_cancelled`, `chat`, `chat_hidden`, `spectators`, `followed` and `tournament` as they happen "
+        "`invitation_cancelled`, `chat`, `chat_hidden`, `spectators`, `followed`, `tournament` and `review` as they "
+        "happen "
         "(the socket's typed events, each a `StreamEventLine` alternative told apart by `type`), and with "
         "`?notifications=1` your new in-app notifications.",
         "StreamEventLine", (401, 403, 405, 429),

@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("games.spectate.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("games.social.urls")),
+    path("", include("games.review.urls")),
     path("bots/online", OnlineBotsView.as_view(), name="bots-online"),
     # The NDJSON streams (games/streams.py; in the OpenAPI schema by games/stream_schema.py): served by uvicorn.
     path("stream/events", streams.stream, name="stream-events"),

@@ -24,6 +24,7 @@ RematchOfferJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("RematchOffer"
 NotificationJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("Notification")]
 PublicUserJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("PublicUser")]
 ChatLineJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("ChatLine")]
+ReviewProgressJSON: TypeAlias = Annotated[dict[str, Any], SchemaRef("ReviewProgress")]  # {"done", "total"}
 
 ChallengeChange: TypeAlias = Literal["challenge_created", "challenge_received", "challenge_accepted",
                                      "challenge_declined", "challenge_cancelled", "challenge_expired"]
@@ -112,6 +113,20 @@ class FollowedEvent(TypedDict):
     by: PublicUserJSON
 
 
+ReviewStatus: TypeAlias = Literal["queued", "running", "done", "failed"]
+
+
+class ReviewEvent(TypedDict):
+    """A game review the caller requested (`POST /games/{id}/review`) progressed: `running` with `progress`
+    (decisions done / total) as it goes, then `done` (read `GET /games/{id}/review`) or `failed` (request it
+    again). Only ever for a finished game."""
+
+    type: Literal["review"]
+    game_id: int
+    status: ReviewStatus
+    progress: ReviewProgressJSON
+
+
 TournamentWhat: TypeAlias = Literal["starting_soon", "started", "round_paired", "new_game", "standings", "finished",
                                    "cancelled"]
 
@@ -181,7 +196,7 @@ class StreamError(TypedDict):
 #: A typed event pushed to every socket and account stream of the user (``client.event`` frames).
 AccountEvent: TypeAlias = (StreamChallengeEvent | StreamLifecycleEvent | StreamRematchOffer | InvitationReceivedEvent
                            | InvitationCancelledEvent | ChatEvent | ChatHiddenEvent | SpectatorsEvent | FollowedEvent
-                           | TournamentEvent)
+                           | TournamentEvent | ReviewEvent)
 #: One line of ``GET /stream/events`` (the component ``StreamEventLine``).
 StreamEventLine: TypeAlias = AccountEvent | StreamNotification | StreamError
 #: The tournament watch's socket messages, both ways (the component ``TournamentSocketMessage``).

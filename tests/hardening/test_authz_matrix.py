@@ -108,6 +108,9 @@ MATRIX: dict[str, dict[str, int]] = {
     # --- table chat (issue 35): chat:read / chat:write, or bot:play on a bot account; mallory is no spectator --------
     "chat_phrases": row(401, 200, 200, 200, 403, 200),
     "chat_history": row(401, 404, 200, 200, 403, 200),
+    # --- reviews (issue 37): alice's game is running (409 game_not_over: fair play), not watchable (404) ---------
+    "games_review": row(401, 404, 409, 409, 403, 409),
+    "games_review_request": row(401, 404, 409, 409, 403, 409),
     "chat_post": row(401, 404, 201, 201, 403, 201),
     "chat_read": row(401, 404, 200, 200, 403, 200),
     "reports_create": row(401, 400, 201, 201, 403, 201),  # mallory reporting herself: 400

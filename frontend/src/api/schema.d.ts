@@ -917,6 +917,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{game_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review of an ended game
+         * @description Its status, progress and, once `done`, every decision of every seat with each legal move's estimated chance of winning from that seat's information then (docs/ai.md, "Review"). Scope: `games:read`.
+         */
+        get: operations["games_review"];
+        put?: never;
+        /**
+         * Request the review of an ended game
+         * @description For a player of a finished game, or anyone who may watch it. 202 with the review queued (computed in the background; `review` events on your socket and account stream tell its progress), 200 with the stored one when it exists (a `failed` one is queued again: 202). Never while the game runs (409 `game_not_over`). Rate: `review` (20/hour per user). Scope: `games:play` (or `bot:play` for a bot account).
+         */
+        post: operations["games_review_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{game_id}/watch": {
         parameters: {
             query?: never;
@@ -1757,7 +1781,7 @@ export interface paths {
         };
         /**
          * Your events as an NDJSON stream
-         * @description Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, `invitation_cancelled`, `chat`, `chat_hidden`, `spectators`, `followed` and `tournament` as they happen (the socket's typed events, each a `StreamEventLine` alternative told apart by `type`), and with `?notifications=1` your new in-app notifications. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
+         * @description Challenge changes, `game_started`, `game_finished`, `rematch_offer`, `invitation_received`, `invitation_cancelled`, `chat`, `chat_hidden`, `spectators`, `followed`, `tournament` and `review` as they happen (the socket's typed events, each a `StreamEventLine` alternative told apart by `type`), and with `?notifications=1` your new in-app notifications. Authenticated as every REST endpoint is: a bearer token, personal (`clm_…`) or OAuth (`clo_…`), with `games:read` (or `bot:play` of a bot account), or the session; the same rate limits, and refusals in the API's error shape. At most 8 open streams per user and server process (429 beyond). One JSON object per line (`application/x-ndjson`); an empty line every 20 s keeps proxies from closing it. Best effort like the socket: after a reconnect, re-read what you follow. Never ends by itself (`x-streaming`): read it line by line.
          */
         get: operations["stream_events"];
         put?: never;
@@ -3567,6 +3591,12 @@ export interface components {
             username: string;
             password: string;
         };
+        /**
+         * @description * `inaccuracy` - inaccuracy
+         *     * `mistake` - mistake
+         * @enum {string}
+         */
+        MarkEnum: "inaccuracy" | "mistake";
         Marked: {
             /** @description How many were marked read now. */
             marked: number;
@@ -4346,6 +4376,73 @@ export interface components {
             /** @enum {string} */
             by?: "move";
         };
+        Review: {
+            game_id: number;
+            status: components["schemas"]["ReviewStatusEnum"];
+            progress: components["schemas"]["ReviewProgress"];
+            thresholds: components["schemas"]["ReviewThresholds"];
+            /** @description In game order; empty until `done`. */
+            decisions: components["schemas"]["ReviewDecision"][];
+        };
+        ReviewDecision: {
+            /** @description The game version before the move (its place in the game's history). */
+            index: number;
+            seat: number;
+            /** @description The seat's player's username; null for an AI. */
+            player: string | null;
+            played: components["schemas"]["EngineMove"];
+            /** @description The best move by the estimate (the played one when it is as good). */
+            best: components["schemas"]["EngineMove"];
+            /**
+             * Format: double
+             * @description null for a forced move (one legal move).
+             */
+            chance_played: number | null;
+            /** Format: double */
+            chance_best: number | null;
+            /**
+             * Format: double
+             * @description chance_best - chance_played.
+             */
+            drop: number | null;
+            mark: (components["schemas"]["MarkEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description Every legal move then, best first; empty for a forced move. */
+            options: components["schemas"]["ReviewOption"][];
+        };
+        ReviewOption: {
+            move: components["schemas"]["EngineMove"];
+            /**
+             * Format: double
+             * @description Estimated chance of winning after it.
+             */
+            chance: number;
+        };
+        ReviewProgress: {
+            /** @description Decisions reviewed so far. */
+            done: number;
+            /** @description Decisions of the game (every move of every seat). */
+            total: number;
+        };
+        /**
+         * @description * `queued` - queued
+         *     * `running` - running
+         *     * `done` - done
+         *     * `failed` - failed
+         * @enum {string}
+         */
+        ReviewStatusEnum: "queued" | "running" | "done" | "failed";
+        ReviewThresholds: {
+            /**
+             * Format: double
+             * @description A drop at least this large is an inaccuracy.
+             */
+            inaccuracy: number;
+            /**
+             * Format: double
+             * @description A drop at least this large is a mistake.
+             */
+            mistake: number;
+        };
         Scope: {
             scope: string;
             description: string;
@@ -5070,6 +5167,22 @@ export interface components {
             by: components["schemas"]["PublicUser"];
             game: components["schemas"]["GameSummary"];
         };
+        /**
+         * @description A game review the caller requested (`POST /games/{id}/review`) progressed: `running` with `progress`
+         *     (decisions done / total) as it goes, then `done` (read `GET /games/{id}/review`) or `failed` (request it
+         *     again). Only ever for a finished game.
+         */
+        ReviewEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "review";
+            game_id: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            progress: components["schemas"]["ReviewProgress"];
+        };
         /** @description To a game's players: how many sockets and streams watch it now (sent when it changes). */
         SpectatorsEvent: {
             /**
@@ -5106,7 +5219,7 @@ export interface components {
             code: string;
             message: string;
         };
-        StreamEventLine: components["schemas"]["StreamChallengeEvent"] | components["schemas"]["StreamLifecycleEvent"] | components["schemas"]["StreamRematchOffer"] | components["schemas"]["InvitationReceivedEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["ChatEvent"] | components["schemas"]["ChatHiddenEvent"] | components["schemas"]["SpectatorsEvent"] | components["schemas"]["FollowedEvent"] | components["schemas"]["TournamentEvent"] | components["schemas"]["StreamNotification"] | components["schemas"]["StreamError"];
+        StreamEventLine: components["schemas"]["StreamChallengeEvent"] | components["schemas"]["StreamLifecycleEvent"] | components["schemas"]["StreamRematchOffer"] | components["schemas"]["InvitationReceivedEvent"] | components["schemas"]["InvitationCancelledEvent"] | components["schemas"]["ChatEvent"] | components["schemas"]["ChatHiddenEvent"] | components["schemas"]["SpectatorsEvent"] | components["schemas"]["FollowedEvent"] | components["schemas"]["TournamentEvent"] | components["schemas"]["ReviewEvent"] | components["schemas"]["StreamNotification"] | components["schemas"]["StreamError"];
         /**
          * @description A game of the caller started (its last seat was filled) or ended (finished or aborted); `game` is its inbox
          *     entry (`GET /games`).
@@ -9449,6 +9562,200 @@ export interface operations {
                 };
             };
             /** @description Only a game in play can be resigned. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    games_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such game, one you may not see, or no review requested yet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The game is not over (open, running or aborted): no review while a game runs, or none for its kind. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Rate limit exceeded; the `Retry-After` header says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The database or Redis is briefly away: retry after `Retry-After`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+        };
+    };
+    games_review_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Invalid request (malformed JSON, a NUL or lone surrogate, a bad parameter): `error.fields` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No or bad credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description Missing token scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description No such game, or one you may not see (you are not a player and may not watch it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameError"];
+                };
+            };
+            /** @description The game is not over (open, running or aborted): no review while a game runs, or none for its kind. */
             409: {
                 headers: {
                     [name: string]: unknown;

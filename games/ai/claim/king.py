@@ -32,7 +32,7 @@ playouts / search nodes with constants measured on the development machine (``PL
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.rules.claim import core
@@ -80,6 +80,67 @@ def _playout_scores(make_state: Any, cands: Sequence[int], seat: int, n: int,
     return {m: wins[m] / max(1, n) for m in cands}
 
 
+def _playout_scores_n(make_state: Callable[[], core.Core], cands: Sequence[int], seat: int, n: int,
+                      rng: random.Random) -> dict[int, float]:
+    """3-4 seats: mean result (:func:`_result_n`) of each candidate over ``n`` placements."""
+    wins = dict.fromkeys(cands, 0.0)
+    for _ in range(n):
+        base = make_state()
+        for m in cands:
+            st = base.copy()
+            apply_core(st, m)
+            random_playout(st, rng)
+            wins[m] += _result_n(st, seat)
+    return {m: wins[m] / max(1, n) for m in cands}
+
+
+def deal_sampler(k: Knowledge, rng: random.Random) -> Callable[[], core.Core]:
+    """One determinization of ``k`` per call: an engine core state consistent with the seat's view (2 seats,
+    phase 2: the one exact state, copied)."""
+    if k.seats != 2:
+        return lambda: build_core_n(k, *sample_hidden_n(k, rng))
+    if k.phase == 2:
+        return build_core(k, opponent_hand_phase2(k)).copy
+
+    def make() -> core.Core:
+        hand, foll, deck = sample_hidden(k, rng)
+        return build_core(k, hand, foll, deck)
+
+    return make
+
+
+def playout_scores(k: Knowledge, cands: Sequence[int], n: int, rng: random.Random) -> dict[int, float]:
+    """The King's estimate of each candidate for ``k.seat`` (no pruning): its mean playout result over ``n``
+    determinizations, every candidate on the same deals, with the King's playout policy (1 win, 0.5 draw; 3-4
+    seats: :func:`_result_n`). Used by the move choice and by the review (:mod:`games.ai.review`)."""
+    make = deal_sampler(k, rng)
+    if k.seats != 2:
+        return _playout_scores_n(make, cands, k.seat, n, rng)
+    return _playout_scores(make, cands, k.seat, n, rng)
+
+
+def exact_scores(k: Knowledge, cands: Sequence[int], max_nodes: int) -> dict[int, float] | None:
+    """2 seats, phase 2 with both hands together at most :data:`EXACT_CARDS` cards: the exact value of each
+    candidate for ``k.seat`` against best play (1 forces a win, 0.5 a draw, else 0), by the King's solver;
+    ``None`` when the position is out of its reach or ``max_nodes`` runs out."""
+    if k.seats != 2 or k.phase != 2:
+        return None
+    opp_hand = opponent_hand_phase2(k)
+    if len(k.hand) + len(opp_hand) > EXACT_CARDS:
+        return None
+    root = build_core(k, opp_hand)
+    solver = Solver(k.seat, max_nodes)
+    out: dict[int, float] = {}
+    try:
+        for m in cands:
+            child = root.copy()
+            apply_core(child, m)
+            out[m] = 1.0 if solver.force(child, 1.0) else 0.5 if solver.force(child, 0.5) else 0.0
+    except Budget:
+        return None
+    return out
+
+
 def _prune(k: Knowledge, cands: list[int], rng: random.Random) -> list[int]:
     if len(cands) <= 2 or any(m < 0 for m in cands):
         return cands
@@ -114,12 +175,7 @@ def choose_core(k: Knowledge, cands: list[int], seed: int, budget: float) -> int
         if len(cands) == 1:
             return cands[0]
         n = max(1, int(budget * PLAYOUTS_PER_SEC / len(cands)))
-
-        def make() -> core.Core:
-            hand, foll, deck = sample_hidden(k, rng)
-            return build_core(k, hand, foll, deck)
-
-        scores = _playout_scores(make, cands, seat, n, rng)
+        scores = _playout_scores(deal_sampler(k, rng), cands, seat, n, rng)
     best = max(scores.values())
     return min(m for m in cands if scores[m] >= best)
 
@@ -147,16 +203,7 @@ def choose_core_n(k: Knowledge, cands: list[int], seed: int, budget: float) -> i
         if len(cands) == 1:
             return cands[0]
     n = max(1, int(budget * PLAYOUTS_PER_SEC_N / len(cands)))
-    seat = k.seat
-    wins = dict.fromkeys(cands, 0.0)
-    for _ in range(n):
-        hands, foll, deck = sample_hidden_n(k, rng)
-        base = build_core_n(k, hands, foll, deck)
-        for m in cands:
-            st = base.copy()
-            apply_core(st, m)
-            random_playout(st, rng)
-            wins[m] += _result_n(st, seat)
+    wins = _playout_scores_n(deal_sampler(k, rng), cands, k.seat, n, rng)
     best_w = max(wins.values())
     return min(m for m in cands if wins[m] >= best_w)
 
