@@ -8,7 +8,7 @@ import { api, ApiError, type Schemas } from "./api";
 /** The chance of winning of one legal move of a decision (0..1). */
 export interface ReviewOption { move: Schemas["EngineMove"]; chance: number }
 export type ReviewMark = "inaccuracy" | "mistake";
-/** One decision of the game: ``index`` is the game version before the move (the replay's step before it). */
+/** One decision of the game: ``index`` is the game version before the move (see placeDecisions). */
 export interface ReviewDecision {
   index: number;
   seat: number;
@@ -59,30 +59,39 @@ export function reviewRoute(hash: string): number | null {
 
 // ---- steps and decisions
 
-/** The replay step that shows a decision's move: the one after it (the step before it is its `index`). */
-export const stepOf = (d: Pick<ReviewDecision, "index">): number => d.index + 1;
+/** A decision placed on the replay: `step` is the replay step that shows its move (the step after it). */
+export type Placed = ReviewDecision & { step: number };
 
-/** The decision whose move replay step `step` shows (the move that led to it), or null (the deal, a step the
- *  review has no decision for). */
-export function decisionAt(decisions: readonly ReviewDecision[], step: number): ReviewDecision | null {
-  return decisions.find((d) => d.index === step - 1) ?? null;
+/** The decisions on the replay's steps. The server reviews every move of the game, in order ("every move of every
+ *  seat"), and its `index` is the game *version* before the move, which runs ahead of the move count whenever
+ *  something else made a version (the game's creation, the joins, a clock's pause or extra day: games/service
+ *  bump). So the n-th decision by `index` is the n-th move, shown at replay step n (the step before it is n - 1);
+ *  with `index` equal to the move count (the contract's wording) this is the same placing. */
+export function placeDecisions(decisions: readonly ReviewDecision[]): Placed[] {
+  return [...decisions].sort((a, b) => a.index - b.index).map((d, i) => ({ ...d, step: i + 1 }));
 }
 
-/** The marked decisions (mistakes and inaccuracies), in the order of the game. */
-export function marksOf(decisions: readonly ReviewDecision[], only?: ReviewMark): ReviewDecision[] {
-  return decisions.filter((d) => d.mark != null && (only === undefined || d.mark === only)).sort((a, b) => a.index - b.index);
+/** The decision whose move replay step `step` shows (the move that led to it), or null (the deal, a step past the
+ *  decisions). */
+export function decisionAt(placed: readonly Placed[], step: number): Placed | null {
+  return placed.find((d) => d.step === step) ?? null;
+}
+
+/** The marked decisions (mistakes and inaccuracies), in the order of the game, optionally of one mark. */
+export function marksOf(placed: readonly Placed[], only?: ReviewMark): Placed[] {
+  return placed.filter((d) => d.mark != null && (only === undefined || d.mark === only)).sort((a, b) => a.step - b.step);
 }
 
 /** The step of the first marked move after step `at`, else null. */
-export function nextMark(marks: readonly ReviewDecision[], at: number): number | null {
-  for (const d of marks) if (stepOf(d) > at) return stepOf(d);
+export function nextMark(marks: readonly Placed[], at: number): number | null {
+  for (const d of marks) if (d.step > at) return d.step;
   return null;
 }
 
 /** The step of the last marked move before step `at`, else null. */
-export function prevMark(marks: readonly ReviewDecision[], at: number): number | null {
+export function prevMark(marks: readonly Placed[], at: number): number | null {
   let out: number | null = null;
-  for (const d of marks) if (stepOf(d) < at) out = stepOf(d);
+  for (const d of marks) if (d.step < at) out = d.step;
   return out;
 }
 

@@ -55,14 +55,15 @@ function game() {
 const DONE = review({
   progress: { done: 6, total: 6 },
   decisions: [
-    decision({ index: 0 }),
+    // indices are the game's versions before each move (its creation and the join made two before the first)
+    decision({ index: 2 }),
     decision({
-      index: 1, seat: 1, player: "bob", played: { play: "goblin-0" }, best: { play: "knight-7" }, chance_played: 0.31, chance_best: 0.52,
+      index: 3, seat: 1, player: "bob", played: { play: "goblin-0" }, best: { play: "knight-7" }, chance_played: 0.31, chance_best: 0.52,
       drop: 0.21, mark: "mistake",
       options: [{ move: { play: "knight-7" }, chance: 0.52 }, { move: { play: "dwarf-3" }, chance: 0.44 }, { move: { play: "goblin-0" }, chance: 0.31 }],
     }),
-    decision({ index: 2, options: [] }), // forced
-    decision({ index: 4, played: { play: "dwarf-3" }, best: { play: "knight-7" }, chance_played: 0.6, chance_best: 0.67, drop: 0.07, mark: "inaccuracy" }),
+    decision({ index: 4, options: [] }), // forced
+    decision({ index: 6, played: { play: "dwarf-3" }, best: { play: "knight-7" }, chance_played: 0.6, chance_best: 0.67, drop: 0.07, mark: "inaccuracy" }),
   ],
 });
 
@@ -136,7 +137,7 @@ describe("the result", () => {
     expect(box.querySelector("#review-mark")!.textContent).toBe("Best move");
     await tap(box.querySelector("#replay-next"));
     const d = box.querySelector("#review-decision")!;
-    expect(d.getAttribute("data-index")).toBe("1");
+    expect(d.getAttribute("data-index")).toBe("3");
     expect(d.querySelector("h2")!.textContent).toBe("Move 2: Bob");
     expect(box.querySelector("#review-mark")!.textContent).toBe("Mistake");
     expect(d.textContent).toContain("21 points below the best");
@@ -151,7 +152,9 @@ describe("the result", () => {
     expect(box.querySelector("#review-mark")!.textContent).toBe("Forced move (the only one)");
     expect(box.querySelector("#review-chance")).toBeNull();
     await tap(box.querySelector("#replay-next"));
-    expect(box.querySelector("#review-decision")!.textContent).toContain("No analysis for this move.");
+    expect(box.querySelector("#review-mark")!.textContent).toBe("Inaccuracy");
+    await tap(box.querySelector("#replay-next"));
+    expect(box.querySelector("#review-decision")!.textContent).toContain("No analysis for this move."); // past the decisions
     await unmount(box);
   });
 
@@ -160,13 +163,13 @@ describe("the result", () => {
     const box = await mount(h(ReviewScreen, { id: 7 }));
     const rows = all(box, "#review-marks .mark-row");
     expect(box.querySelector("#review-marks h2")!.textContent).toBe("Mistakes and inaccuracies (2)");
-    expect(rows.map((b) => b.getAttribute("data-step"))).toEqual(["2", "5"]);
+    expect(rows.map((b) => b.getAttribute("data-step"))).toEqual(["2", "4"]);
     expect(rows[0].textContent).toBe("Move 2 Bob Mistake −21");
-    expect(rows[1].textContent).toBe(`Move 5 ${EVIL} Inaccuracy −7`);
+    expect(rows[1].textContent).toBe(`Move 4 ${EVIL} Inaccuracy −7`);
     expect(box.querySelectorAll("img")).toHaveLength(0); // a name is text
     expect((box.querySelector("#review-prev-mark") as HTMLButtonElement).disabled).toBe(true);
     await tap(rows[1]);
-    expect(step(box)).toBe(5);
+    expect(step(box)).toBe(4);
     expect(box.querySelector("#review-mark")!.textContent).toBe("Inaccuracy");
     expect(all(box, "#review-marks .mark-row")[1].getAttribute("aria-current")).toBe("step");
     expect((box.querySelector("#review-next-mark") as HTMLButtonElement).disabled).toBe(true);
@@ -174,7 +177,7 @@ describe("the result", () => {
     expect(step(box)).toBe(2);
     expect(box.querySelector("#review-mark")!.textContent).toBe("Mistake");
     await tap(box.querySelector("#review-next-mark"));
-    expect(step(box)).toBe(5);
+    expect(step(box)).toBe(4);
     await unmount(box);
   });
 

@@ -3,46 +3,55 @@
 import { describe, expect, it } from "vitest";
 import {
   applyEvent, barWidth, decisionAt, fraction, isReviewEvent, markCounts, marksOf, nextMark, pending, percent, points, pollMs,
-  prevMark, reviewPath, reviewRoute, sameMove, stepOf, type Review,
+  placeDecisions, prevMark, reviewPath, reviewRoute, sameMove, type Review,
 } from "../src/review";
 import { decision, review } from "./fixtures";
 
-const D = [
-  decision({ index: 0 }),
-  decision({ index: 1, seat: 1, mark: "mistake", drop: 0.2 }),
+// Indices are game versions before each move: the game's creation and joins made versions 1 and 2, and a clock's
+// extra day one between moves 3 and 4; the server's order is not trusted.
+const D = placeDecisions([
   decision({ index: 2 }),
-  decision({ index: 5, mark: "inaccuracy", drop: 0.07 }),
-  decision({ index: 3, seat: 1, mark: "inaccuracy", drop: 0.06 }), // the server's order is not trusted
-];
+  decision({ index: 3, seat: 1, mark: "mistake", drop: 0.2 }),
+  decision({ index: 4 }),
+  decision({ index: 7, mark: "inaccuracy", drop: 0.07 }),
+  decision({ index: 6, seat: 1, mark: "inaccuracy", drop: 0.06 }),
+]);
 
 describe("steps and decisions", () => {
-  it("shows the decision whose move led to a step (its index is the step before)", () => {
-    expect(stepOf({ index: 0 })).toBe(1);
+  it("places the n-th decision (by version) on replay step n, the one that shows its move", () => {
+    expect(D.map((d) => [d.index, d.step])).toEqual([[2, 1], [3, 2], [4, 3], [6, 4], [7, 5]]);
+    // indices equal to the move count (the contract's wording) place the same way
+    expect(placeDecisions([decision({ index: 1 }), decision({ index: 0 })]).map((d) => [d.index, d.step])).toEqual([[0, 1], [1, 2]]);
+    expect(placeDecisions([])).toEqual([]);
+  });
+
+  it("shows at a step the decision whose move led to it", () => {
     expect(decisionAt(D, 0)).toBeNull(); // the deal
-    expect(decisionAt(D, 1)!.index).toBe(0);
+    expect(decisionAt(D, 1)!.index).toBe(2);
     expect(decisionAt(D, 2)!.mark).toBe("mistake");
-    expect(decisionAt(D, 5)).toBeNull(); // no decision was reviewed for move 5 (index 4)
-    expect(decisionAt(D, 6)!.index).toBe(5);
+    expect(decisionAt(D, 4)!.index).toBe(6);
+    expect(decisionAt(D, 6)).toBeNull(); // past the decisions
     expect(decisionAt([], 3)).toBeNull();
   });
 
   it("lists the marked decisions in the order of the game, optionally of one mark", () => {
-    expect(marksOf(D).map((d) => d.index)).toEqual([1, 3, 5]);
-    expect(marksOf(D, "mistake").map((d) => d.index)).toEqual([1]);
-    expect(marksOf(D, "inaccuracy").map((d) => d.index)).toEqual([3, 5]);
-    expect(marksOf([decision()])).toEqual([]);
+    expect(marksOf(D).map((d) => d.step)).toEqual([2, 4, 5]);
+    expect(marksOf(D, "mistake").map((d) => d.index)).toEqual([3]);
+    expect(marksOf(D, "inaccuracy").map((d) => d.index)).toEqual([6, 7]);
+    expect(marksOf(placeDecisions([decision()]))).toEqual([]);
   });
 
   it("jumps to the next and the previous marked move, none past the ends", () => {
-    const marks = marksOf(D); // steps 2, 4, 6
+    const marks = marksOf(D); // steps 2, 4, 5
     expect(nextMark(marks, 0)).toBe(2);
     expect(nextMark(marks, 2)).toBe(4);
     expect(nextMark(marks, 3)).toBe(4);
-    expect(nextMark(marks, 6)).toBeNull();
-    expect(prevMark(marks, 6)).toBe(4);
+    expect(nextMark(marks, 4)).toBe(5);
+    expect(nextMark(marks, 5)).toBeNull();
     expect(prevMark(marks, 5)).toBe(4);
+    expect(prevMark(marks, 3)).toBe(2);
     expect(prevMark(marks, 2)).toBeNull();
-    expect(prevMark(marks, 40)).toBe(6);
+    expect(prevMark(marks, 40)).toBe(5);
     expect(nextMark([], 0)).toBeNull();
     expect(prevMark([], 9)).toBeNull();
   });

@@ -3,7 +3,7 @@
 // played move's chance of winning against the best's (a bar), every legal move with its chance, the mark; the list
 // of mistakes and inaccuracies (a tap jumps there) and previous / next mistake. While the review is computed: its
 // progress, from the socket's `review` events (realtime.ts: `claim:review`) and polling as a fallback.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { cardName } from "../cards";
 import type { Schemas } from "../api";
 import type { Key } from "../i18n";
@@ -11,7 +11,7 @@ import type { Move as InhMove } from "../inheritors";
 import { moveLabel } from "../inheritors";
 import {
   applyEvent, barWidth, decisionAt, fraction, isReviewEvent, loadReview, marksOf, nextMark, pending, percent, points, pollMs, prevMark,
-  requestReview, reviewPath, sameMove, stepOf, type Review, type ReviewDecision, type ReviewMark,
+  placeDecisions, requestReview, reviewPath, sameMove, type Placed, type Review, type ReviewMark,
 } from "../review";
 import { navigate } from "../router";
 import { errorText, state, t, toast, useStore } from "../store";
@@ -88,8 +88,9 @@ export function ReviewScreen({ id }: { id: number }) {
   }
 
   const done = review?.status === "done" ? review : null;
-  const marks = done ? marksOf(done.decisions) : [];
-  const d = done ? decisionAt(done.decisions, r.at) : null;
+  const placed = useMemo(() => (done ? placeDecisions(done.decisions) : []), [done]);
+  const marks = marksOf(placed);
+  const d = decisionAt(placed, r.at);
   const prev = prevMark(marks, r.at), next = nextMark(marks, r.at);
 
   return (
@@ -142,7 +143,7 @@ function Progress({ review }: { review: Review }) {
 }
 
 /** The decision whose move led to this step: who chose, the mark, the chance bar, every move with its chance. */
-function DecisionPanel({ d, at, r }: { d: ReviewDecision | null; at: number; r: ReplaySteps }) {
+function DecisionPanel({ d, at, r }: { d: Placed | null; at: number; r: ReplaySteps }) {
   if (!d) {
     return <section class="card-panel review-d" id="review-decision" aria-label={t("review.decision_h")}>
       <p class="small muted">{at === 0 ? t("review.at_deal") : t("review.no_decision")}</p>
@@ -152,8 +153,8 @@ function DecisionPanel({ d, at, r }: { d: ReviewDecision | null; at: number; r: 
   const forced = d.options.length === 0;
   const best = sameMove(d.played, d.best);
   return (
-    <section class="card-panel review-d" id="review-decision" aria-labelledby="review-d-h" data-index={d.index} data-mark={d.mark ?? ""}>
-      <h2 id="review-d-h" class="small">{t("review.decision", { n: stepOf(d), name: who })}</h2>
+    <section class="card-panel review-d" id="review-decision" aria-labelledby="review-d-h" data-index={d.index} data-seat={d.seat} data-mark={d.mark ?? ""}>
+      <h2 id="review-d-h" class="small">{t("review.decision", { n: d.step, name: who })}</h2>
       <p>
         {d.mark ? <strong class={`mark ${d.mark}`} id="review-mark">{markText(d.mark)}</strong>
           : <strong id="review-mark">{forced ? t("review.forced") : best ? t("review.best_move") : t("review.good_move")}</strong>}
@@ -197,7 +198,7 @@ function ChanceRow({ label, move, x, cls }: { label: string; move: string; x: nu
 }
 
 /** The mistakes and inaccuracies in the order of the game: a tap opens that move. */
-function MarksList({ marks, at, r }: { marks: ReviewDecision[]; at: number; r: ReplaySteps }) {
+function MarksList({ marks, at, r }: { marks: Placed[]; at: number; r: ReplaySteps }) {
   return (
     <section id="review-marks" aria-labelledby="review-marks-h">
       <h2 id="review-marks-h" class="small">{t("review.marks", { n: marks.length })}</h2>
@@ -205,9 +206,9 @@ function MarksList({ marks, at, r }: { marks: ReviewDecision[]; at: number; r: R
         <ol class="mark-list">
           {marks.map((d) => (
             <li>
-              <button type="button" class="mark-row" data-step={stepOf(d)} data-mark={d.mark!} aria-current={stepOf(d) === at ? "step" : undefined}
-                onClick={() => r.go(stepOf(d))}>
-                <span class="nw">{t("review.move_n", { n: stepOf(d) })}</span>{" "}
+              <button type="button" class="mark-row" data-step={d.step} data-mark={d.mark!} aria-current={d.step === at ? "step" : undefined}
+                onClick={() => r.go(d.step)}>
+                <span class="nw">{t("review.move_n", { n: d.step })}</span>{" "}
                 <span class="uname" dir="auto">{r.name(d.seat)}</span>{" "}
                 <strong class={`mark ${d.mark}`}>{markText(d.mark!)}</strong>
                 {d.drop != null && <span class="small nw"> −{points(d.drop)}</span>}
