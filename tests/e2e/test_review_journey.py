@@ -122,7 +122,7 @@ def test_review_of_a_finished_game(server, new_page):
     # Review: asked for, and its screen opens at the shareable link.
     page.click("#review-open")
     page.wait_for_url(f"**/#/game/{gid}/review")
-    page.wait_for_selector("main.review[data-status]")
+    page.wait_for_selector("main.review:not([data-status=loading])")
     first = page.get_attribute("main.review", "data-status")
     assert first in ("queued", "running", "done"), first
     if first != "done":

@@ -94,7 +94,7 @@ export function ReviewScreen({ id }: { id: number }) {
   const prev = prevMark(marks, r.at), next = nextMark(marks, r.at);
 
   return (
-    <main class="page review" id="main" data-step={r.at} data-steps={r.total} data-status={review?.status ?? (review === null ? "none" : "")}>
+    <main class="page review" id="main" data-step={r.at} data-steps={r.total} data-status={review === undefined ? "loading" : review === null ? "none" : review.status}>
       <h1>{t("review.title")}{r.rec ? ` – ${t(("game." + r.rec.kind) as Key)}` : ""}</h1>
       {err && <p class="form-err" role="alert" id="review-error">{err}</p>}
       {r.err && <p class="form-err" role="alert">{r.err}</p>}
