@@ -46,6 +46,11 @@ export function isReviewEvent(msg: unknown, id?: number): msg is ReviewEvent {
     && typeof m.status === "string" && STATUSES.includes(m.status);
 }
 
+/** The kinds the server reviews (games/ai/review.py REVIEW_KINDS: the King's search, the Claim family); another
+ *  kind's request is refused (409 `review_unavailable`), so its end screen offers none. */
+export const REVIEW_KINDS: readonly string[] = ["claim", "claim2", "claim-mix"];
+export const reviewable = (kind: string): boolean => REVIEW_KINDS.includes(kind);
+
 // ---- paths
 
 /** The review screen's path of game `id` (a shareable link: `#/game/7/review`). */

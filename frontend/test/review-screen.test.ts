@@ -6,7 +6,7 @@
 // (404, 409, 429) said with its message, and the end screen's Review button.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { all, mount, settle, tap, unmount } from "./dom";
-import { apiSeat, claimView, decision, fakeBrowser, review } from "./fixtures";
+import { apiSeat, claimView, decision, fakeBrowser, gameView, review } from "./fixtures";
 
 fakeBrowser();
 
@@ -34,6 +34,8 @@ const { h } = await import("preact");
 const { ApiError } = await import("../src/api");
 const { ReviewButton, ReviewScreen } = await import("../src/screens/Review");
 const { set, state } = await import("../src/store");
+const { EndActions } = await import("../src/screens/EndActions");
+const { normGame } = await import("../src/game");
 
 const EVIL = "<img src=x onerror=alert(1)>\u202Eann";
 const refuse = (status: number, code: string, message: string) => () => { throw new ApiError(status, { code, message }); };
@@ -145,7 +147,7 @@ describe("the result", () => {
     expect(bars.map((b) => b.querySelector("p")!.textContent)).toEqual(["Played: Goblin 0 31%", "Best: Knight 7 52%"]);
     expect(bars.map((b) => (b.querySelector(".chance span") as HTMLElement).style.width)).toEqual(["31%", "52%"]);
     const opts = all(d, "#review-options li");
-    expect(opts.map((li) => li.querySelector(".opt-move")!.textContent)).toEqual(["Knight 7", "Dwarf 3", "Goblin 0"]);
+    expect(opts.map((li) => li.querySelector(".opt-move")!.textContent)).toEqual(["Knight 7", "Dwarf 3", "Goblin 0 · Played"]);
     expect(opts.map((li) => li.querySelector(".opt-chance")!.textContent)).toEqual(["52%", "44%", "31%"]);
     expect(opts.map((li) => li.getAttribute("data-played"))).toEqual([null, null, "1"]);
     await tap(box.querySelector("#replay-next"));
@@ -246,6 +248,22 @@ describe("no review yet, refusals", () => {
 });
 
 describe("the end screen's Review", () => {
+  it("is offered for a finished game of the Claim family, not while it runs, not for an aborted one or Inheritors", async () => {
+    const seats = [apiSeat({ index: 0, username: "ann", you: true }), apiSeat({ index: 1, type: "ai", ai_level: 1 })];
+    const offered = async (over: Parameters<typeof gameView>[0]) => {
+      const box = await mount(h(EndActions, { g: normGame(gameView({ my_seat: 0, seats, ...over })) }));
+      const there = box.querySelector("#review-open") !== null;
+      await unmount(box);
+      return there;
+    };
+    expect(await offered({ status: "finished", kind: "claim" })).toBe(true);
+    expect(await offered({ status: "finished", kind: "claim-mix" })).toBe(true);
+    expect(await offered({ status: "active", kind: "claim" })).toBe(false);
+    expect(await offered({ status: "aborted", kind: "claim" })).toBe(false);
+    expect(await offered({ status: "finished", kind: "inheritors" })).toBe(false);
+  });
+
+
   it("asks for the review and opens its screen", async () => {
     net.routes.set("POST /games/7/review", review({ status: "queued" }));
     const box = await mount(h(ReviewButton, { id: 7 }));

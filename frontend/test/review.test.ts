@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   applyEvent, barWidth, decisionAt, fraction, isReviewEvent, markCounts, marksOf, nextMark, pending, percent, points, pollMs,
-  placeDecisions, prevMark, reviewPath, reviewRoute, sameMove, type Review,
+  placeDecisions, prevMark, reviewable, reviewPath, reviewRoute, sameMove, type Review,
 } from "../src/review";
 import { decision, review } from "./fixtures";
 
@@ -117,6 +117,12 @@ describe("progress", () => {
 });
 
 describe("paths and numbers", () => {
+  it("the kinds reviewed: the Claim family", () => {
+    expect(["claim", "claim2", "claim-mix"].every(reviewable)).toBe(true);
+    expect(reviewable("inheritors")).toBe(false);
+  });
+
+
   it("the review's link and its route", () => {
     expect(reviewPath(7)).toBe("/game/7/review");
     expect(reviewRoute("#/game/7/review")).toBe(7);

@@ -3,6 +3,7 @@ import { api, type Schemas } from "../api";
 import type { Challenge } from "../challenge";
 import { ratingChangeText, seatName, type Game, type GameResult } from "../game";
 import { navigate } from "../router";
+import { reviewable } from "../review";
 import { ReviewButton } from "./Review";
 import { errorText, loadGame, loadLists, putGame, t, toast, useStore } from "../store";
 
@@ -138,7 +139,7 @@ export function EndActions({ g }: { g: Game }) {
     <div class="row">
       <a class="btn primary" href="#/">{t("end.back")}</a>
       {g.status !== "aborted" && <a class="btn ghost" href={`#/replay/${g.id}`} id="replay-link">{t("replay.open")}</a>}
-      {g.status === "finished" && <ReviewButton id={g.id} />}
+      {g.status === "finished" && reviewable(g.kind) && <ReviewButton id={g.id} />}
     </div>
     </>
   );

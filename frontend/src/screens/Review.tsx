@@ -174,8 +174,7 @@ function DecisionPanel({ d, at, r }: { d: Placed | null; at: number; r: ReplaySt
               const played = sameMove(o.move, d.played);
               return (
                 <li class={played ? "played" : ""} data-played={played ? "1" : undefined}>
-                  <span class="opt-move" dir="auto">{moveWords(o.move, r)}</span>
-                  {played && <span class="badge"> · {t("review.played")}</span>}
+                  <span class="opt-move"><span dir="auto">{moveWords(o.move, r)}</span>{played && <span class="badge"> · {t("review.played")}</span>}</span>
                   <span class="opt-chance">{percent(o.chance, state.lang)}</span>
                 </li>
               );
