@@ -166,8 +166,8 @@ describe("the result", () => {
     const rows = all(box, "#review-marks .mark-row");
     expect(box.querySelector("#review-marks h2")!.textContent).toBe("Mistakes and inaccuracies (2)");
     expect(rows.map((b) => b.getAttribute("data-step"))).toEqual(["2", "4"]);
-    expect(rows[0].textContent).toBe("Move 2 Bob Mistake −21");
-    expect(rows[1].textContent).toBe(`Move 4 ${EVIL} Inaccuracy −7`);
+    expect(rows[0].textContent).toBe("Move 2 Bob Mistake −21, 21 points below the best"); // the number said in words too
+    expect(rows[1].textContent).toBe(`Move 4 ${EVIL} Inaccuracy −7, 7 points below the best`);
     expect(box.querySelectorAll("img")).toHaveLength(0); // a name is text
     expect((box.querySelector("#review-prev-mark") as HTMLButtonElement).disabled).toBe(true);
     await tap(rows[1]);

@@ -210,7 +210,7 @@ function MarksList({ marks, at, r }: { marks: Placed[]; at: number; r: ReplaySte
                 <span class="nw">{t("review.move_n", { n: d.step })}</span>{" "}
                 <span class="uname" dir="auto">{r.name(d.seat)}</span>{" "}
                 <strong class={`mark ${d.mark}`}>{markText(d.mark!)}</strong>
-                {d.drop != null && <span class="small nw"> −{points(d.drop)}</span>}
+                {d.drop != null && <><span class="small nw" aria-hidden="true"> −{points(d.drop)}</span><span class="sr-only">, {t("review.drop", { n: points(d.drop) })}</span></>}
               </button>
             </li>
           ))}
