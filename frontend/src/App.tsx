@@ -15,6 +15,8 @@ import { LobbyScreen } from "./screens/Lobby";
 import { Leaderboard, Profile } from "./screens/Profile";
 import { Bell, Notifications } from "./screens/Notes";
 import { ReplayScreen } from "./screens/Replay";
+import { ReviewScreen } from "./screens/Review";
+import { reviewRoute } from "./review";
 import { Friends } from "./screens/Friends";
 import { NowPlaying, WatchScreen } from "./screens/Watch";
 import { TournamentCreateScreen, TournamentList, TournamentScreen } from "./screens/Tournaments";
@@ -42,7 +44,7 @@ export function App() {
     return () => window.removeEventListener("claim:followed", on);
   }, []);
   // Keyboard users: a new screen (or logging in/out) must not leave focus on a removed element.
-  const screen = `${route.name}/${route.arg}/${st.me?.username}`;
+  const screen = `${route.name}/${route.arg}/${reviewRoute(location.hash) != null}/${st.me?.username}`;
   const shown = useRef<string | null>(null);
   useEffect(() => {
     if (!st.ready) return;
@@ -69,6 +71,8 @@ export function App() {
     body = <ResetPassword onDone={() => setTimeout(() => location.replace("/#/"), 1500)} />;
   } else if (route.name === "rules") body = <Rules kind={route.arg} />;
   // A game (the table, a spectator's view or "private") and a finished game's replay: also when logged out.
+  // A finished game's review (#/game/ID/review, a shareable link): also when logged out (the server says who may see it).
+  else if (route.name === "game" && reviewRoute(location.hash) != null) body = <ReviewScreen id={reviewRoute(location.hash)!} key={`review-${route.arg}`} />;
   else if (route.name === "game" && route.arg) body = <GameGate id={Number(route.arg)} key={route.arg} />;
   else if (route.name === "replay" && route.arg) body = <ReplayScreen id={Number(route.arg)} key={route.arg} />;
   // A logged-out friend's invitation link: who invites to what, then sign up / log in (the effect above joins).

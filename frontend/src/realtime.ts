@@ -5,6 +5,7 @@ import type { Operation } from "fast-json-patch";
 import type { FollowedEvent, SpectatorGameFrame, WatchEndedEvent } from "./api";
 import type { ChatFrame } from "./chat";
 import { isTournamentEvent, type TournamentEvent, type TournamentWatchMessage, type TournamentWatchReply } from "./tournament";
+import { isReviewEvent, type ReviewEvent } from "./review";
 import { loadGame, loadLists, onChallengeEvent, onChangeFrame, onPushedView, onSyncedView, readGameNotes, set, state }
   from "./store";
 
@@ -24,7 +25,9 @@ type Frame =
   // table chat (docs/realtime.md, "Typed events")
   | ChatFrame
   // tournaments (issue 36): hand-typed in src/tournament.ts until the schema has them
-  | TournamentEvent | TournamentWatchReply;
+  | TournamentEvent | TournamentWatchReply
+  // a game's review being computed (issue 37): hand-typed in src/review.ts until the schema has it
+  | ReviewEvent;
 
 let ws: WebSocket | null = null;
 let attempt = 0;
@@ -152,6 +155,9 @@ export function connect(): void {
     } else if (isTournamentEvent(msg)) {
       // A tournament changed (an entry, a start, a result, a round): its open page re-reads it (screens/Tournaments.tsx).
       window.dispatchEvent(new CustomEvent("claim:tournament", { detail: msg }));
+    } else if (isReviewEvent(msg)) {
+      // A review's progress and its end: an open review screen follows it (screens/Review.tsx).
+      window.dispatchEvent(new CustomEvent("claim:review", { detail: msg }));
     } else if (msg.type === "error" && msg.code === "unauthenticated") {
       stopped = true; // the server will close with 4401; don't hammer it
     }

@@ -148,3 +148,21 @@ export function tournamentGame(over: Partial<TournamentGame> = {}): TournamentGa
   return { round: 1, board: 1, game_id: 40, status: "active", players: [player("me"), player("bob")], places: null, finished: false,
     adjudicated: false, ...over };
 }
+
+// ---- issue 37 (the game review; its types are hand-typed in src/review.ts until the schema has them)
+import type { Review, ReviewDecision } from "../src/review";
+
+export function decision(over: Partial<ReviewDecision> = {}): ReviewDecision {
+  return {
+    index: 0, seat: 0, player: "ann", played: { play: "knight-7" }, best: { play: "knight-7" }, chance_played: 0.5,
+    chance_best: 0.5, drop: 0, mark: null, options: [{ move: { play: "knight-7" }, chance: 0.5 }, { move: { play: "goblin-0" }, chance: 0.3 }],
+    ...over,
+  };
+}
+
+export function review(over: Partial<Review> = {}): Review {
+  return {
+    game_id: 7, status: "done", progress: { done: 0, total: 0 }, thresholds: { inaccuracy: 0.05, mistake: 0.15 }, decisions: [],
+    ...over,
+  };
+}

@@ -3,6 +3,8 @@ import { api, type Schemas } from "../api";
 import type { Challenge } from "../challenge";
 import { ratingChangeText, seatName, type Game, type GameResult } from "../game";
 import { navigate } from "../router";
+import { reviewable } from "../review";
+import { ReviewButton } from "./Review";
 import { errorText, loadGame, loadLists, putGame, t, toast, useStore } from "../store";
 
 /** Re-reads of a finished rated game until its rating change is there: the server rates it in the background
@@ -128,7 +130,7 @@ export function RematchControls({ g }: { g: Game }) {
   );
 }
 
-/** Back, the rematch (RematchControls), replay. */
+/** Back, the rematch (RematchControls), replay, review (a finished game's, screens/Review.tsx). */
 export function EndActions({ g }: { g: Game }) {
   return (
     <>
@@ -137,6 +139,7 @@ export function EndActions({ g }: { g: Game }) {
     <div class="row">
       <a class="btn primary" href="#/">{t("end.back")}</a>
       {g.status !== "aborted" && <a class="btn ghost" href={`#/replay/${g.id}`} id="replay-link">{t("replay.open")}</a>}
+      {g.status === "finished" && reviewable(g.kind) && <ReviewButton id={g.id} />}
     </div>
     </>
   );

@@ -18,6 +18,8 @@ import { relTime } from "../ui";
 import { InheritorsReplay } from "./InheritorsReplay";
 import { Login } from "./Login";
 import { ReplayScreen } from "./Replay";
+import { reviewable } from "../review";
+import { ReviewButton } from "./Review";
 import { Table } from "./Table";
 
 type Probe = { state: "loading" } | { state: "private" } | { state: "error"; message: string };
@@ -99,6 +101,8 @@ function Watching({ g }: { g: Game }) {
       <p><strong>{state.me && g.status === "active" ? t("gate.departed") : t("gate.watching")}</strong></p>
       <p id="spectator-players">{t("gate.players", { names: g.seats.map((s) => s.name).join(", ") })}</p>
       {result && <p id="spectator-result"><strong>{result}</strong></p>}
+      {/* a finished watchable game's review, for a logged-in visitor (asking for one needs an account) */}
+      {g.status === "finished" && g.raw.watchable && state.me && reviewable(g.kind) && <p><ReviewButton id={g.id} /></p>}
     </div>
   );
 }

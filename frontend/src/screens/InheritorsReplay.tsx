@@ -5,16 +5,22 @@ import { seatHand, seatLabels, stepEvents, influenceOf, type InhReplayStep, type
 import { state, t } from "../store";
 import { ICard, inhCardName, questText, SeatBadges, Tableau, ti } from "./InheritorsTable";
 
+/** The words of an Inheritors board's moves and events (moveLabel, eventText): its cards, seats (``name``), colours,
+ *  clans, honours, advocates and market piles. Also the review's (screens/Review.tsx). */
+export function inhNames(v: Pick<InhReplayStep["spectator_view"], "market">, name: (s: number) => string): Names {
+  return {
+    card: inhCardName, seat: name, colour: (c) => ti(`inh.c.${c}`), clan: (c) => ti(`inh.clan.${c}`),
+    honor: (h) => ti(`inh.h.${h}`), advocate: (a) => ti(`inh.a.${a}`), pileSize: (p) => v.market[p]?.length ?? 0,
+    cards: (n) => inhCards(state.lang, n),
+  };
+}
+
 /** ``live``: the running game's spectator view (screens/GameGate.tsx), not a step of a record: no move line. */
 export function InheritorsReplay({ step, seatNames, live = false }: { step: InhReplayStep; seatNames: string[]; live?: boolean }) {
   const v = step.spectator_view;
   const labels = seatLabels(Array.from({ length: v.seats }, (_, s) => seatNames[s] ?? `#${s + 1}`));
   const name = (s: number) => labels[s] ?? `#${s + 1}`;
-  const names: Names = {
-    card: inhCardName, seat: name, colour: (c) => ti(`inh.c.${c}`), clan: (c) => ti(`inh.clan.${c}`),
-    honor: (h) => ti(`inh.h.${h}`), advocate: (a) => ti(`inh.a.${a}`), pileSize: (p) => v.market[p]?.length ?? 0,
-    cards: (n) => inhCards(state.lang, n),
-  };
+  const names = inhNames(v, name);
   const lines = step.move ? stepEvents(step, ti, names) : live ? [] : [t("replay.deal")];
   const acting = step.to_act ?? v.to_act;
   const r = v.result;

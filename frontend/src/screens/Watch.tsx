@@ -14,6 +14,8 @@ import { relTime } from "../ui";
 import { ClaimBoard } from "./GameGate";
 import { InheritorsReplay } from "./InheritorsReplay";
 import { ChatPanel } from "./Chat";
+import { reviewable } from "../review";
+import { ReviewButton } from "./Review";
 
 /** A name in a sentence: isolated (U+2068…U+2069), so that a right-to-left name or an override stays inside it. */
 export const iso = (name: string) => `\u2068${name}\u2069`;
@@ -111,7 +113,8 @@ export function WatchScreen({ id }: { id: number }) {
       {over && (
         <div class="card-panel" id="watch-result">
           <p><strong>{g.status === "aborted" ? t("gate.aborted") : winners.length ? t("gate.won", { names: winners.map(iso).join(", ") }) : t("gate.finished")}</strong></p>
-          <p><a class="btn" href={`#/replay/${g.id}`} id="watch-replay">{t("replay.open")}</a></p>
+          <p class="row"><a class="btn" href={`#/replay/${g.id}`} id="watch-replay">{t("replay.open")}</a>
+            {g.status === "finished" && st.me && reviewable(g.kind) && <ReviewButton id={g.id} />}</p>
         </div>
       )}
       {iv && <InheritorsReplay step={{ id: g.id, step: 0, steps: 0, move: null, events: [], to_act: iv.to_act, spectator_view: iv, seat_views: [] }} seatNames={names} live />}
