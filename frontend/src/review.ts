@@ -3,38 +3,17 @@
 // percentages — and the calls (POST / GET /games/{id}/review). No DOM, no store.
 import { api, ApiError, type Schemas } from "./api";
 
-// ---- TEMPORARY: issue 37's API typed by hand until its server side is merged; then these become
-// `Schemas["Review"]`, `Schemas["ReviewDecision"]` and the socket's review event of the generated schema.
+// ---- the API's shapes (generated from the OpenAPI schema)
 /** The chance of winning of one legal move of a decision (0..1). */
-export interface ReviewOption { move: Schemas["EngineMove"]; chance: number }
-export type ReviewMark = "inaccuracy" | "mistake";
+export type ReviewOption = Schemas["ReviewOption"];
 /** One decision of the game: ``index`` is the game version before the move (see placeDecisions). */
-export interface ReviewDecision {
-  index: number;
-  seat: number;
-  player: string | null;
-  played: Schemas["EngineMove"];
-  best: Schemas["EngineMove"];
-  chance_played: number | null;
-  chance_best: number | null;
-  drop: number | null;
-  mark: ReviewMark | null;
-  /** best first; empty for a forced move */
-  options: ReviewOption[];
-}
-export type ReviewStatus = "queued" | "running" | "done" | "failed";
-export interface ReviewProgress { done: number; total: number }
-export interface Review {
-  game_id: number;
-  status: ReviewStatus;
-  progress: ReviewProgress;
-  thresholds: { inaccuracy: number; mistake: number };
-  /** empty until done */
-  decisions: ReviewDecision[];
-}
+export type ReviewDecision = Schemas["ReviewDecision"];
+export type ReviewMark = NonNullable<ReviewDecision["mark"]>;
+export type Review = Schemas["Review"];
+export type ReviewStatus = Review["status"];
+export type ReviewProgress = Schemas["ReviewProgress"];
 /** The socket's (and the account stream's) event while a review is computed. */
-export interface ReviewEvent { type: "review"; game_id: number; status: ReviewStatus; progress: ReviewProgress }
-// ---- end of TEMPORARY
+export type ReviewEvent = Schemas["ReviewEvent"];
 
 const STATUSES: readonly string[] = ["queued", "running", "done", "failed"];
 
