@@ -12,30 +12,15 @@ import { division, league, leagueDetail, membership, move } from "./league-fixtu
 
 fakeBrowser();
 
-const net = vi.hoisted(() => {
-  const routes = new Map<string, unknown>();
-  return {
-    routes,
-    api: vi.fn(async (method: string, path: string, body?: unknown) => {
-      const key = `${method} ${path}`;
-      if (!routes.has(key)) throw Object.assign(new Error(`no route ${key}`), { status: 404 });
-      const answer = routes.get(key);
-      return typeof answer === "function" ? answer(body) : structuredClone(answer);
-    }),
-  };
-});
-vi.mock("../src/api", async (importOriginal) => ({ ...(await importOriginal<typeof import("../src/api")>()), api: net.api }));
+vi.mock("../src/api", async (importOriginal) => (await import("./net")).mockedApi(await importOriginal<typeof import("../src/api")>()));
 vi.mock("../src/realtime", () => ({ watchTournament: vi.fn(), unwatchTournament: vi.fn(), connect: vi.fn(), disconnect: vi.fn() }));
 
 const { h } = await import("preact");
-const { ApiError } = await import("../src/api");
+const { fill: input, net, refuse } = await import("./net");
 const { LeagueCreateScreen, LeagueList, LeagueScreen } = await import("../src/screens/Leagues");
 const { set } = await import("../src/store");
 
 const EVIL = "<img src=x onerror=alert(1)>\u202Egnp.exe";
-const refuse = (status: number, code: string, message: string, fields?: Record<string, string[]>) => () => {
-  throw new ApiError(status, { code, message, fields });
-};
 const SEASON = { number: 3, starts_at: "2026-12-01T00:00:00Z", ends_at: "2026-12-29T00:00:00Z", finished_at: null };
 
 // every screen mounted is gone after its test (a page left mounted would still hear the events of the next)
@@ -163,7 +148,7 @@ describe("a league's page", () => {
     net.routes.set("GET /leagues/7", open);
     net.routes.set("POST /leagues/7/join", refuse(403, "reliability_too_low", "Your reliability is 72; this league takes players with a reliability of at least 90."));
     const box = await mount(h(LeagueScreen, { id: 7 }));
-    expect(box.querySelector("#league-no-season")!.textContent).toContain("The first season starts");
+    expect(box.querySelector("#league-no-season")!.textContent).toBe("The divisions are made when the first season starts (two members at least).");
     expect(box.querySelector("#league-rules")!.textContent).toContain("Anyone");
     expect(box.querySelector("#league-rules .uname")!.textContent).toBe(EVIL);
     expect(box.querySelectorAll("img")).toHaveLength(0);
@@ -219,13 +204,6 @@ describe("a league's page", () => {
 });
 
 describe("creating a league", () => {
-  const input = async (box: HTMLElement, id: string, value: string) => {
-    const el = box.querySelector<HTMLInputElement | HTMLSelectElement>(`#${id}`)!;
-    el.value = value;
-    el.dispatchEvent(new Event(el.tagName === "SELECT" ? "change" : "input", { bubbles: true }));
-    await settle();
-  };
-
   it("the monthly preset and a name: one tap creates it (starting tomorrow evening), and the page opens", async () => {
     let sent: Record<string, unknown> = {};
     net.routes.set("POST /leagues", (body: Record<string, unknown>) => { sent = body; return leagueDetail({ id: 12 }); });

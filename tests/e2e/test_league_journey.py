@@ -51,8 +51,11 @@ def _a11y(page, name: str, axe_results: dict, small: list[str]) -> None:
 
 
 def _whole(page, name: str) -> None:
-    """The whole page (the league page is longer than a phone's screen) as test-artifacts/<name>.png."""
+    """The whole page (the league page is longer than a phone's screen) as test-artifacts/<name>.png, from its top
+    (the sticky header in its place) once the toast is gone."""
     ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_selector(".toast:not(.show)", state="attached")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 

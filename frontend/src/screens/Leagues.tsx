@@ -5,7 +5,6 @@
 // first, mine marked in words; each a round-robin tournament whose page has the standings), the members waiting
 // for the next season, and the previous season's promotion and relegation (arrows and words). Live: a `tournament`
 // event of one of its divisions, a game of mine starting or ending, or the page coming back into view re-reads it.
-import { useState } from "preact/hooks";
 import { api } from "../api";
 import type { Key } from "../i18n";
 import {
@@ -18,9 +17,9 @@ import { t, toast, useStore } from "../store";
 import { featuredFirst, isTournamentEvent, tournamentHref } from "../tournament";
 import { Field } from "../ui";
 import {
-  Conditions, EntryFields, FormEnd, kindClock, ListScreen, StatusTabs, useAction, useCreateForm, useLive, usePaged, when, type Page,
+  Conditions, EntryFields, FormEnd, KindField, Presets, TimeField, usePreset, kindClock, ListScreen, StatusTabs, useAction, useCreateForm, useLive, when,
 } from "./TournamentParts";
-import { KindField, TimeField } from "./Tournaments";
+import { usePaged, type Page } from "../paged";
 import { UserName } from "./Watch";
 
 /** "Running: season 2", "Closing after season 2", "First season: 7 Dec 2026, 18:00", "Closed". */
@@ -36,7 +35,7 @@ function statusText(lg: League): string {
 export function LeagueList({ tab }: { tab?: string | null }) {
   useStore();
   const status: LeagueStatus = LEAGUE_STATUSES.includes(tab as LeagueStatus) ? (tab as LeagueStatus) : "open";
-  const list = usePaged<League>((cursor) => api<Page<League>>("GET", leagueListPath(status, cursor)), status);
+  const list = usePaged<League>((cursor) => api<Page<League>>("GET", leagueListPath(status, cursor)), status, (r) => r.id);
   return (
     <ListScreen prefix="league" tab={status} list={{ ...list, rows: featuredFirst([], list.rows) }} section="leagues" title={t("league.title")}
       help={t("league.help")} createHref="#/leagues/new" createText={t("league.create")} empty={t(`league.empty_${status}`)} moreText={t("league.more")}
@@ -100,11 +99,11 @@ export function LeagueScreen({ id }: { id: number }) {
       <p class="row small"><span class={`t-status s-${lg.status}`} id="league-status">{statusText(lg)}</span>
         <span id="league-count">{t("league.members", { n: lg.member_count, max: lg.max_members })}</span></p>
       <dl class="l-terms" id="league-rules">
-        <dt>{t("league.division_size")}</dt><dd>{t("league.players_n", { n: lg.division_size })}</dd>
-        <dt>{t("league.season_days")}</dt><dd>{t("league.days_n", { n: lg.season_days })}</dd>
-        <dt>{t("league.movers")}</dt><dd>{t("league.movers_n", { n: lg.movers })}</dd>
+        <dt>{t("league.t_division")}</dt><dd>{t("league.players_n", { n: lg.division_size })}</dd>
+        <dt>{t("league.t_season")}</dt><dd>{t("league.days_n", { n: lg.season_days })}</dd>
+        <dt>{t("league.t_movers")}</dt><dd>{t("league.movers_n", { n: lg.movers })}</dd>
         <dt>{t("league.entry")}</dt><dd id="league-entry">{t("league.entry_any")}<Conditions x={lg} /></dd>
-        <dt>{t("league.started")}</dt><dd>{when(lg.starts_at)}</dd>
+        {lg.current_season > 0 && <><dt>{t("league.started")}</dt><dd>{when(lg.starts_at)}</dd></>}
         <dt>{t("league.by_label")}</dt><dd><UserName user={lg.created_by} /></dd>
       </dl>
       {mine.state !== "none" && <p class="notice done" id="league-mine" data-state={mine.state}>{mineText(mine, lg)}</p>}
@@ -122,11 +121,11 @@ export function LeagueScreen({ id }: { id: number }) {
           <p class="small muted">{t("league.divisions_help")}</p>
           {divisions.map((d) => <DivisionBox d={d} mine={d.division === myDivision} top={d.division === 1} bottom={d === divisions[divisions.length - 1]} key={d.division} />)}
         </section>
-      ) : lg.status !== "closed" && <p class="muted" id="league-no-season">{t(lg.current_season ? "league.no_season_next" : "league.no_season", { when: when(lg.starts_at) })}</p>}
+      ) : lg.status !== "closed" && <p class="muted" id="league-no-season">{lg.current_season ? t("league.no_season_next") : t("league.no_season")}</p>}
 
       <section aria-labelledby="h-league-waiting">
         <h2 id="h-league-waiting">{t("league.waiting", { n: lg.waiting.length })}</h2>
-        {lg.waiting.length ? <ul class="t-entrants l-players" id="league-waiting">{lg.waiting.map((p) => <li data-player={p.username}><UserName user={p} /></li>)}</ul>
+        {lg.waiting.length ? <ul class="l-waiting l-players" id="league-waiting">{lg.waiting.map((p) => <li data-player={p.username}><UserName user={p} /></li>)}</ul>
           : <p class="small muted">{t("league.waiting_none")}</p>}
       </section>
 
@@ -207,15 +206,9 @@ const FIELD_OF: Partial<Record<FieldName, keyof LeagueForm>> = {
 
 export function LeagueCreateScreen() {
   useStore();
-  const [preset, setPreset] = useState<LeaguePresetId>("monthly");
   const form = useCreateForm<LeagueForm, FieldName>(() => blankLeagueForm("monthly"), FIELD_OF, (x) => checkLeagueForm(x), "lf");
-  const { f, put, more, setMore } = form;
-  const msg = (field: FieldName) => form.msg(field, field === "kind" ? ["options"] : []);
-  function choose(p: LeaguePresetId) {
-    setPreset(p);
-    form.setF((before) => ({ ...before, ...LEAGUE_PRESETS[p] }));
-    form.setServer({});
-  }
+  const { f, put, more, setMore, msg } = form;
+  const { preset, choose } = usePreset<LeaguePresetId, LeagueForm>(form, LEAGUE_PRESETS, "monthly");
   const submit = (e: Event) => form.submit(e, (x) => createLeague(leagueBody(x)), (made) => navigate(`/leagues/${made}`), t("league.created"));
   const num = (field: "division_size" | "season_days" | "movers" | "max_members", key: "divisionSize" | "seasonDays" | "movers" | "maxMembers") => (
     <Field id={`lf-${field}`} label={t(`league.${field}` as Key)} type="number" inputMode="numeric" value={f[key]} onInput={(v) => put({ [key]: v })} errors={msg(field)} />
@@ -225,12 +218,7 @@ export function LeagueCreateScreen() {
       <h1>{t("league.new_title")}</h1>
       <p class="muted small">{t("league.new_help")}</p>
       <form onSubmit={submit} noValidate id="league-form">
-        <fieldset>
-          <legend>{t("tour.preset")}</legend>
-          {(Object.keys(LEAGUE_PRESETS) as LeaguePresetId[]).map((p) => (
-            <label class="radio"><input type="radio" name="preset" value={p} checked={preset === p} onChange={() => choose(p)} />{t(`league.preset.${p}`)}</label>
-          ))}
-        </fieldset>
+        <Presets ids={Object.keys(LEAGUE_PRESETS) as LeaguePresetId[]} current={preset} text={(p) => t(`league.preset.${p}`)} onChoose={choose} />
         <Field id="lf-name" label={t("tour.name")} value={f.name} onInput={(v) => put({ name: v })} required autocomplete="off" errors={msg("name")} />
         <Field id="lf-starts_at" label={t("league.starts_at_label")} type="datetime-local" value={f.startsAt} onInput={(v) => put({ startsAt: v })} errors={msg("starts_at")} required />
         <button type="button" class="btn ghost" id="league-more-options" aria-expanded={more} aria-controls="league-options" onClick={() => setMore(!more)}>

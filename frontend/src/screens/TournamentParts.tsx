@@ -6,11 +6,11 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, type Schemas } from "../api";
-import { describeTimeControl, formatInZone } from "../corr";
+import { choiceView, describeTimeControl, formatInZone } from "../corr";
 import type { Key } from "../i18n";
-import { appendPage } from "../social";
+import type { Paged } from "../paged";
 import { errorText, state, t, toast } from "../store";
-import type { EntryForm, Problem } from "../tournament";
+import { TOURNAMENT_TIMES, type CreateForm, type EntryForm, type Problem } from "../tournament";
 import { Field, FormError } from "../ui";
 
 /** "Claim · 3 days per move": a game kind and its clock, in words. */
@@ -51,35 +51,10 @@ export function StatusTabs<S extends string>({ label, statuses, current, base, t
   );
 }
 
-export type Page<T> = { results: T[]; next: number | null };
-
-/** A keyset-paged list: `fetchPage(null)` the first page (read again by `load(null)`), `load(next)` the one after. */
-export function usePaged<T extends { id: number }>(fetchPage: (cursor: number | null) => Promise<Page<T>>, key: string) {
-  const [rows, setRows] = useState<T[]>([]);
-  const [next, setNext] = useState<number | null>(null);
-  const [loaded, setLoaded] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
-
-  async function load(cursor: number | null) {
-    setBusy(true);
-    try {
-      const page = await fetchPage(cursor);
-      setRows((before) => (cursor == null ? page.results : appendPage(before, page.results, (r) => r.id)));
-      setNext(page.next);
-      setErr(null);
-    } catch (e) { setErr(errorText(e)); }
-    setBusy(false);
-    setLoaded(true);
-  }
-  useEffect(() => { setRows([]); setNext(null); setLoaded(false); void load(null); }, [key]);
-  return { rows, next, loaded, busy, err, load };
-}
-
 /** A list screen: its title and "Refresh", the help, the create link, the section switch, the status tabs, the rows,
  *  the empty text and "More". Ids start with `prefix` (`tour-list`, `league-more`...). */
 export function ListScreen<T extends { id: number }>(props: {
-  prefix: string; tab: string; list: ReturnType<typeof usePaged<T>>; title: string; help: string; createText: string;
+  prefix: string; tab: string; list: Paged<T>; title: string; help: string; createText: string;
   createHref: string; section: "tournaments" | "leagues"; tabs: ComponentChildren; empty: string; moreText: string;
   row: (r: T) => ComponentChildren;
 }) {
@@ -204,10 +179,12 @@ export function useCreateForm<F extends object, R extends string>(initial: () =>
   const [busy, setBusy] = useState(false);
 
   const problems = check(f);
-  const msg = (field: R, alsoServer: string[] = []): string[] | undefined => {
+  /** A field's messages: the client's problem (once submitted), the server's words (the engine's refusal of the
+   *  options, e.g. claim-mix factions, is said under the game). */
+  const msg = (field: R): string[] | undefined => {
     const p = problems[field];
     const mine = shown && p ? [problemText(p)] : [];
-    const theirs = [...(server[field] ?? []), ...alsoServer.flatMap((k) => server[k] ?? [])];
+    const theirs = [...(server[field] ?? []), ...(field === "kind" ? server.options ?? [] : [])];
     return mine.length || theirs.length ? [...mine, ...theirs] : undefined;
   };
   const put = (patch: Partial<F>) => {
@@ -252,6 +229,30 @@ export function useCreateForm<F extends object, R extends string>(initial: () =>
   return { f, setF, put, more, setMore, server, setServer, msg, submit, err, busy, others };
 }
 
+/** A create form's presets: the one chosen, and choosing one (its fields filled, the server's messages cleared). */
+export function usePreset<P extends string, F extends object>(form: { setF: (up: (f: F) => F) => void; setServer: (s: Record<string, string[]>) => void },
+  presets: Record<P, Partial<F>>, first: P) {
+  const [preset, setPreset] = useState<P>(first);
+  function choose(p: P) {
+    setPreset(p);
+    form.setF((before) => ({ ...before, ...presets[p] }));
+    form.setServer({});
+  }
+  return { preset, choose };
+}
+
+/** The preset radios of a create form. */
+export function Presets<P extends string>({ ids, current, text, onChoose }: { ids: P[]; current: P; text: (p: P) => string; onChoose: (p: P) => void }) {
+  return (
+    <fieldset>
+      <legend>{t("tour.preset")}</legend>
+      {ids.map((p) => (
+        <label class="radio"><input type="radio" name="preset" value={p} checked={current === p} onChange={() => onChoose(p)} />{text(p)}</label>
+      ))}
+    </fieldset>
+  );
+}
+
 /** A labelled select with its error under it. */
 export function SelectField<V extends string>({ id, label, value, options, errors, onChange, children }: {
   id: string; label: string; value: V; options: { value: V; text: string }[]; errors?: string[]; onChange: (v: V) => void; children?: ComponentChildren;
@@ -285,6 +286,20 @@ export function EntryFields<F extends EntryForm & { botsAllowed: boolean }>({ pr
       {msg("bots_allowed") && <p class="field-err">{msg("bots_allowed")!.join(" ")}</p>}
     </>
   );
+}
+
+/** The game of a tournament's (or a league's) games; claim-mix plays the standard faction choice. */
+export function KindField({ id, kinds, value, errors, onChange }: { id: string; kinds: CreateForm["kind"][]; value: CreateForm["kind"]; errors?: string[]; onChange: (k: CreateForm["kind"]) => void }) {
+  return (
+    <SelectField id={id} label={t("tour.kind")} value={value} errors={errors} options={kinds.map((k) => ({ value: k, text: t(("game." + k) as Key) }))} onChange={onChange}>
+      {value === "claim-mix" && <p class="muted small">{t("tour.mix_note")}</p>}
+    </SelectField>
+  );
+}
+
+/** The time control of the games: the new-game screen's choices but "unlimited". */
+export function TimeField({ id, value, errors, onChange }: { id: string; value: string; errors?: string[]; onChange: (v: string) => void }) {
+  return <SelectField id={id} label={t("tour.time")} value={value} errors={errors} options={TOURNAMENT_TIMES.map((c) => ({ value: c.id, text: describeTimeControl(choiceView(c), t, state.lang) }))} onChange={onChange} />;
 }
 
 /** The form's message and the server's words on fields it does not show, then the submit button. */

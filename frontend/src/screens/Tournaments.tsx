@@ -5,24 +5,23 @@
 // crosstable (scrolls sideways at 360 px), my games (links to the tables). Live: while the page is open the socket
 // follows the tournament (`watch_tournament`) and any `tournament` event of it, a game of mine starting or ending,
 // or the page coming back into view re-reads it.
-import { useEffect, useState } from "preact/hooks";
-import { ApiError } from "../api";
+import { useEffect } from "preact/hooks";
 import { api } from "../api";
-import { choiceView, describeTimeControl } from "../corr";
 import type { Key } from "../i18n";
 import { unwatchTournament, watchTournament } from "../realtime";
 import { navigate } from "../router";
-import { errorText, state, t, toast, useStore } from "../store";
+import { t, toast, useStore } from "../store";
 import {
   actionsFor, blankForm, checkForm, createBody, createTournament, crossGrid, featuredFirst, FORMAT_KINDS, gamesPath,
   isTournamentEvent, LIST_STATUSES, listPath, myGames, myResult, points, PRESETS, roundOf, tournamentAction, tournamentHref,
-  TOURNAMENT_TIMES, type CreateForm, type ListStatus, type PresetId, type Tournament, type TournamentCreate,
+  type CreateForm, type ListStatus, type PresetId, type Tournament, type TournamentCreate,
   type TournamentDetail, type TournamentFormat, type TournamentGame, type TournamentGames,
 } from "../tournament";
 import { Field } from "../ui";
 import {
-  Conditions, EntryFields, useAction, FormEnd, kindClock, ListScreen, SelectField, StatusTabs, useCreateForm, useLive, usePaged, when, type Page,
+  Conditions, EntryFields, KindField, Presets, TimeField, useAction, usePreset, FormEnd, kindClock, ListScreen, SelectField, StatusTabs, useCreateForm, useLive, when,
 } from "./TournamentParts";
+import { usePaged, type Page } from "../paged";
 import { iso, UserName } from "./Watch";
 
 const FORMATS: TournamentFormat[] = ["swiss", "round_robin", "tables"];
@@ -48,7 +47,7 @@ export function TournamentList({ tab: initial }: { tab?: string | null }) {
     if (cursor != null) return api<Page<Tournament>>("GET", listPath(status, cursor));
     const [featured, page] = await Promise.all([api<Page<Tournament>>("GET", listPath(status, null, true)), api<Page<Tournament>>("GET", listPath(status, null))]);
     return { results: featuredFirst(featured.results, page.results), next: page.next };
-  }, status);
+  }, status, (r) => r.id);
   return (
     <ListScreen prefix="tour" tab={status} list={list} section="tournaments" title={t("tour.title")} help={t("tour.help")}
       createHref="#/tournaments/new" createText={t("tour.create")} empty={t(`tour.empty_${status}`)} moreText={t("tour.more")}
@@ -115,7 +114,7 @@ export function TournamentScreen({ id }: { id: number }) {
       <p class="t-terms" id="tour-terms">{terms(d)}{d.rated && <> · {t("seek.rated")}</>}</p>
       <p class="row small">
         <span class={`t-status s-${d.status}`} id="tour-status">{t(`tour.status.${d.status}`)}</span>
-        {round && <span id="tour-round">{d.format === "round_robin" ? t("tour.rr_rounds", { of: round.of }) : t("tour.round", { n: round.n, of: round.of })}</span>}
+        {round && <span id="tour-round">{d.format === "round_robin" ? t("tour.rr_rounds", { n: round.of }) : t("tour.round", { n: round.n, of: round.of })}</span>}
         <span id="tour-count">{t("tour.players", { n: d.player_count, max: d.max_players })}</span>
       </p>
       <p class="small muted">{startText(d)} · {t("tour.by", { name: iso(d.created_by.name || d.created_by.username) })}
@@ -249,16 +248,9 @@ type FieldName = keyof TournamentCreate;
 
 export function TournamentCreateScreen() {
   useStore();
-  const [preset, setPreset] = useState<PresetId>("swiss8");
   const form = useCreateForm<CreateForm, FieldName>(() => blankForm("swiss8"), FIELD_OF, (x) => checkForm(x), "tf");
-  const { f, put, more, setMore } = form;
-  // the engine's refusal of the options (claim-mix factions) is said under the game
-  const msg = (field: FieldName) => form.msg(field, field === "kind" ? ["options"] : []);
-  function choose(p: PresetId) {
-    setPreset(p);
-    form.setF((before) => ({ ...before, ...PRESETS[p] }));
-    form.setServer({});
-  }
+  const { f, put, more, setMore, msg } = form;
+  const { preset, choose } = usePreset<PresetId, CreateForm>(form, PRESETS, "swiss8");
   const submit = (e: Event) => form.submit(e, (x) => createTournament(createBody(x)), (id) => navigate(`/tournaments/${id}`), t("tour.created"));
 
   const kinds = FORMAT_KINDS[f.format];
@@ -266,12 +258,7 @@ export function TournamentCreateScreen() {
     <main class="page" id="main">
       <h1>{t("tour.new_title")}</h1>
       <form onSubmit={submit} noValidate id="tour-form">
-        <fieldset>
-          <legend>{t("tour.preset")}</legend>
-          {(Object.keys(PRESETS) as PresetId[]).map((p) => (
-            <label class="radio"><input type="radio" name="preset" value={p} checked={preset === p} onChange={() => choose(p)} />{t(`tour.preset.${p}`)}</label>
-          ))}
-        </fieldset>
+        <Presets ids={Object.keys(PRESETS) as PresetId[]} current={preset} text={(p) => t(`tour.preset.${p}`)} onChoose={choose} />
         <Field id="tf-name" label={t("tour.name")} value={f.name} onInput={(v) => put({ name: v })} required autocomplete="off" errors={msg("name")} />
         <button type="button" class="btn ghost" id="tour-more-options" aria-expanded={more} aria-controls="tour-options" onClick={() => setMore(!more)}>
           {more ? "▾" : "▸"} {t("tour.more_options")}</button>
@@ -295,20 +282,6 @@ export function TournamentCreateScreen() {
       <p><a class="btn ghost" href="#/tournaments">{t("tour.back")}</a></p>
     </main>
   );
-}
-
-/** The game of a tournament's (or a league's) games; claim-mix plays the standard faction choice. */
-export function KindField({ id, kinds, value, errors, onChange }: { id: string; kinds: CreateForm["kind"][]; value: CreateForm["kind"]; errors?: string[]; onChange: (k: CreateForm["kind"]) => void }) {
-  return (
-    <SelectField id={id} label={t("tour.kind")} value={value} errors={errors} options={kinds.map((k) => ({ value: k, text: t(("game." + k) as Key) }))} onChange={onChange}>
-      {value === "claim-mix" && <p class="muted small">{t("tour.mix_note")}</p>}
-    </SelectField>
-  );
-}
-
-/** The time control of the games: the new-game screen's choices but "unlimited". */
-export function TimeField({ id, value, errors, onChange }: { id: string; value: string; errors?: string[]; onChange: (v: string) => void }) {
-  return <SelectField id={id} label={t("tour.time")} value={value} errors={errors} options={TOURNAMENT_TIMES.map((c) => ({ value: c.id, text: describeTimeControl(choiceView(c), t, state.lang) }))} onChange={onChange} />;
 }
 
 /** The request fields and the form's names for them (a server message on a field clears when it is edited). */
