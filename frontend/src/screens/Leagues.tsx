@@ -17,7 +17,8 @@ import { t, toast, useStore } from "../store";
 import { featuredFirst, isTournamentEvent, tournamentHref } from "../tournament";
 import { Field } from "../ui";
 import {
-  Conditions, EntryFields, FormEnd, KindField, Presets, TimeField, usePreset, kindClock, ListScreen, StatusTabs, useAction, useCreateForm, useLive, when,
+  Conditions, EntryFields, FormEnd, kindClock, KindField, ListRow, ListScreen, Presets, StatusTabs, TimeField, useAction, useCreateForm,
+  useLive, usePreset, when,
 } from "./TournamentParts";
 import { usePaged, type Page } from "../paged";
 import { UserName } from "./Watch";
@@ -47,14 +48,11 @@ export function LeagueList({ tab }: { tab?: string | null }) {
 /** One league in the list: its name (the creator's text), featured, kind, clock, the ladder's terms, members, state. */
 function LeagueRow({ r }: { r: League }) {
   return (
-    <li>
-      <a class={`game-row ${r.featured ? "featured" : ""}`} href={leagueHref(r.id)} data-league={r.id}>
-        <span class="gr-main"><strong dir="auto" class="t-name">{r.name}</strong>{r.featured && <span class="badge t-featured"> · ★ {t("tour.featured")}</span>}</span>
-        <span class="gr-sub small">{kindClock(r.kind, r.time_control)}{r.rated && <> · {t("seek.rated")}</>}</span>
-        <span class="gr-sub small muted">{t("league.ladder", { size: r.division_size, days: r.season_days })} · {t("league.members", { n: r.member_count, max: r.max_members })}</span>
-        <span class="gr-sub small muted">{statusText(r)}</span>
-      </a>
-    </li>
+    <ListRow href={leagueHref(r.id)} name={r.name} featured={r.featured} data={{ league: r.id }}>
+      <span class="gr-sub small">{kindClock(r.kind, r.time_control)}{r.rated && <> · {t("seek.rated")}</>}</span>
+      <span class="gr-sub small muted">{t("league.ladder", { size: r.division_size, days: r.season_days })} · {t("league.members", { n: r.member_count, max: r.max_members })}</span>
+      <span class="gr-sub small muted">{statusText(r)}</span>
+    </ListRow>
   );
 }
 

@@ -78,6 +78,22 @@ export function ListScreen<T extends { id: number }>(props: {
   );
 }
 
+/** A row of a list: a link to the page, the name (the creator's text) and "Featured" said in words, then `children`
+ *  (lines of class gr-sub); `data` its data-* attributes. */
+export function ListRow({ href, name, featured, data, children }: {
+  href: string; name: string; featured: boolean; data: Record<string, number>; children: ComponentChildren;
+}) {
+  const attrs = Object.fromEntries(Object.entries(data).map(([k, v]) => [`data-${k}`, v]));
+  return (
+    <li>
+      <a class={`game-row ${featured ? "featured" : ""}`} href={href} {...attrs}>
+        <span class="gr-main"><strong dir="auto" class="t-name">{name}</strong>{featured && <span class="badge t-featured"> · ★ {t("tour.featured")}</span>}</span>
+        {children}
+      </a>
+    </li>
+  );
+}
+
 // ------------------------------------------------------------------------------------------- a detail page
 
 /** A page's data, read by `read` and again on the socket events `ours` accepts, when a game of mine starts or ends

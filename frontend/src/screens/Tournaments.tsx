@@ -19,7 +19,8 @@ import {
 } from "../tournament";
 import { Field } from "../ui";
 import {
-  Conditions, EntryFields, KindField, Presets, TimeField, useAction, usePreset, FormEnd, kindClock, ListScreen, SelectField, StatusTabs, useCreateForm, useLive, when,
+  Conditions, EntryFields, FormEnd, kindClock, KindField, ListRow, ListScreen, Presets, SelectField, StatusTabs, TimeField, useAction,
+  useCreateForm, useLive, usePreset, when,
 } from "./TournamentParts";
 import { usePaged, type Page } from "../paged";
 import { iso, UserName } from "./Watch";
@@ -59,13 +60,10 @@ export function TournamentList({ tab: initial }: { tab?: string | null }) {
 /** One tournament in the list: its name (the creator's text), featured, kind, format, clock, players, start. */
 function TournamentRow({ r }: { r: Tournament }) {
   return (
-    <li>
-      <a class={`game-row ${r.featured ? "featured" : ""}`} href={tournamentHref(r.id)} data-tournament={r.id}>
-        <span class="gr-main"><strong dir="auto" class="t-name">{r.name}</strong>{r.featured && <span class="badge t-featured"> · ★ {t("tour.featured")}</span>}</span>
-        <span class="gr-sub small">{terms(r)}</span>
-        <span class="gr-sub small muted">{t("tour.players", { n: r.player_count, max: r.max_players })}{r.rated && <> · {t("seek.rated")}</>} · {startText(r)}</span>
-      </a>
-    </li>
+    <ListRow href={tournamentHref(r.id)} name={r.name} featured={r.featured} data={{ tournament: r.id }}>
+      <span class="gr-sub small">{terms(r)}</span>
+      <span class="gr-sub small muted">{t("tour.players", { n: r.player_count, max: r.max_players })}{r.rated && <> · {t("seek.rated")}</>} · {startText(r)}</span>
+    </ListRow>
   );
 }
 
