@@ -226,14 +226,15 @@ def test_a_league_season(server, new_page):
     _a11y(cat, "division", axe_results, small)
 
     # The season ends (its end moved into the past): the beat adjudicates, records the moves, starts season 2.
-    in_thread(lambda: LeagueSeason.objects.filter(league_id=lid, finished_at__isnull=True).update(ends_at=timezone.now()))
+    running = LeagueSeason.objects.filter(league_id=lid, finished_at__isnull=True)
+    in_thread(lambda: running.update(ends_at=timezone.now()))
     assert in_thread(leagues.tick) >= 1
     status, detail = _api(olga, "GET", f"/leagues/{lid}")
     assert status == 200 and detail["previous_season"]["number"] == 1 and detail["season"]["number"] == 2, detail
     moves = {m["player"]["username"]: m["movement"] for m in detail["previous_season"]["moves"]}
     words = {"promoted": "promoted to division", "relegated": "relegated to division", "stayed": "stays in division",
              "entered": "enters division", "dropped": "dropped"}
-    arrows = {"promoted": "↑", "relegated": "↓", "stayed": "→", "entered": "+", "dropped": "×"}
+    arrows = {"promoted": "↑", "relegated": "↓", "stayed": "→", "entered": "+", "dropped": "\u00d7"}
     for p in (olga, cat):
         _to_league(p, lid)
         _reread(p, lid, "#league-moves")
