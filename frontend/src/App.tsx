@@ -20,6 +20,7 @@ import { reviewRoute } from "./review";
 import { Friends } from "./screens/Friends";
 import { NowPlaying, WatchScreen } from "./screens/Watch";
 import { TournamentCreateScreen, TournamentList, TournamentScreen } from "./screens/Tournaments";
+import { LeagueCreateScreen, LeagueList, LeagueScreen } from "./screens/Leagues";
 import type { FollowedEvent } from "./api";
 import { errorText, loadMe, putGame, t, toast, useStore } from "./store";
 
@@ -79,7 +80,7 @@ export function App() {
   else if (route.name === "join" && route.arg && !st.me) body = <InviteLanding code={route.arg} key={route.arg} />;
   // #/join/CODE, #/challenge/ID, #/authorize?… (the OAuth consent screen) and #/watch/ID come back to themselves after
   // the login.
-  else if (!st.me) body = <Login onDone={() => { if (!["join", "challenge", "authorize", "watch", "tournaments"].includes(route.name)) navigate("/"); }} />;
+  else if (!st.me) body = <Login onDone={() => { if (!["join", "challenge", "authorize", "watch", "tournaments", "leagues"].includes(route.name)) navigate("/"); }} />;
   else if (route.name === "join" && route.arg) body = <main class="page" id="main"><p aria-busy="true">{t("gate.joining")}</p></main>;
   else if (route.name === "authorize") body = <Authorize />;
   else if (route.name === "new") body = <NewGame key={location.hash} />;
@@ -94,6 +95,9 @@ export function App() {
   else if (route.name === "tournaments" && route.arg === "new") body = <TournamentCreateScreen />;
   else if (route.name === "tournaments" && route.arg && /^\d+$/.test(route.arg)) body = <TournamentScreen id={Number(route.arg)} key={route.arg} />;
   else if (route.name === "tournaments") body = <TournamentList tab={route.arg} key={route.arg ?? "open"} />;
+  else if (route.name === "leagues" && route.arg === "new") body = <LeagueCreateScreen />;
+  else if (route.name === "leagues" && route.arg && /^\d+$/.test(route.arg)) body = <LeagueScreen id={Number(route.arg)} key={route.arg} />;
+  else if (route.name === "leagues") body = <LeagueList tab={route.arg} key={route.arg ?? "open"} />;
   else if (route.name === "friends") body = <Friends tab={route.arg} key={route.arg ?? "friends"} />;
   else body = <Inbox />;
 

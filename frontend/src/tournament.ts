@@ -4,6 +4,7 @@
 import { api, type Schemas } from "./api";
 import { defaultMix } from "./cards";
 import { TIME_CHOICES, type TimeChoice } from "./corr";
+import type { Key } from "./i18n";
 
 export type Tournament = Schemas["Tournament"];
 export type TournamentDetail = Schemas["TournamentDetail"];
@@ -43,9 +44,9 @@ export function listPath(status: ListStatus, cursor: number | null, featured = f
 }
 
 /** The rows shown: the featured ones first (each group newest first, as the server sends them), none twice. */
-export function featuredFirst(featured: Tournament[], rows: Tournament[]): Tournament[] {
+export function featuredFirst<T extends { id: number; featured: boolean }>(featured: T[], rows: T[]): T[] {
   const seen = new Set<number>();
-  const out: Tournament[] = [];
+  const out: T[] = [];
   for (const t of [...featured.filter((x) => x.featured), ...rows.filter((x) => x.featured), ...rows]) {
     if (!seen.has(t.id)) { seen.add(t.id); out.push(t); }
   }
@@ -161,9 +162,8 @@ export function blankForm(preset: PresetId = "swiss8", name = ""): CreateForm {
 
 /** A problem with a field, as a message key of the catalogue and its numbers (the screen translates it). */
 export type Problem = { key: ProblemKey; params?: Record<string, number> };
-export type ProblemKey = "tour.err_name" | "tour.err_reliability" | "tour.err_name_long" | "tour.err_kind" | "tour.err_players" | "tour.err_min_players"
-  | "tour.err_rounds" | "tour.err_rounds_none" | "tour.err_rating" | "tour.err_rating_order" | "tour.err_start" | "tour.err_game_days"
-  | "tour.err_game_days_tc" | "tour.err_number";
+/** The catalogue's field messages: the tournaments' and the leagues' (league.ts) forms. */
+export type ProblemKey = Extract<Key, `tour.err_${string}` | `league.err_${string}`>;
 
 /** A whole number from an input ("" → null); NaN for anything else ("2.5", "1e3", "-"). */
 export function whole(s: string): number | null {
@@ -194,17 +194,7 @@ export function checkForm(f: CreateForm, now = Date.now()): Partial<Record<keyof
     if (f.format === "swiss" && max !== null && !Number.isNaN(max)) most = Math.min(most, max % 2 === 0 ? max - 1 : max);
     if (rounds === null || Number.isNaN(rounds) || rounds < 1 || rounds > most) out.rounds = { key: "tour.err_rounds", params: { most: Math.max(most, 1) } };
   }
-  const rmin = whole(f.ratingMin), rmax = whole(f.ratingMax);
-  for (const [field, v] of [["rating_min", rmin], ["rating_max", rmax]] as const) {
-    if (v !== null && (Number.isNaN(v) || v > LIMITS.rating)) out[field] = { key: "tour.err_rating", params: { max: LIMITS.rating } };
-  }
-  if (!out.rating_min && !out.rating_max && rmin !== null && rmax !== null && rmin > rmax) out.rating_min = { key: "tour.err_rating_order" };
-  const rel = whole(f.minReliability);
-  if (rel !== null && (Number.isNaN(rel) || rel > 100)) out.min_reliability = { key: "tour.err_reliability" };
-  if (f.startsAt) {
-    const at = Date.parse(f.startsAt);
-    if (Number.isNaN(at) || at <= now || at > now + LIMITS.startAheadDays * 86400000) out.starts_at = { key: "tour.err_start", params: { days: LIMITS.startAheadDays } };
-  }
+  Object.assign(out, entryProblems(f), startProblem(f.startsAt, false, now));
   const days = whole(f.maxGameDays);
   const [dlow, dhigh] = LIMITS.gameDays;
   if (days === null || Number.isNaN(days) || days < dlow || days > dhigh) out.max_game_days = { key: "tour.err_game_days", params: { low: dlow, high: dhigh } };
@@ -213,10 +203,43 @@ export function checkForm(f: CreateForm, now = Date.now()): Partial<Record<keyof
     if (tc?.days && tc.days * 2 > days) out.max_game_days = { key: "tour.err_game_days_tc", params: { days: tc.days * 2 } };
   }
   // A number that is no whole number at all ("2.5", "-1", "1e3") says so, whatever the range.
-  const typed: [keyof TournamentCreate, string][] = [["max_players", f.maxPlayers], ["min_players", f.minPlayers], ["rounds", f.rounds],
-    ["rating_min", f.ratingMin], ["rating_max", f.ratingMax], ["min_reliability", f.minReliability], ["max_game_days", f.maxGameDays]];
-  for (const [field, v] of typed) if (Number.isNaN(whole(v))) out[field] = { key: "tour.err_number" };
+  return Object.assign(out, notWhole({ max_players: f.maxPlayers, min_players: f.minPlayers, rounds: f.rounds, max_game_days: f.maxGameDays }));
+}
+
+/** The entry conditions as typed (a tournament's and a league's). */
+export type EntryForm = Pick<CreateForm, "ratingMin" | "ratingMax" | "minReliability">;
+
+/** The entry conditions' problems, as the service checks them: ratings 0 to 4000 in order, a reliability 0 to 100. */
+export function entryProblems(f: EntryForm): Partial<Record<"rating_min" | "rating_max" | "min_reliability", Problem>> {
+  const out: Partial<Record<"rating_min" | "rating_max" | "min_reliability", Problem>> = {};
+  const rmin = whole(f.ratingMin), rmax = whole(f.ratingMax);
+  for (const [field, v] of [["rating_min", rmin], ["rating_max", rmax]] as const) {
+    if (v !== null && (Number.isNaN(v) || v > LIMITS.rating)) out[field] = { key: "tour.err_rating", params: { max: LIMITS.rating } };
+  }
+  if (!out.rating_min && !out.rating_max && rmin !== null && rmax !== null && rmin > rmax) out.rating_min = { key: "tour.err_rating_order" };
+  const rel = whole(f.minReliability);
+  if (rel !== null && (Number.isNaN(rel) || rel > 100)) out.min_reliability = { key: "tour.err_reliability" };
+  return Object.assign(out, notWhole({ rating_min: f.ratingMin, rating_max: f.ratingMax, min_reliability: f.minReliability }));
+}
+
+/** A start time's problem: in the future, at most 90 days ahead (`required`: also when empty). */
+export function startProblem(startsAt: string, required: boolean, now = Date.now()): { starts_at?: Problem } {
+  if (!startsAt) return required ? { starts_at: { key: "tour.err_start", params: { days: LIMITS.startAheadDays } } } : {};
+  const at = Date.parse(startsAt);
+  if (Number.isNaN(at) || at <= now || at > now + LIMITS.startAheadDays * 86400000) return { starts_at: { key: "tour.err_start", params: { days: LIMITS.startAheadDays } } };
+  return {};
+}
+
+/** A number that is no whole number at all ("2.5", "-1", "1e3") says so, whatever the range. */
+export function notWhole<F extends string>(typed: Record<F, string>): Partial<Record<F, Problem>> {
+  const out: Partial<Record<F, Problem>> = {};
+  for (const field of Object.keys(typed) as F[]) if (Number.isNaN(whole(typed[field]))) out[field] = { key: "tour.err_number" };
   return out;
+}
+
+/** The engine options of a tournament's (or a league's) games: claim-mix plays the standard faction choice. */
+export function optionsFor(kind: Schemas["GameKindEnum"], seats: number): Record<string, unknown> {
+  return kind === "claim-mix" ? { factions: defaultMix(seats) } : {};
 }
 
 /** The request body of a form that passed `checkForm`. */
@@ -226,7 +249,7 @@ export function createBody(f: CreateForm): TournamentCreate {
   const tables = f.format === "tables";
   return {
     name: f.name.trim(), kind: f.kind, format: f.format,
-    options: f.kind === "claim-mix" ? { factions: defaultMix(tables ? 3 : 2) } : {},
+    options: optionsFor(f.kind, tables ? 3 : 2),
     rounds: f.format === "round_robin" ? null : num(f.rounds),
     time_control: tc.body as TournamentCreate["time_control"], rated: f.rated,
     max_players: num(f.maxPlayers) ?? 0, min_players: num(f.minPlayers),

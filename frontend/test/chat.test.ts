@@ -9,21 +9,10 @@ import type { Schemas } from "../src/api";
 
 fakeBrowser();
 
-const net = vi.hoisted(() => {
-  const routes = new Map<string, unknown>();
-  return {
-    routes,
-    api: vi.fn(async (method: string, path: string, body?: unknown) => {
-      const key = `${method} ${path}`;
-      if (!routes.has(key)) throw Object.assign(new Error(`no route ${key}`), { status: 404 });
-      const answer = routes.get(key);
-      return typeof answer === "function" ? answer(body) : structuredClone(answer);
-    }),
-  };
-});
-vi.mock("../src/api", async (importOriginal) => ({ ...(await importOriginal<typeof import("../src/api")>()), api: net.api }));
+vi.mock("../src/api", async (importOriginal) => (await import("./net")).mockedApi(await importOriginal<typeof import("../src/api")>()));
 
 const { h } = await import("preact");
+const { net } = await import("./net");
 const { ApiError } = await import("../src/api");
 const { ChatPanel, ChatButton, TableChat, UnreadChat, wantsChat, roomsFor, mayWrite } = await import("../src/screens/Chat");
 const { chatLength, mergeLines, onChatFrame, resetPhrases } = await import("../src/chat");

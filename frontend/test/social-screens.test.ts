@@ -9,26 +9,12 @@ import fixture from "./inheritors-fixture.json";
 
 fakeBrowser();
 
-const net = vi.hoisted(() => {
-  const routes = new Map<string, unknown>();
-  return {
-    routes,
-    api: vi.fn(async (method: string, path: string, body?: unknown) => {
-      const key = `${method} ${path}`;
-      if (!routes.has(key)) throw Object.assign(new Error(`no route ${key}`), { status: 404 });
-      const answer = routes.get(key);
-      return typeof answer === "function" ? answer(body) : structuredClone(answer);
-    }),
-  };
-});
-vi.mock("../src/api", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../src/api")>()), api: net.api,
-  getCached: async (path: string) => ({ data: await net.api("GET", path), offline: false }),
-}));
+vi.mock("../src/api", async (importOriginal) => (await import("./net")).mockedApi(await importOriginal<typeof import("../src/api")>()));
 const sock = vi.hoisted(() => ({ watchGame: vi.fn(), unwatchGame: vi.fn(), setViewing: vi.fn(), connect: vi.fn(), disconnect: vi.fn() }));
 vi.mock("../src/realtime", () => sock);
 
 const { h } = await import("preact");
+const { net } = await import("./net");
 const { NowPlaying, WatchScreen } = await import("../src/screens/Watch");
 const { BlockedList, Friends } = await import("../src/screens/Friends");
 const { SocialCard } = await import("../src/screens/PublicProfile");

@@ -10,36 +10,18 @@ import { entry, fakeBrowser, player, tournament, tournamentDetail, tournamentGam
 
 fakeBrowser();
 
-const net = vi.hoisted(() => {
-  const routes = new Map<string, unknown>();
-  return {
-    routes,
-    api: vi.fn(async (method: string, path: string, body?: unknown) => {
-      const key = `${method} ${path}`;
-      if (!routes.has(key)) throw Object.assign(new Error(`no route ${key}`), { status: 404 });
-      const answer = routes.get(key);
-      return typeof answer === "function" ? answer(body) : structuredClone(answer);
-    }),
-  };
-});
-vi.mock("../src/api", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../src/api")>()), api: net.api,
-  getCached: async (path: string) => ({ data: await net.api("GET", path), offline: false }),
-}));
+vi.mock("../src/api", async (importOriginal) => (await import("./net")).mockedApi(await importOriginal<typeof import("../src/api")>()));
 const sock = vi.hoisted(() => ({
   watchTournament: vi.fn(), unwatchTournament: vi.fn(), watchGame: vi.fn(), unwatchGame: vi.fn(), setViewing: vi.fn(), connect: vi.fn(), disconnect: vi.fn(),
 }));
 vi.mock("../src/realtime", () => sock);
 
 const { h } = await import("preact");
-const { ApiError } = await import("../src/api");
+const { fill: input, net, refuse } = await import("./net");
 const { TournamentCreateScreen, TournamentList, TournamentScreen } = await import("../src/screens/Tournaments");
 const { set } = await import("../src/store");
 
 const EVIL = "<script>alert(1)</script>\u202Egnp.exe";
-const refuse = (status: number, code: string, message: string, fields?: Record<string, string[]>) => () => {
-  throw new ApiError(status, { code, message, fields });
-};
 const standing = (u: string, rank: number, score: number, tiebreaks: number[], out = false) =>
   ({ rank, player: player(u), score, tiebreaks, games: 2, wins: Math.floor(score), out });
 
@@ -216,13 +198,6 @@ describe("a tournament's page", () => {
 });
 
 describe("creating a tournament", () => {
-  const input = async (box: HTMLElement, id: string, value: string) => {
-    const el = box.querySelector<HTMLInputElement | HTMLSelectElement>(`#${id}`)!;
-    el.value = value;
-    el.dispatchEvent(new Event(el.tagName === "SELECT" ? "change" : "input", { bubbles: true }));
-    await settle();
-  };
-
   it("a preset and a name: one tap creates it, and the page opens", async () => {
     let sent: unknown = null;
     net.routes.set("POST /tournaments", (body: unknown) => { sent = body; return tournamentDetail({ id: 12 }); });

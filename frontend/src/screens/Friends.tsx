@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import type { Friend, FriendPage, PublicUser, UserListPage } from "../api";
+import { usePaged, type Page } from "../paged";
 import { navigate } from "../router";
 import { appendPage, challengeHref, pagePath, setRelation, watchHref } from "../social";
 import { errorText, t, toast, useStore } from "../store";
@@ -26,26 +27,9 @@ export function OnlineDot({ online }: { online: boolean | null }) {
 export function Friends({ tab: initial }: { tab?: string | null }) {
   useStore();
   const tab: FriendsTab = FRIENDS_TABS.includes(initial as FriendsTab) ? (initial as FriendsTab) : "friends";
-  const [rows, setRows] = useState<(Friend | PublicUser)[]>([]);
-  const [next, setNext] = useState<number | null>(null);
-  const [loaded, setLoaded] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
-
-  async function load(cursor: number | null) {
-    setBusy(true);
-    try {
-      const page = await api<FriendPage | UserListPage>("GET", friendsPath(tab, cursor));
-      const list = page.results as (Friend | PublicUser)[];
-      const key = (r: Friend | PublicUser) => ("user" in r ? r.user.username : r.username);
-      setRows((before) => (cursor ? appendPage(before, list, key) : list));
-      setNext(page.next);
-      setErr(null);
-    } catch (e) { setErr(errorText(e)); }
-    setBusy(false);
-    setLoaded(true);
-  }
-  useEffect(() => { setRows([]); setNext(null); setLoaded(false); void load(null); }, [tab]);
+  const { rows, next, loaded, busy, err, load } = usePaged<Friend | PublicUser>(
+    (cursor) => api<FriendPage | UserListPage>("GET", friendsPath(tab, cursor)) as Promise<Page<Friend | PublicUser>>, tab,
+    (r) => ("user" in r ? r.user.username : r.username));
 
   return (
     <main class="page" id="main" data-tab={tab}>

@@ -4,6 +4,7 @@ import { api, type Schemas } from "../api";
 import { ratingChart, type HistoryPoint } from "../corr";
 import { normGame, opponentNames } from "../game";
 import type { Key } from "../i18n";
+import { usePaged } from "../paged";
 import { errorText, t, useStore } from "../store";
 import { relTime } from "../ui";
 import { SocialCard, PublicRatings, usePublicProfile } from "./PublicProfile";
@@ -137,24 +138,10 @@ type ProfileGame = Schemas["ProfileGame"];
 /** The player's finished games, newest first, a page at a time (keyset: the answer's ``next``); each opens
  *  its replay. */
 export function ProfileGames({ username }: { username: string }) {
-  const [rows, setRows] = useState<ProfileGame[]>([]);
-  const [next, setNext] = useState<number | null>(null);
-  const [loaded, setLoaded] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
-  async function load(cursor: number | null) {
-    setBusy(true);
-    try {
-      const q = `limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const page = await api<Schemas["ProfileGamesPage"]>("GET", `/users/${encodeURIComponent(username)}/games?${q}`);
-      setRows((before) => (cursor ? [...before, ...page.results] : page.results));
-      setNext(page.next);
-      setErr(null);
-    } catch (e) { setErr(errorText(e)); }
-    setBusy(false);
-    setLoaded(true);
-  }
-  useEffect(() => { setRows([]); setNext(null); setLoaded(false); void load(null); }, [username]);
+  const { rows, next, loaded, busy, err, load } = usePaged<ProfileGame>((cursor) => {
+    const q = `limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    return api<Schemas["ProfileGamesPage"]>("GET", `/users/${encodeURIComponent(username)}/games?${q}`);
+  }, username, (r) => r.id);
   const outcome = (o: ProfileGame["outcome"]) => (o === "win" ? t("extra.won") : o === "loss" ? t("extra.lost") : t("extra.draw"));
   return (
     <section aria-labelledby="h-pgames" id="profile-games">
