@@ -127,7 +127,7 @@ class Core:
     last: dict[str, Any] | None  # public summary of the last completed trick (rich mode only)
     dealt: tuple[tuple[int, ...], ...]  # dealt hands (for the record)
     first_leader: int
-    moves: list[dict[str, Any]]  # the move log [{"seat": s, "move": {...}}] (rich mode only)
+    moves: list[tuple[int, int]]  # the move log [(seat, core move)] (rich mode only; JSON: serial.moves_json)
 
     def copy(self) -> Core:
         n = Core.__new__(Core)
