@@ -28,6 +28,7 @@ from games.rules.claim.core import OVER, SEER_PRIZE, SEER_TOP
 from games.rules.claim.engine import ClaimRules
 from games.rules.claim.options import random_mix
 from games.rules.claim.serial import move_json
+from games.rules.rand import randbelow
 from games.rules.registry import AnyRules, get_rules
 
 
@@ -39,7 +40,7 @@ def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Rando
     legal_lists: list[list[int]] = []
     legal = core.legal
     apply_move = core.apply_move
-    randrange = rng.randrange
+    randrange = randbelow(rng)  # rng.randrange's draws
     while st.phase != OVER:
         seat = st.turn
         # cards, a Seer choice (T3.5b) or a Giant choice (M6.5), as the engine lists them
@@ -128,9 +129,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     factions = [f.strip() for f in args.factions.split(",")] if args.factions else None
     try:
         out = sys.stdout
+        # json.dumps(record, separators=(",", ":")); records hold no cycles (not checked for)
+        encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
         for record in generate(args.game, args.games, args.seed, with_legal=args.with_legal,
                                seats=args.seats, factions=factions):
-            out.write(json.dumps(record, separators=(",", ":")))
+            out.write(encode(record))
             out.write("\n")
     except RulesError as exc:
         parser.exit(2, f"error: {exc}\n")

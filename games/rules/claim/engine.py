@@ -46,6 +46,7 @@ from games.rules.claim.shapes import MOVE_SHAPES
 from games.rules.claim.types import ClaimEvent, ClaimKind, ClaimMove, ClaimResult, ClaimView
 from games.rules.errors import IllegalMove, NotYourTurn, RulesError
 from games.rules.moveshape import Shape
+from games.rules.rand import shuffle
 
 _UNKNOWN_PLAY = 'unknown move: expected {"play": card}'
 _UNKNOWN_SEER = (
@@ -87,7 +88,7 @@ class ClaimRules:
         factions = faction_ids(self.normalize_options(options, seats))
         rng = random.Random(seed)
         deck = deck_for(factions)
-        rng.shuffle(deck)  # C3.1
+        shuffle(rng, deck)  # C3.1 (rng.shuffle's draws)
         if seats == 2:
             first_leader = rng.randrange(seats)  # C3.3 [R] random from the seed
             # C3.2 deal 13 each; the remaining 26 form the deck (top card first)
