@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules.cards import (
+    ALL_CODES,
     DOPPELGANGER,
     DRAGON,
     DWARF,
@@ -236,6 +237,18 @@ def follower_wins(lead: int, card: int) -> bool:
     if lf == GOBLIN and ff == KNIGHT:
         return True
     return ff in (lf, DOPPELGANGER) and (card & 15) > (lead & 15)
+
+
+_BEATERS: dict[int, frozenset[int]] = {}
+
+
+def beaters(lead: int) -> frozenset[int]:
+    """Every card code that wins a 2-card trick as the follower against ``lead``
+    (:func:`follower_wins`, tabled once per lead)."""
+    out = _BEATERS.get(lead)
+    if out is None:
+        out = _BEATERS[lead] = frozenset(c for c in ALL_CODES if follower_wins(lead, c))
+    return out
 
 
 def winning_index(cards: list[int]) -> int:
