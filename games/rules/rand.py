@@ -12,13 +12,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+_BITS = tuple(n.bit_length() for n in range(256))  # n.bit_length() of the small n of card games
+
 
 def randbelow(rng: random.Random) -> Callable[[int], int]:
     """A function ``n -> rng.randrange(n)`` for ``n >= 1`` (the same draws)."""
     getrandbits = rng.getrandbits
+    bits = _BITS
 
     def below(n: int) -> int:
-        k = n.bit_length()
+        k = bits[n] if n < 256 else n.bit_length()
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)
@@ -30,9 +33,10 @@ def randbelow(rng: random.Random) -> Callable[[int], int]:
 def shuffle(rng: random.Random, x: list[int]) -> None:
     """``rng.shuffle(x)`` (the same draws, the same order)."""
     getrandbits = rng.getrandbits
+    bits = _BITS
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = bits[n] if n < 256 else n.bit_length()
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

@@ -39,6 +39,7 @@ def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Rando
     log = st.moves
     legal_lists: list[list[int]] = []
     legal = core.legal
+    play = core.play
     apply_move = core.apply_move
     randrange = randbelow(rng)  # rng.randrange's draws
     while st.phase != OVER:
@@ -46,7 +47,10 @@ def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Rando
         # cards, a Seer choice (T3.5b) or a Giant choice (M6.5), as the engine lists them
         opts = [SEER_PRIZE, SEER_TOP] if st.seer >= 0 else sorted(set(legal(st)), reverse=st.smash_seat >= 0)
         m = opts[randrange(len(opts))]
-        apply_move(st, m)
+        if m >= 0:
+            play(st, m)
+        else:
+            apply_move(st, m)
         log.append((seat, m))
         if with_legal:
             legal_lists.append(opts)

@@ -17,13 +17,16 @@ STATE_FORMAT = "claim.state/1"
 RECORD_FORMAT = "claim.record/1"
 
 
+_CARD_ID = CARD_ID.__getitem__
+
+
 def ids(cards: Sequence[int]) -> list[str]:
-    return [CARD_ID[c] for c in cards]
+    return list(map(_CARD_ID, cards))
 
 
 def sorted_ids(cards: Sequence[int]) -> list[str]:
     """Ids sorted by faction (canonical order) then value (hands and piles as players sort them)."""
-    return [CARD_ID[c] for c in sorted(cards)]
+    return list(map(_CARD_ID, sorted(cards)))
 
 
 def move_json(m: int) -> ClaimMove:
@@ -37,7 +40,7 @@ def move_json(m: int) -> ClaimMove:
 
 def moves_json(moves: Sequence[tuple[int, int]]) -> list[JSON]:
     """The JSON move log (``[{"seat": s, "move": {...}}]``, records and states) of ``Core.moves``."""
-    return [{"seat": seat, "move": move_json(m)} for seat, m in moves]
+    return [{"seat": seat, "move": {"play": CARD_ID[m]} if m >= 0 else move_json(m)} for seat, m in moves]
 
 
 def core_move_of(move: Mapping[str, Any]) -> int:

@@ -292,7 +292,7 @@ def score_undead(st: Core, winner: int, played: list[int]) -> tuple[list[int], l
     """C5.6 / C6.3 / M5.3: every played Undead goes to the trick winner's score pile, the other
     played cards to the discard. Returns (undead, discarded)."""
     undead = [c for c in played if c >> 4 == UNDEAD]
-    discarded = [c for c in played if c >> 4 != UNDEAD]
+    discarded = [c for c in played if c >> 4 != UNDEAD] if undead else played[:]
     st.score[winner].extend(undead)
     st.discard.extend(discarded)
     return undead, discarded
