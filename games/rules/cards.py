@@ -101,6 +101,13 @@ def ids(cards: Iterable[int]) -> list[str]:
     return [CARD_ID[c] for c in cards]
 
 
+_DECKS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 def deck_for(factions: Iterable[int]) -> list[int]:
-    """The unshuffled deck of the given factions (52 cards for any valid 5-faction choice)."""
-    return [code(f, v) for f in factions for v in FACTION_VALUES[f]]
+    """The unshuffled deck of the given factions (52 cards for any valid 5-faction choice); a new list."""
+    key = tuple(factions)
+    deck = _DECKS.get(key)
+    if deck is None:
+        deck = _DECKS[key] = tuple(code(f, v) for f in key for v in FACTION_VALUES[f])
+    return list(deck)

@@ -20,14 +20,15 @@ import json
 import random
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from games.rules.base import JSON, RulesError
 from games.rules.cards import FACTION_NAMES
 from games.rules.claim import core
 from games.rules.claim.core import OVER, SEER_PRIZE, SEER_TOP
-from games.rules.claim.engine import ClaimRules, move_json
+from games.rules.claim.engine import ClaimRules
 from games.rules.claim.options import random_mix
+from games.rules.claim.serial import move_json
+from games.rules.rand import randbelow
 from games.rules.registry import AnyRules, get_rules
 
 
@@ -35,20 +36,28 @@ def random_record(rules: ClaimRules, options: JSON, seed: int, rng: random.Rando
                   with_legal: bool = False, seats: int = 2) -> JSON:
     """One complete game set up from ``seed``, moves drawn from ``rng``; returns its record."""
     st = rules.setup(options, seats, seed)
-    moves = st.moves
+    log = st.moves
+    legal_lists: list[list[int]] = []
+    legal = core.legal
+    play = core.play
+    apply_move = core.apply_move
+    randrange = randbelow(rng)  # rng.randrange's draws
     while st.phase != OVER:
         seat = st.turn
         # cards, a Seer choice (T3.5b) or a Giant choice (M6.5), as the engine lists them
-        opts = [SEER_PRIZE, SEER_TOP] if st.seer >= 0 else sorted(set(core.legal(st)), reverse=st.smash_seat >= 0)
-        m = opts[rng.randrange(len(opts))]
-        core.apply_move(st, m)
-        entry: dict[str, Any] = {"seat": seat, "move": move_json(m)}
+        opts = [SEER_PRIZE, SEER_TOP] if st.seer >= 0 else sorted(set(legal(st)), reverse=st.smash_seat >= 0)
+        m = opts[randrange(len(opts))]
+        if m >= 0:
+            play(st, m)
+        else:
+            apply_move(st, m)
+        log.append((seat, m))
         if with_legal:
-            entry["legal"] = [move_json(o) for o in opts]
-        moves.append(entry)
+            legal_lists.append(opts)
     record = rules.record(st)
     if with_legal:
-        record["moves"] = moves
+        for entry, opts in zip(record["moves"], legal_lists, strict=True):
+            entry["legal"] = [move_json(o) for o in opts]
     return record
 
 
@@ -124,9 +133,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     factions = [f.strip() for f in args.factions.split(",")] if args.factions else None
     try:
         out = sys.stdout
+        # json.dumps(record, separators=(",", ":")); records hold no cycles (not checked for)
+        encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
         for record in generate(args.game, args.games, args.seed, with_legal=args.with_legal,
                                seats=args.seats, factions=factions):
-            out.write(json.dumps(record, separators=(",", ":")))
+            out.write(encode(record))
             out.write("\n")
     except RulesError as exc:
         parser.exit(2, f"error: {exc}\n")

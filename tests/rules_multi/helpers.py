@@ -9,7 +9,7 @@ from typing import Any
 from games.rules.cards import CARD_ID
 from games.rules.claim import CLAIM_MIX, core
 from games.rules.claim.core import PHASE1, Core
-from games.rules.claim.engine import move_json
+from games.rules.claim.serial import move_json
 from games.rules.claim.types import ClaimEvent as Event
 from tests.rules.helpers import cs  # noqa: F401 - re-exported for the multi-seat tests
 from tests.rules.helpers import make_state as _make_state

@@ -204,7 +204,7 @@ def test_M6_5_a_pending_giant_choice_survives_json_and_records():
     assert CLAIM_MIX.from_json(old).smash_seat == -1  # states saved before M6.5 was a move
     st, _ = play(st, "smash:2")
     assert CLAIM_MIX.to_json(st).get("smash_seat") is None
-    assert st.moves[-1] == {"seat": 0, "move": {"smash": 2}}
+    assert CLAIM_MIX.record(st)["moves"][-1] == {"seat": 0, "move": {"smash": 2}}
 
 
 def test_M6_5_giant_choices_in_self_played_records_replay():

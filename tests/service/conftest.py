@@ -154,13 +154,10 @@ def hidden_card_ids(st: Any, seat: int | None) -> set[str]:
     seen.update(st.played)
     if st.prize >= 0:
         seen.update([st.prize])
-    for m in st.moves:
-        if "play" in m["move"]:
-            seen.update([CARD_ID_REV[m["move"]["play"]]])
+    for _seat, m in st.moves:
+        if m >= 0:  # a played card (core moves: Seer and Giant choices are negative)
+            seen.update([m])
     return {CARD_ID[c] for c in hidden if c not in seen}
-
-
-CARD_ID_REV = {v: k for k, v in CARD_ID.items()}
 
 
 def assert_no_leak(body: Any, hidden: set[str], seed: int, where: str) -> None:

@@ -108,12 +108,12 @@ def play(st: Core, card: int, rec: bool = False) -> None:
     st.hands[seat].remove(card)
     if st.phase != PHASE1:
         # C2.4 bookkeeping for views: a known card of this hand is now played (public)
-        if card in st.public_followers[seat]:
-            st.public_followers[seat].remove(card)
+        public = st.public_followers[seat]
+        if card in public:
+            public.remove(card)
         else:
-            for other in range(st.seats):
-                known = st.peeked[other]  # what another seat saw going into this hand
-                if other != seat and card in known:
+            for other, known in enumerate(st.peeked):  # what another seat saw going into this hand
+                if card in known and other != seat:
                     known.remove(card)
     played = st.played
     played.append(card)

@@ -36,6 +36,7 @@ from games.rules.claim.serial import (
     codes,
     ids,
     last_to_json,
+    moves_json,
     result_of,
     sorted_ids,
     state_from_json,
@@ -45,6 +46,7 @@ from games.rules.claim.shapes import MOVE_SHAPES
 from games.rules.claim.types import ClaimEvent, ClaimKind, ClaimMove, ClaimResult, ClaimView
 from games.rules.errors import IllegalMove, NotYourTurn, RulesError
 from games.rules.moveshape import Shape
+from games.rules.rand import shuffle
 
 _UNKNOWN_PLAY = 'unknown move: expected {"play": card}'
 _UNKNOWN_SEER = (
@@ -59,15 +61,6 @@ def _smash_text(st: Core) -> str:
     seats = " or ".join(f'{{"smash": {s}}}' for s in cands)
     return (f"your Giant smashes a {gnome}: choose whose, {seats} "
             f"(seats {', '.join(map(str, cands))} have one)")
-
-
-def move_json(m: int) -> ClaimMove:
-    """The JSON move of a core move (card, Seer choice T3.5b, Giant choice M6.5)."""
-    if m >= 0:
-        return {"play": CARD_ID[m]}
-    if is_smash(m):
-        return {"smash": smash_target(m)}
-    return {"seer": "top" if m == SEER_TOP else "prize"}
 
 
 class ClaimRules:
@@ -95,7 +88,7 @@ class ClaimRules:
         factions = faction_ids(self.normalize_options(options, seats))
         rng = random.Random(seed)
         deck = deck_for(factions)
-        rng.shuffle(deck)  # C3.1
+        shuffle(rng, deck)  # C3.1 (rng.shuffle's draws)
         if seats == 2:
             first_leader = rng.randrange(seats)  # C3.3 [R] random from the seed
             # C3.2 deal 13 each; the remaining 26 form the deck (top card first)
@@ -202,7 +195,7 @@ class ClaimRules:
                 completed = False
             else:
                 completed = not st.played
-        st.moves.append({"seat": seat, "move": move_json(cmove)})
+        st.moves.append((seat, cmove))
         if completed:
             last = last_to_json(st.last)
             assert last is not None
@@ -324,7 +317,7 @@ class ClaimRules:
             "hands": [ids(h) for h in st.dealt],
             "deck": ids(st.deck),
             "first_leader": st.first_leader,
-            "moves": [{"seat": m["seat"], "move": dict(m["move"])} for m in st.moves],
+            "moves": moves_json(st.moves),
             "result": None if res is None else {
                 "winner": res["winner"], "votes": res["votes"], "score": res["score"],
             },
@@ -347,7 +340,7 @@ class ClaimRules:
             "hands": [ids(h) for h in st.dealt],
             "deck": ids(st.deck),
             "first_leader": st.first_leader,
-            "moves": [{"seat": m["seat"], "move": dict(m["move"])} for m in st.moves],
+            "moves": moves_json(st.moves),
             "result": None if res is None else {
                 "winner": res["winner"], "winners": res["winners"], "ranks": res["ranks"],
                 "votes": res["votes"], "score": res["score"],
@@ -373,7 +366,7 @@ class ClaimRules:
             except IllegalMove as exc:
                 raise IllegalMove(f"move {i + 1}: {exc}") from None
             core.apply_move(st, cmove, rec=True)
-            st.moves.append({"seat": m["seat"], "move": dict(m["move"])})
+            st.moves.append((int(m["seat"]), cmove))
         return st
 
     def replay_record(self, record: Mapping[str, Any]) -> JSON | None:
@@ -399,20 +392,19 @@ def public_voids(st: Core) -> list[list[str]]:
     if st.phase == OVER:
         return [[] for _ in range(n)]
     in_phase = st.trick_no * n + len(st.played)  # the card plays of this phase are the last ones of the log
-    plays: list[dict[str, Any]] = []  # the last in_phase card plays, read from the end (not the Seer choices, T3.5b)
+    plays: list[tuple[int, int]] = []  # the last in_phase card plays, read from the end (not the Seer choices, T3.5b)
     for m in reversed(st.moves):
         if len(plays) == in_phase:
             break
-        if "play" in m["move"]:
+        if m[1] >= 0:
             plays.append(m)
     plays.reverse()
     lead = -1
-    for i, m in enumerate(plays):
-        card = parse_card(m["move"]["play"])
+    for i, (seat, card) in enumerate(plays):
         if i % n == 0:
             lead = card
             continue
         lf, f = lead >> 4, card >> 4
         if f != lf and (f != DOPPELGANGER or lf == DOPPELGANGER):
-            voids[m["seat"]].add(lf)
+            voids[seat].add(lf)
     return [sorted(FACTION_NAMES[f] for f in v) for v in voids]

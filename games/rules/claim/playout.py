@@ -16,6 +16,7 @@ through the core and compares every zone.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from games.rules.cards import (
@@ -32,6 +33,7 @@ from games.rules.cards import (
 from games.rules.claim import core
 from games.rules.claim.core import OVER, P2_DEST, PHASE1, SEER_PRIZE, SEER_TOP, Core
 from games.rules.claim.multi import HAND_SIZE, winners_n
+from games.rules.claim.state import beaters
 
 _BASE_DECKS: dict[tuple[int, ...], list[int]] = {}
 
@@ -140,14 +142,19 @@ def random_game_n(factions: Sequence[int], seats: int, rng: random.Random,
 def greedy_follow(opts: Sequence[int], lead: int) -> int:
     """A follower's simple policy: the lowest legal card that wins the trick against ``lead`` (C4.4),
     else the lowest legal card (first of equal values)."""
-    win = -1
+    beats = beaters(lead)
     low = opts[0]
+    lv = low & 15
+    win = -1
+    wv = 16
     for c in opts:
         v = c & 15
-        if v < (low & 15):
+        if v < lv:
             low = c
-        if core.follower_wins(lead, c) and (win < 0 or v < (win & 15)):
+            lv = v
+        if v < wv and c in beats:
             win = c
+            wv = v
     return win if win >= 0 else low
 
 
@@ -305,36 +312,38 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
 
 def _winner(score: Sequence[Sequence[int]], factions: Sequence[int]) -> int | None:
     """C8 / T4 / M2.4 overall winner only (same rules as :func:`scoring.decide`, tested equal)."""
-    p0 = score[0]
-    p1 = score[1]
-    n0 = [0] * 10
-    n1 = [0] * 10
-    for c in p0:
-        n0[c >> 4] += 1
-    for c in p1:
-        n1[c >> 4] += 1
+    p0 = sorted(score[0])  # a faction's cards are one run of codes: [16 f, 16 f + 16)
+    p1 = sorted(score[1])
     v0 = v1 = k0 = k1 = 0
     for f in factions:
-        a = n0[f]
-        b = n1[f]
+        lo = f << 4
+        hi = lo + 16
+        a0 = bisect_left(p0, lo)
+        b0 = bisect_left(p0, hi, a0)
+        a1 = bisect_left(p1, lo)
+        b1 = bisect_left(p1, hi, a1)
+        a = n0 = b0 - a0
+        b = n1 = b1 - a1
         if a == b:
             if not a:
                 continue  # C8.5 0-0: nobody
             # C8.3 / C8.4 / T4.3 compare values high to low; all equal -> nobody
-            sa = sorted([c for c in p0 if c >> 4 == f], reverse=True)
-            sb = sorted([c for c in p1 if c >> 4 == f], reverse=True)
+            sa = p0[a0:b0]
+            sb = p1[a1:b1]
             if sa == sb:
                 continue
+            sa.reverse()
+            sb.reverse()
             if sa > sb:
                 b = -1
             else:
                 a = -1
         if a > b:
             v0 += 1
-            k0 += n0[f]
+            k0 += n0
         else:
             v1 += 1
-            k1 += n1[f]
+            k1 += n1
     if v0 >= 3 or (v1 < 3 and v0 > v1) or (v0 == v1 and k0 > k1):
         return 0
     if v1 >= 3 or v1 > v0 or k1 > k0:

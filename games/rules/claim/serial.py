@@ -7,23 +7,49 @@ from typing import Any, cast
 
 from games.rules.base import JSON
 from games.rules.cards import CARD_ID, FACTION_ALIASES, FACTION_NAMES, parse_card
-from games.rules.claim.core import Core, new_core
+from games.rules.claim.core import SEER_PRIZE, SEER_TOP, Core, is_smash, new_core, smash_move, smash_target
 from games.rules.claim.multi import result_n
 from games.rules.claim.scoring import decide, piles_by_faction
-from games.rules.claim.types import ClaimResult, TrickSummary
+from games.rules.claim.types import ClaimMove, ClaimResult, TrickSummary
 from games.rules.errors import RulesError
 
 STATE_FORMAT = "claim.state/1"
 RECORD_FORMAT = "claim.record/1"
 
 
+_CARD_ID = CARD_ID.__getitem__
+
+
 def ids(cards: Sequence[int]) -> list[str]:
-    return [CARD_ID[c] for c in cards]
+    return list(map(_CARD_ID, cards))
 
 
 def sorted_ids(cards: Sequence[int]) -> list[str]:
     """Ids sorted by faction (canonical order) then value (hands and piles as players sort them)."""
-    return [CARD_ID[c] for c in sorted(cards)]
+    return list(map(_CARD_ID, sorted(cards)))
+
+
+def move_json(m: int) -> ClaimMove:
+    """The JSON move of a core move (card, Seer choice T3.5b, Giant choice M6.5)."""
+    if m >= 0:
+        return {"play": CARD_ID[m]}
+    if is_smash(m):
+        return {"smash": smash_target(m)}
+    return {"seer": "top" if m == SEER_TOP else "prize"}
+
+
+def moves_json(moves: Sequence[tuple[int, int]]) -> list[JSON]:
+    """The JSON move log (``[{"seat": s, "move": {...}}]``, records and states) of ``Core.moves``."""
+    return [{"seat": seat, "move": {"play": CARD_ID[m]} if m >= 0 else move_json(m)} for seat, m in moves]
+
+
+def core_move_of(move: Mapping[str, Any]) -> int:
+    """The core move of a JSON move of a stored log (inverse of :func:`move_json`)."""
+    if "play" in move:
+        return parse_card(move["play"])
+    if "smash" in move:
+        return smash_move(int(move["smash"]))
+    return SEER_TOP if move["seer"] == "top" else SEER_PRIZE
 
 
 def codes(values: Sequence[Any]) -> list[int]:
@@ -91,7 +117,7 @@ def state_to_json(st: Core) -> JSON:
         "prize": CARD_ID[st.prize] if st.prize >= 0 else None,
         "dealt": [ids(h) for h in st.dealt],
         "last": last_to_json(st.last),
-        "moves": [{"seat": m["seat"], "move": dict(m["move"])} for m in st.moves],
+        "moves": moves_json(st.moves),
     }
     for name in _LIST_FIELDS:
         data[name] = [ids(z) for z in getattr(st, name)]
@@ -121,7 +147,7 @@ def state_from_json(data: Mapping[str, Any]) -> Core:
     st.smash_left = [int(v) for v in data.get("smash_left", ())]
     st.prize = parse_card(data["prize"]) if data["prize"] is not None else -1
     st.last = last_from_json(data["last"])
-    st.moves = [{"seat": m["seat"], "move": dict(m["move"])} for m in data["moves"]]
+    st.moves = [(int(m["seat"]), core_move_of(m["move"])) for m in data["moves"]]
     return st
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules.cards import (
+    ALL_CODES,
     DOPPELGANGER,
     DRAGON,
     DWARF,
@@ -127,7 +128,7 @@ class Core:
     last: dict[str, Any] | None  # public summary of the last completed trick (rich mode only)
     dealt: tuple[tuple[int, ...], ...]  # dealt hands (for the record)
     first_leader: int
-    moves: list[dict[str, Any]]  # the move log [{"seat": s, "move": {...}}] (rich mode only)
+    moves: list[tuple[int, int]]  # the move log [(seat, core move)] (rich mode only; JSON: serial.moves_json)
 
     def copy(self) -> Core:
         n = Core.__new__(Core)
@@ -238,6 +239,18 @@ def follower_wins(lead: int, card: int) -> bool:
     return ff in (lf, DOPPELGANGER) and (card & 15) > (lead & 15)
 
 
+_BEATERS: dict[int, frozenset[int]] = {}
+
+
+def beaters(lead: int) -> frozenset[int]:
+    """Every card code that wins a 2-card trick as the follower against ``lead``
+    (:func:`follower_wins`, tabled once per lead)."""
+    out = _BEATERS.get(lead)
+    if out is None:
+        out = _BEATERS[lead] = frozenset(c for c in ALL_CODES if follower_wins(lead, c))
+    return out
+
+
 def winning_index(cards: list[int]) -> int:
     """Index (play order) of the card that wins a trick of any size (M4.4; equals C4.4 for 2).
 
@@ -279,7 +292,7 @@ def score_undead(st: Core, winner: int, played: list[int]) -> tuple[list[int], l
     """C5.6 / C6.3 / M5.3: every played Undead goes to the trick winner's score pile, the other
     played cards to the discard. Returns (undead, discarded)."""
     undead = [c for c in played if c >> 4 == UNDEAD]
-    discarded = [c for c in played if c >> 4 != UNDEAD]
+    discarded = [c for c in played if c >> 4 != UNDEAD] if undead else played[:]
     st.score[winner].extend(undead)
     st.discard.extend(discarded)
     return undead, discarded
