@@ -67,8 +67,13 @@ def test_M5_1_M3_7_complete_games_keep_every_invariant(seats, seed, rnd, json_at
         for viewer in [*range(seats), None]:
             v = CLAIM_MIX.view(s, viewer)
             text = json.dumps(v)
+            # A pending smash names the Gnome value each collected Giant may smash (M6.5): the Giants are public,
+            # so those ids say nothing of where that Gnome is, even when it sits in a hidden hand.
+            pending = v.get("smash_pending") or {}
+            named = {pending.get("gnome"), *pending.get("later", [])}
             for card in _hidden(s, viewer):
-                assert f'"{CARD_ID[card]}"' not in text, (viewer, CARD_ID[card])
+                if CARD_ID[card] not in named:
+                    assert f'"{CARD_ID[card]}"' not in text, (viewer, CARD_ID[card])
             assert '"deck"' not in text
             assert v["reconstructed_rules"] is True
             if viewer is not None:
