@@ -23,19 +23,17 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.relations import blocked_among
-from games.ratings.models import Rating
-from games.ratings.service import pool_for, rating_payload
+from games.ratings.service import pool_for
 from games.rules.base import RulesError
 from games.rules.registry import get_rules
 from games.service import Blocked, InvalidRequest, ServiceError
-from games.service.clock import TimeControl, parse_time_control
+from games.service.clock import parse_time_control
 
 from . import service
 from .core.league import divide, next_season
@@ -87,25 +85,8 @@ def min_size(lg: League) -> int:
     return (lg.division_size + 1) // 2
 
 
-def time_control_of(lg: League) -> TimeControl:
-    if lg.control == Tournament.Control.BANK:
-        return TimeControl("bank", initial_seconds=lg.initial_seconds, increment_seconds=lg.increment_seconds,
-                           cap_seconds=lg.cap_seconds)
-    return TimeControl("days", days_per_move=lg.days_per_move)
-
-
 def rating_pool(lg: League) -> str:
     return pool_for(lg.kind, 2)
-
-
-def _ratings(pool: str, user_ids: list[int]) -> dict[int, int]:
-    start = int(rating_payload(None, pool)["rating"])
-    found = dict(Rating.objects.filter(pool=pool, user_id__in=user_ids).values_list("user_id", "rating"))
-    return {uid: round(found[uid]) if uid in found else start for uid in user_ids}
-
-
-def _day() -> timedelta:
-    return timedelta(seconds=settings.CLOCK_DAY_SECONDS)
 
 
 def current_season(lg: League) -> LeagueSeason | None:
@@ -204,7 +185,7 @@ def join(user: Any, league_id: int) -> League:
             raise service.EntryRefused("This league takes no bots.", code="bots_not_allowed")
         if lg.rating_min is not None or lg.rating_max is not None:
             pool = rating_pool(lg)
-            rating = _ratings(pool, [user.pk])[user.pk]
+            rating = service.ratings(pool, [user.pk])[user.pk]
             if ((lg.rating_min is not None and rating < lg.rating_min)
                     or (lg.rating_max is not None and rating > lg.rating_max)):
                 raise service.EntryRefused(f"Your rating in {pool} is {rating}; this league takes players rated "
@@ -273,14 +254,14 @@ def _start_season(lg: League, now: datetime) -> LeagueSeason | None:
         lg.status = Status.OPEN
         lg.save(update_fields=["status", "member_count"])
         return None
-    rating = _ratings(rating_pool(lg), [m.user_id for m in members])
+    rating = service.ratings(rating_pool(lg), [m.user_id for m in members])
     placed = sorted((m for m in members if m.position is not None), key=lambda m: (m.position, m.pk))
     fresh = sorted((m for m in members if m.position is None), key=lambda m: (-rating[m.user_id], m.joined_at, m.pk))
     ladder = placed + fresh
     divisions = divide([m.user_id for m in ladder], lg.division_size, min_size(lg))
     number = lg.current_season + 1
     season = LeagueSeason.objects.create(league=lg, number=number, starts_at=now,
-                                         ends_at=now + lg.season_days * _day())
+                                         ends_at=now + lg.season_days * service.clock_day())
     LeagueDivision.objects.bulk_create([LeagueDivision(season=season, number=d, players=players)
                                         for d, players in enumerate(divisions)])
     where = {uid: d for d, players in enumerate(divisions) for uid in players}
@@ -312,7 +293,7 @@ def _close_season(lg: League, season: LeagueSeason, now: datetime) -> None:
     leaving = out | {uid for uid, m in members.items() if m.left_at is not None or not m.user.is_active}
     leaving |= {p for d in finished for p in d if p not in members}
     fresh = [m for m in members.values() if m.division is None and m.position is None and m.user_id not in leaving]
-    rating = _ratings(rating_pool(lg), [m.user_id for m in fresh])
+    rating = service.ratings(rating_pool(lg), [m.user_id for m in fresh])
     fresh.sort(key=lambda m: (-rating[m.user_id], m.joined_at, m.pk))
     waiting = sorted((m for m in members.values() if m.division is None and m.position is not None
                       and m.user_id not in leaving), key=lambda m: (m.position, m.pk))  # none in practice
@@ -346,7 +327,7 @@ def _open_division(league_id: int, division_id: int) -> bool:
             return False
         season = div.season
         now = timezone.now()
-        days = max(1, math.ceil((season.ends_at - now) / _day()))
+        days = max(1, math.ceil((season.ends_at - now) / service.clock_day()))
         users = {u.pk: u for u in get_user_model().objects.filter(pk__in=div.players)}
         t = Tournament.objects.create(
             name=f"{lg.name} · season {season.number} · division {div.number + 1}"[:80], kind=lg.kind,

@@ -168,7 +168,7 @@ def league_payload(lg: League) -> dict[str, Any]:
     return {
         "id": lg.pk, "name": lg.name, "kind": lg.kind,
         "title": GAMES[lg.kind].info.title if lg.kind in GAMES else lg.kind, "status": lg.status,
-        "closing": lg.closing, "options": lg.options, "time_control": service.time_control_of(lg).payload(),
+        "closing": lg.closing, "options": lg.options, "time_control": tournaments.time_control_of(lg).payload(),
         "rated": lg.rated, "division_size": lg.division_size, "season_days": lg.season_days, "movers": lg.movers,
         "max_members": lg.max_members, "member_count": lg.member_count, "rating_min": lg.rating_min,
         "rating_max": lg.rating_max, "min_reliability": lg.min_reliability, "bots_allowed": lg.bots_allowed,

@@ -43,7 +43,7 @@ from . import signals as announce
 from .core import roundrobin, standings, swiss, tables
 from .core.adjudication import adjudicate as adjudicate_places
 from .core.standings import TIMEOUTS_OUT
-from .models import Bye, Entry, Tournament, TournamentGame
+from .models import Bye, Entry, League, Tournament, TournamentGame
 
 log = logging.getLogger("games.tournaments")
 
@@ -127,7 +127,8 @@ def seat_sizes(fmt: str, kind: str) -> list[int]:
     return [2]
 
 
-def time_control_of(t: Tournament) -> TimeControl:
+def time_control_of(t: Tournament | League) -> TimeControl:
+    """The time control of every game of a tournament or a league (their columns are the same)."""
     if t.control == Tournament.Control.BANK:
         return TimeControl("bank", initial_seconds=t.initial_seconds, increment_seconds=t.increment_seconds,
                            cap_seconds=t.cap_seconds)
@@ -139,7 +140,7 @@ def rating_pool(t: Tournament) -> str:
     return pool_for(t.kind, max(seat_sizes(t.format, t.kind)))
 
 
-def _ratings(pool: str, user_ids: Iterable[int]) -> dict[int, int]:
+def ratings(pool: str, user_ids: Iterable[int]) -> dict[int, int]:
     """Each user's rating in the pool (the pool's starting rating for those without one): one query."""
     ids = list(user_ids)
     start = int(rating_payload(None, pool)["rating"])
@@ -147,7 +148,7 @@ def _ratings(pool: str, user_ids: Iterable[int]) -> dict[int, int]:
     return {uid: round(found[uid]) if uid in found else start for uid in ids}
 
 
-def _day() -> timedelta:
+def clock_day() -> timedelta:
     return timedelta(seconds=settings.CLOCK_DAY_SECONDS)
 
 
@@ -258,7 +259,7 @@ def join(user: Any, tournament_id: int) -> Tournament:
             raise EntryRefused("This tournament takes no bots.", code="bots_not_allowed")
         if t.rating_min is not None or t.rating_max is not None:
             pool = rating_pool(t)
-            rating = _ratings(pool, [user.pk])[user.pk]
+            rating = ratings(pool, [user.pk])[user.pk]
             if ((t.rating_min is not None and rating < t.rating_min)
                     or (t.rating_max is not None and rating > t.rating_max)):
                 raise EntryRefused(f"Your rating in {pool} is {rating}; this tournament takes players rated "
@@ -389,7 +390,7 @@ def start(tournament_id: int) -> Tournament:
             announce.cancelled.send(sender=Tournament, tournament_id=t.pk, reason="too_few", by=None)
             log.info("tournament %s cancelled: %d of %d players", t.pk, len(entries), t.min_players)
             return t
-        rating = _ratings(rating_pool(t), [e.user_id for e in entries])
+        rating = ratings(rating_pool(t), [e.user_id for e in entries])
         entries.sort(key=lambda e: (-rating[e.user_id], e.joined_at, e.pk))
         for i, e in enumerate(entries):
             e.seed, e.rating = i, min(max(rating[e.user_id], 0), 32767)
@@ -416,7 +417,7 @@ def _create_games(t: Tournament, number: int, boards: Sequence[Sequence[int]], e
     tournament's time control and rated flag, the clock marked as a tournament's (no vacation or pause)."""
     users = {e.user_id: e.user for e in entries}
     control = time_control_of(t).request()
-    ends_by = timezone.now() + t.max_game_days * _day()
+    ends_by = timezone.now() + t.max_game_days * clock_day()
     made: list[tuple[int, list[int]]] = []
     for board, players in enumerate(boards, start=1):
         first = users[players[0]]
@@ -620,7 +621,7 @@ def adjudicate_game(game_id: int, now: datetime | None = None) -> bool:
         return False
     ended = False
     if game.status == Game.Status.ACTIVE:
-        places = adjudicate_places(seconds_used(game, now), margin=_day().total_seconds())
+        places = adjudicate_places(seconds_used(game, now), margin=clock_day().total_seconds())
         ended = games.adjudicate(game_id, places) is not None
     return record_game(game_id) or ended
 
