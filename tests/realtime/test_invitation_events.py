@@ -10,7 +10,7 @@ from games.challenges import service as challenges
 from games.service import create_game, join_game, offer_abort
 
 from .conftest import adb, assert_silent, receive
-from .test_stream_schema import served_schema, validator
+from .test_stream_schema import event_line_checker
 from .test_streams import Stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,16 +26,8 @@ def _eager(eager_tasks):
 
 @pytest.fixture
 def lines():
-    """Validates a frame against the schema's ``StreamEventLine`` and the component its ``type`` names."""
-    schema = served_schema()
-    union = validator(schema, "#/components/schemas/StreamEventLine")
-    mapping = schema["components"]["schemas"]["StreamEventLine"]["discriminator"]["mapping"]
-
-    def check(frame: dict) -> None:
-        union.validate(frame)
-        validator(schema, mapping[frame["type"]]).validate(frame)  # the discriminator's component itself
-
-    return check
+    """Checks a frame against the schema (tests.realtime.test_stream_schema.event_line_checker)."""
+    return event_line_checker()
 
 
 async def _socket(connect, make_token, user):

@@ -33,6 +33,22 @@ def validator(schema: dict, ref: str) -> Draft202012Validator:
     return Draft202012Validator({"$ref": "urn:claim-openapi" + ref}, registry=registry)
 
 
+def event_line_checker(*types: str):
+    """A check of one account-stream or socket event frame: it validates against the schema's ``StreamEventLine``
+    and the component its ``type`` names (the discriminator's), after asserting ``types`` are in that mapping."""
+    schema = served_schema()
+    union = validator(schema, "#/components/schemas/StreamEventLine")
+    mapping = schema["components"]["schemas"]["StreamEventLine"]["discriminator"]["mapping"]
+    for kind in types:
+        assert kind in mapping, kind
+
+    def check(frame: dict) -> None:
+        union.validate(frame)
+        validator(schema, mapping[frame["type"]]).validate(frame)
+
+    return check
+
+
 def test_the_schema_documents_both_streams_as_ndjson_with_bearer_auth():
     schema = served_schema()
     events = schema["paths"][streams.EVENTS_PATH]["get"]

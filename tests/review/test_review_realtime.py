@@ -16,7 +16,7 @@ from tests.realtime.conftest import (  # noqa: F401 — fixtures
     receive,
     two_player_game,
 )
-from tests.realtime.test_stream_schema import served_schema, validator
+from tests.realtime.test_stream_schema import event_line_checker
 from tests.realtime.test_streams import Stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,16 +24,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def lines():
-    schema = served_schema()
-    union = validator(schema, "#/components/schemas/StreamEventLine")
-    mapping = schema["components"]["schemas"]["StreamEventLine"]["discriminator"]["mapping"]
-    assert mapping["review"].endswith("/ReviewEvent")
-
-    def check(frame: dict) -> None:
-        union.validate(frame)
-        validator(schema, mapping[frame["type"]]).validate(frame)
-
-    return check
+    """Checks a frame against the schema (tests.realtime.test_stream_schema.event_line_checker)."""
+    return event_line_checker("review")
 
 
 async def _frames(comm, quiet: float = 0.5) -> list[dict]:

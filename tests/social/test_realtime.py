@@ -13,7 +13,7 @@ from accounts import relations
 from games import streams
 from games.realtime.presence import online_among
 from tests.realtime.conftest import adb, asgi_app, connect, make_token, receive  # noqa: F401 — fixtures used here
-from tests.realtime.test_stream_schema import served_schema, validator
+from tests.realtime.test_stream_schema import event_line_checker
 from tests.realtime.test_streams import Stream
 
 from .conftest import SOCIAL
@@ -23,17 +23,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def lines():
-    """Validates a frame against the schema's ``StreamEventLine`` and the component its ``type`` names."""
-    schema = served_schema()
-    union = validator(schema, "#/components/schemas/StreamEventLine")
-    mapping = schema["components"]["schemas"]["StreamEventLine"]["discriminator"]["mapping"]
-    assert mapping["followed"].endswith("/FollowedEvent")
-
-    def check(frame: dict) -> None:
-        union.validate(frame)
-        validator(schema, mapping[frame["type"]]).validate(frame)
-
-    return check
+    """Checks a frame against the schema (tests.realtime.test_stream_schema.event_line_checker)."""
+    return event_line_checker("followed")
 
 
 async def _socket(connect, make_token, user):  # noqa: F811
