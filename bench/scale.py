@@ -250,6 +250,7 @@ def background_figures(rounds: int) -> dict[str, float]:
     from django.db import transaction
 
     from accounts.models import User
+    from games.notify.models import NotifySettings
     from games.notify.service import send_digests
     from games.seeks.models import Seek
     from games.seeks.service import pair_all
@@ -273,8 +274,10 @@ def background_figures(rounds: int) -> dict[str, float]:
             sent = send_digests()
             digest.append(time.perf_counter() - start)
             transaction.set_rollback(True)
+    subscribers = NotifySettings.objects.filter(email_digest=True).count()
     return {"matchmaking (1,000 seeks) s": statistics.median(pair), "digest s": statistics.median(digest),
-            "digest e-mails": sent}
+            "digest ms per subscriber": 1000 * statistics.median(digest) / max(1, subscribers),
+            "digest e-mails": sent, "digest subscribers": subscribers}
 
 
 async def socket_figures(ws_base: str, http_base: str, uvicorn_pid: int, t: dict[str, Any], n: int,
@@ -410,7 +413,7 @@ def flatten(r: dict[str, Any]) -> dict[str, float]:
         if "cpu" in fig:
             flat["move server CPU ms"] = fig["cpu"]
     for label, value in r.get("background", {}).items():
-        if label != "digest e-mails":
+        if label not in ("digest e-mails", "digest subscribers"):
             flat[label] = value
     for label, value in r.get("sockets", {}).items():
         if label != "sockets":
