@@ -11,7 +11,7 @@ games (each with its move log, history, stored record, rated-game and rating-his
 size / 2))`` players with a rating each, and 4 unread notifications per running game for the daily digest's 10k
 subscribers. One player (``s000000``) has 1,000 finished games at every size (one game in ``size / 1000``).
 
-Then, per size, on the served shape (gunicorn, 2 workers × 8 gthreads, for HTTP; one uvicorn for the sockets; as the
+Then, per size, on the served shape (gunicorn, 2 workers x 8 gthreads, for HTTP; one uvicorn for the sockets; as the
 README's "Served" section starts them, without the proxy; background tasks in the servers' thread pool), from a
 client on the same machine over loopback, ``--rounds`` rounds of bounded request loops (each figure: the median of
 the rounds' figures):
@@ -74,7 +74,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def raise_nofile() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
@@ -201,7 +201,7 @@ def http_figures(base: str, gunicorn_pid: int, t: dict[str, Any], rounds: int, r
                     return auth[uid], view
             return None
 
-        for label, (path, headers) in endpoints.items():  # warm: connections, compiled SQL, caches
+        for _label, (path, headers) in endpoints.items():  # warm: connections, compiled SQL, caches
             for _ in range(2):
                 get(path, headers)
         for _ in range(rounds):
@@ -301,6 +301,7 @@ async def socket_figures(ws_base: str, http_base: str, uvicorn_pid: int, t: dict
     finally:
         await asyncio.gather(*[s.close() for s in socks], return_exceptions=True)
     socks = []
+    await asyncio.sleep(5)  # the server forgets the closed sockets
     from asgiref.sync import sync_to_async
 
     from games.models import Game
@@ -322,7 +323,8 @@ async def socket_figures(ws_base: str, http_base: str, uvicorn_pid: int, t: dict
                     continue
                 watchers_ws = []
                 for i in range(0, count, 100):
-                    watchers_ws += await asyncio.gather(*[connect(url, origin=origin, max_size=2**22)
+                    watchers_ws += await asyncio.gather(*[connect(url, origin=origin, max_size=2**22,
+                                                                  open_timeout=120)
                                                           for _ in range(min(100, count - i))])
                 try:
                     for ws in watchers_ws:
@@ -384,9 +386,14 @@ def measure_one(args: argparse.Namespace) -> None:
     servers = Servers(env)
     try:
         results["http"] = http_figures(servers.http, servers.gunicorn.pid, t, args.rounds, args.reps, args.moves)
+        print("HTTP " + json.dumps(results["http"]), flush=True)
         if args.sockets:
-            results["sockets"] = asyncio.run(socket_figures(servers.ws.replace("http", "ws", 1), servers.http,
-                                                            servers.uvicorn.pid, t, args.sockets))
+            try:
+                results["sockets"] = asyncio.run(socket_figures(servers.ws.replace("http", "ws", 1), servers.http,
+                                                                servers.uvicorn.pid, t, args.sockets))
+            except Exception as exc:  # report the rest of the figures anyway
+                results["socket error"] = f"{type(exc).__name__}: {exc}"
+            print("SOCKETS " + json.dumps(results.get("sockets") or results.get("socket error")), flush=True)
     finally:
         servers.stop()
     results["background"] = background_figures(args.rounds)
@@ -511,7 +518,7 @@ def ratios(results: dict[str, dict[str, Any]]) -> None:
     print("|---" * (1 + 2 * len(labels) - 1) + "|")
     for key, value in first.items():
         cells = [f"{flats[label].get(key, float('nan')):.1f}" for label in labels]
-        rs = [f"{flats[label].get(key, float('nan')) / value:.2f}" if value else "–" for label in labels[1:]]
+        rs = [f"{flats[label].get(key, float('nan')) / value:.2f}" if value else "-" for label in labels[1:]]
         print(f"| {key} | " + " | ".join(cells) + " | " + " | ".join(rs) + " |")
 
 

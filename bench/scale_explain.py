@@ -102,23 +102,37 @@ def explain(t: dict[str, Any], out: Path, info: dict[str, Any]) -> dict[str, Any
     flags: dict[str, list[str]] = {}
     seen: set[str] = set()
     for label, statements in captured.items():
-        lines += [f"## {label}", "", f"{len(statements)} statements.", ""]
+        counts: dict[str, int] = {}
+        for sql, _ in statements:
+            counts[_shape(sql)] = counts.get(_shape(sql), 0) + 1
+        lines += [f"## {label}", "", f"{len(statements)} statements, {len(counts)} distinct.", ""]
         for n, (sql, params) in enumerate(statements, 1):
-            key = re.sub(r"\s+", " ", sql)
+            key = _shape(sql)
             if key in seen:
-                lines += [f"{n}. (as above) `{key[:160]}`", ""]
                 continue
             seen.add(key)
-            plan = _plan(sql, params)
+            times = f" (run {counts[key]} times)" if counts[key] > 1 else ""
+            plan = _short(_plan(sql, params))
             scans = sorted({m for m in re.findall(r"Seq Scan on (\w+)", plan) if m in large})
             if scans:
                 flags.setdefault(label, []).extend(scans)
             flag = f" **SEQUENTIAL SCAN of {', '.join(scans)}**" if scans else ""
-            lines += [f"{n}.{flag}", "", "```sql", sql.strip()[:4000], "```", "", "```", plan, "```", ""]
+            lines += [f"{n}.{times}{flag}", "", "```sql", _short(sql.strip())[:4000], "```", "", "```", plan, "```", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n")
     return {"file": str(out), "seq scans of large tables": flags,
             "statements": {k: len(v) for k, v in captured.items()}}
+
+
+def _shape(sql: str) -> str:
+    """A statement's text with its IN lists of any length alike."""
+    return re.sub(r"(%s, )+%s", "%s…", re.sub(r"\s+", " ", sql))
+
+
+def _short(text: str) -> str:
+    """Long IN lists and arrays cut to their first items."""
+    text = re.sub(r"(%s, ){3,}%s", "%s, %s, … %s", text)
+    return re.sub(r"'\{([^,}]+,[^,}]+,[^,}]+),[^}]{40,}\}'", r"'{\1, …}'", text)
 
 
 def _plan(sql: str, params: Any) -> str:

@@ -1,4 +1,5 @@
-"""Seeding of ``bench/scale.py`` (issue 38): a database per size, filled by PostgreSQL ``COPY`` from a pool of real games.
+"""Seeding of ``bench/scale.py`` (issue 38): a database per size, filled by PostgreSQL ``COPY`` from a pool of real
+games.
 
 The pool (database ``<prefix>_pool``, made once): games played to the end (or stopped part-way) by the real service
 (``games.service.create_game`` / ``make_move`` with random legal moves, ratings and notifications written by the

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import service
@@ -118,10 +120,7 @@ def test_leaderboard_lists_active_established_players_and_ai(make_user, clock):
 @pytest.mark.django_db
 def test_leaderboard_reads_pages_from_the_top_not_the_whole_pool(make_user):
     """issue 38: the leaderboard iterated the whole pool's queryset (every active player fetched to show 100).
-    Now it reads pages of 2 × limit (SQL LIMIT), and keeps reading past provisional players at the top."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
+    Now it reads pages of 2 x limit (SQL LIMIT), and keeps reading past provisional players at the top."""
     now = timezone.now()
     for n in range(7):  # the top: provisional (deviation 250), more than one page of limit 2
         Rating.objects.create(user=make_user(f"new{n}"), pool="claim", system="glicko2", rating=2500 - n,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -218,9 +220,6 @@ def test_a_pairing_round_reads_each_rating_once_not_once_per_comparison(make_use
     """issue 38: pair_all over n open seeks compared every seek with every candidate, one rating query (and one
     reliability query) per comparison: 1,000 open seeks took minutes. A round reads the ratings of a seek's
     candidates in one query and keeps them for the round; a minimum reliability of 0 needs no lookup."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     users = [make_user(f"p{i}") for i in range(8)]
     for n, user in enumerate(users):
         _rate(user, 1000 + 300 * n)  # 300 apart, windows of 50: no pair
