@@ -1,6 +1,6 @@
 # The README's commands. `make run`: the whole app on embedded defaults. `make test`: the suite
 # against real PostgreSQL and Redis (what CI runs).
-.PHONY: run test stress faults bench lint lighthouse typecheck
+.PHONY: run test stress faults bench scale lint lighthouse typecheck
 
 run:
 	./scripts/run.sh
@@ -21,6 +21,11 @@ lint:
 
 bench:
 	.venv/bin/python bench/engine.py
+
+# Cost as the data grows (issue 38; docs/performance.md): seeds claim_scale_<size> once (minutes), then measures.
+# Not part of `make test`.
+scale:
+	.venv/bin/python bench/scale.py --sizes 10k,100k
 
 lighthouse:
 	./scripts/lighthouse.sh

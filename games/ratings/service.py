@@ -196,17 +196,26 @@ def leaderboard(pool: str, limit: int = 100) -> dict[str, Any]:
     rows = (Rating.objects.filter(pool=pool, user__isnull=False, user__is_active=True, last_game_at__gte=since)
             .select_related("user").order_by("-rating", "pk"))
     players: list[dict[str, Any]] = []
-    for row in rows:
-        dev = current_deviation(row, now)
-        if dev > provisional_rd():
-            continue
-        user = row.user
-        assert user is not None  # user__isnull=False above
-        players.append({"rank": len(players) + 1, "username": user.username, "name": user.public_name,
-                        "is_bot": user.is_bot, "rating": round(row.rating), "deviation": round(dev),
-                        "games": row.games})
-        if len(players) >= limit:
+    # Read in pages from the top (a range of the rating_leaderboard index each), never the whole pool: iterating
+    # the queryset fetched every active player of the pool (issue 38: 49,000 rows, ≈ 0.3 s of SQL alone at 50,000
+    # players) to show the first ``limit``.
+    page, start = 2 * limit, 0
+    while len(players) < limit:
+        chunk = list(rows[start:start + page])
+        for row in chunk:
+            dev = current_deviation(row, now)
+            if dev > provisional_rd():
+                continue
+            user = row.user
+            assert user is not None  # user__isnull=False above
+            players.append({"rank": len(players) + 1, "username": user.username, "name": user.public_name,
+                            "is_bot": user.is_bot, "rating": round(row.rating), "deviation": round(dev),
+                            "games": row.games})
+            if len(players) >= limit:
+                break
+        if len(chunk) < page:
             break
+        start += page
     ai = [{"level": lvl, "name": level_name(lvl), **rating_payload(ai_rating(lvl, pool), pool, now)}
           for lvl in sorted(LEVELS)]
     return {"pool": pool, "system": system_for(pool), "players": players, "ai": ai}

@@ -45,7 +45,8 @@ from games.ai import LEVELS
 from games.clock.reliability import reliability
 from games.models import Game
 from games.notify.service import notify_game
-from games.ratings.service import rating_for
+from games.ratings.models import Rating
+from games.ratings.service import pool_for, rating_for, rating_payload
 from games.service import Blocked, create_game, join_game
 
 from .models import Seek
@@ -101,6 +102,19 @@ class _Ctx:
         self.rel: dict[int, int] = {}
         self.blocked: set[frozenset[int]] = set()
 
+    def prefetch_ratings(self, seeks: list[Seek]) -> None:
+        """The ratings of ``seeks``' players not cached yet, one query per pool (not one per seek: a round over
+        n open seeks compares each with every candidate)."""
+        by_pool: dict[tuple[str, int], set[int]] = {}
+        for s in seeks:
+            if (s.user_id, s.kind, s.seats) not in self.ratings:
+                by_pool.setdefault((s.kind, s.seats), set()).add(s.user_id)
+        for (kind, seats), users in by_pool.items():
+            pool = pool_for(kind, seats)
+            rows = {r.user_id: r for r in Rating.objects.filter(user_id__in=users, pool=pool)}
+            for uid in users:
+                self.ratings[(uid, kind, seats)] = rating_payload(rows.get(uid), pool)["rating"]
+
     def rating(self, seek: Seek) -> float:
         key = (seek.user_id, seek.kind, seek.seats)
         if key not in self.ratings:
@@ -133,7 +147,9 @@ def compatible(a: Seek, b: Seek, now: datetime, ctx: _Ctx) -> bool:
         w = window(s, now)
         if w is not None and diff > w:
             return False
-    return ctx.reliability(b.user) >= a.min_reliability and ctx.reliability(a.user) >= b.min_reliability
+    # reliability is 0-100: a minimum of 0 needs no lookup
+    return ((not a.min_reliability or ctx.reliability(b.user) >= a.min_reliability)
+            and (not b.min_reliability or ctx.reliability(a.user) >= b.min_reliability))
 
 
 def _candidates(seek: Seek) -> list[Seek]:
@@ -149,6 +165,7 @@ def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first:
     ctx = ctx or _Ctx()
     candidates = _candidates(seek)
     ctx.blocked |= blocked_pairs({seek.user_id} | {c.user_id for c in candidates})
+    ctx.prefetch_ratings([seek, *candidates])
     pool = [c for c in candidates if compatible(seek, c, now, ctx)]
     if not oldest_first:
         mine = ctx.rating(seek)
@@ -175,29 +192,30 @@ def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first:
 PAIR_ATTEMPTS = 3
 
 
-def try_pair(seek_id: int, oldest_first: bool = False) -> Game | None:
+def try_pair(seek_id: int, oldest_first: bool = False, ctx: _Ctx | None = None) -> Game | None:
     """Pair one open seek if a compatible group exists now. Returns the new game or None.
 
     The group is found without locks, then every seek of it is locked in one ``SELECT … ORDER BY id FOR
     UPDATE`` (the same order in every transaction: no deadlock between two pairings) and paired only if all
     are still open; when one was matched or cancelled meanwhile, another group is looked for."""
     for _ in range(PAIR_ATTEMPTS):
-        game, retry = _pair_once(seek_id, oldest_first)
+        game, retry = _pair_once(seek_id, oldest_first, ctx=ctx)
         if not retry:
             return game
     return None
 
 
-def _pair_once(seek_id: int, oldest_first: bool, partner: int | None = None) -> tuple[Game | None, bool]:
+def _pair_once(seek_id: int, oldest_first: bool, partner: int | None = None,
+               ctx: _Ctx | None = None) -> tuple[Game | None, bool]:
     """One attempt of :func:`try_pair`: ``(game, False)``, ``(None, False)`` (nothing to pair now) or
     ``(None, True)`` (a seek of the group found was no longer open once locked). ``partner``: as
-    :func:`find_group`."""
+    :func:`find_group`; ``ctx``: the caches of the pairing run (:func:`pair_all`), a new one if None."""
     now = timezone.now()
     with transaction.atomic():
         seek = Seek.objects.select_related("user").filter(pk=seek_id).first()
         if seek is None or seek.status != Seek.Status.OPEN or at_cap(seek.user):
             return None, False
-        group = find_group(seek, now, oldest_first=oldest_first, partner=partner)
+        group = find_group(seek, now, ctx, oldest_first=oldest_first, partner=partner)
         if group is None:
             return None, False
         locked = list(Seek.objects.select_for_update().filter(pk__in=[g.pk for g in group]).order_by("pk"))
@@ -318,9 +336,10 @@ def fallback_to_ai(seek_id: int) -> Game | None:
 def pair_all() -> int:
     """The periodic run: every open seek, oldest first (their windows have widened), then AI fallbacks."""
     made = 0
+    ctx = _Ctx()  # one run: each player's rating and reliability read once, not once per seek compared
     for sid in list(Seek.objects.filter(status=Seek.Status.OPEN).order_by("created_at", "pk")
                     .values_list("pk", flat=True)):
-        if try_pair(sid):
+        if try_pair(sid, ctx=ctx):
             made += 1
     now = timezone.now()
     for sid in list(Seek.objects.filter(status=Seek.Status.OPEN, quick=True, ai_fallback_at__lte=now)

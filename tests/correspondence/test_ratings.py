@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import service
@@ -113,6 +115,24 @@ def test_leaderboard_lists_active_established_players_and_ai(make_user, clock):
     assert [p["username"] for p in board["players"]] == ["ann", "cid"]  # ben provisional, dot idle, eve gone
     assert [p["rank"] for p in board["players"]] == [1, 2]
     assert [a["level"] for a in board["ai"]] == [1, 2, 3]
+
+
+@pytest.mark.django_db
+def test_leaderboard_reads_pages_from_the_top_not_the_whole_pool(make_user):
+    """issue 38: the leaderboard iterated the whole pool's queryset (every active player fetched to show 100).
+    Now it reads pages of 2 x limit (SQL LIMIT), and keeps reading past provisional players at the top."""
+    now = timezone.now()
+    for n in range(7):  # the top: provisional (deviation 250), more than one page of limit 2
+        Rating.objects.create(user=make_user(f"new{n}"), pool="claim", system="glicko2", rating=2500 - n,
+                              deviation=250, games=2, last_game_at=now)
+    for n in range(20):
+        Rating.objects.create(user=make_user(f"old{n}"), pool="claim", system="glicko2", rating=2000 - n,
+                              deviation=50, games=30, last_game_at=now)
+    with CaptureQueriesContext(connection) as ctx:
+        board = leaderboard("claim", limit=2)
+    assert [p["username"] for p in board["players"]] == ["old0", "old1"]
+    reads = [q["sql"] for q in ctx.captured_queries if 'FROM "ratings_rating" INNER JOIN' in q["sql"]]
+    assert len(reads) == 3 and all("LIMIT 4" in sql for sql in reads), reads  # 7 provisional: 2 pages, then 2 found
 
 
 @pytest.mark.django_db

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -211,3 +213,19 @@ def test_a_rated_unlimited_seek_answers_like_game_creation(make_user, client):
     r = client.post("/api/v1/seeks", {"kind": "claim", "days_per_move": None, "rated": True},
                     content_type="application/json")
     assert r.status_code == 400 and r.json()["error"]["code"] == "unlimited_rated"
+
+
+@pytest.mark.django_db
+def test_a_pairing_round_reads_each_rating_once_not_once_per_comparison(make_user):
+    """issue 38: pair_all over n open seeks compared every seek with every candidate, one rating query (and one
+    reliability query) per comparison: 1,000 open seeks took minutes. A round reads the ratings of a seek's
+    candidates in one query and keeps them for the round; a minimum reliability of 0 needs no lookup."""
+    users = [make_user(f"p{i}") for i in range(8)]
+    for n, user in enumerate(users):
+        _rate(user, 1000 + 300 * n)  # 300 apart, windows of 50: no pair
+        _waiting(user, rating_range=50)
+    with CaptureQueriesContext(connection) as ctx:
+        assert service.pair_all() == 0
+    rating_reads = [q["sql"] for q in ctx.captured_queries if 'FROM "ratings_rating"' in q["sql"]]
+    assert len(rating_reads) == 1, rating_reads  # the first seek's candidates are everyone: all cached
+    assert Seek.objects.filter(status=Seek.Status.OPEN).count() == 8
