@@ -67,6 +67,12 @@ def KindField(**kwargs) -> serializers.ChoiceField:
 class OptionsField(serializers.JSONField):
     """Engine options: a JSON object (which keys and values a kind takes is the engine's, checked on create)."""
 
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Options must be a JSON object.")
+        return value
+
 
 class NewTimeControlSerializer(serializers.Serializer):
     """Documentation of `time_control` in a create request (validated by the service's parser)."""
@@ -124,13 +130,6 @@ class CreateGameSerializer(ClosedSerializer):
                               help_text="The creator's seat (0-based, below `seats`).")
     watchable = StrictBooleanField(required=False, help_text=WATCHABLE_HELP + " Default: false when a seat invites a "
                                    "user by name (a private invitation), else true (open seats, the AI).")
-
-    def validate_options(self, value):
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("Options must be a JSON object.")
-        return value
 
 
 class JoinByCodeSerializer(ClosedSerializer):

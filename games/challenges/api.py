@@ -46,13 +46,6 @@ class ChallengeCreateSerializer(ClosedSerializer):
             attrs["days_per_move"] = None
         return attrs
 
-    def validate_options(self, value):
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("Options must be a JSON object.")
-        return value
-
 
 class DeclineSerializer(ClosedSerializer):
     reason = serializers.ChoiceField(choices=service.DECLINE_REASON_CHOICES, required=False, default="generic",

@@ -62,13 +62,6 @@ class TournamentCreateSerializer(ClosedSerializer):
                                        min_value=service.MIN_GAME_DAYS, max_value=service.MAX_GAME_DAYS,
                                        help_text="A game still running after this many days is adjudicated.")
 
-    def validate_options(self, value):
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("Options must be a JSON object.")
-        return value
-
 
 # ----------------------------------------------------------------------------------------------- answers
 

@@ -59,13 +59,6 @@ class LeagueCreateSerializer(ClosedSerializer):
     bots_allowed = StrictBooleanField(required=False, default=False)
     starts_at = serializers.DateTimeField(help_text="The first season's start (at most 90 days ahead).")
 
-    def validate_options(self, value):
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("Options must be a JSON object.")
-        return value
-
 
 # ----------------------------------------------------------------------------------------------- answers
 
