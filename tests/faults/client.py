@@ -1,4 +1,5 @@
-"""A player of the deployment: HTTP over httpx, the events socket over ``websockets`` (docs/realtime.md)."""
+"""A player of the deployment: HTTP over httpx, the events socket over ``websockets`` (docs/realtime.md); through
+the one proxy unless a replica is named (``server=i``)."""
 
 from __future__ import annotations
 
@@ -21,35 +22,36 @@ class Player:
     name: str
     token: str
 
-    def _url(self, server: int, path: str) -> str:
+    def _url(self, server: int | None, path: str) -> str:
+        """Through the proxy (``server`` None), or straight to gunicorn ``server``."""
         return f"{self.dep.http(server)}/api/v1{path}"
 
     @property
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
 
-    def get(self, path: str, server: int = 0, timeout: float = 20) -> httpx.Response:
+    def get(self, path: str, server: int | None = None, timeout: float = 20) -> httpx.Response:
         return httpx.get(self._url(server, path), headers=self.headers, timeout=timeout)
 
-    def post(self, path: str, body: dict[str, Any], server: int = 0, timeout: float = 20) -> httpx.Response:
+    def post(self, path: str, body: dict[str, Any], server: int | None = None, timeout: float = 20) -> httpx.Response:
         return httpx.post(self._url(server, path), headers=self.headers, json=body, timeout=timeout)
 
-    def view(self, game_id: int, server: int = 0) -> dict[str, Any]:
+    def view(self, game_id: int, server: int | None = None) -> dict[str, Any]:
         r = self.get(f"/games/{game_id}", server)
         assert r.status_code == 200, r.text
         return r.json()
 
-    def create(self, kind: str, opponents: list[dict[str, Any]], server: int = 0) -> dict[str, Any]:
+    def create(self, kind: str, opponents: list[dict[str, Any]], server: int | None = None) -> dict[str, Any]:
         r = self.post("/games", {"kind": kind, "opponents": opponents}, server)
         assert r.status_code == 201, r.text
         return r.json()
 
-    def move(self, view: dict[str, Any], server: int = 0) -> httpx.Response:
+    def move(self, view: dict[str, Any], server: int | None = None) -> httpx.Response:
         """Play the first legal move of ``view`` against its version (a fresh client id)."""
         return self.post(f"/games/{view['id']}/moves", {"version": view["version"], "move": view["legal_moves"][0],
                                                          "client_id": str(uuid.uuid4())}, server)
 
-    def move_if_my_turn(self, game_id: int, server: int = 0) -> dict[str, Any] | None:
+    def move_if_my_turn(self, game_id: int, server: int | None = None) -> dict[str, Any] | None:
         view = self.view(game_id, server)
         if view["status"] != "active" or not view["my_turn"] or not view["legal_moves"]:
             return None
@@ -63,7 +65,7 @@ class Socket:
     """One ``/ws/`` connection, keeping every message it received."""
 
     player: Player
-    server: int
+    server: int | None  # None: through the proxy; i: straight to uvicorn i
     ws: ClientConnection | None = None
     messages: list[dict[str, Any]] = field(default_factory=list)
 

@@ -1,8 +1,8 @@
 """A real multi-process deployment on this machine, private to one test session: its own PostgreSQL cluster and
-Redis server (so the tests may stop and restart them without touching anybody else's), two web replicas as
-docker/compose.yml runs them (each gunicorn for Django's HTTP and uvicorn for the sockets, behind Caddy with
-docker/Caddyfile), a Celery worker and Celery beat, all started as subprocesses and stopped in teardown
-(``Deployment.close``).
+Redis server (so the tests may stop and restart them without touching anybody else's), and the replicas
+docker/compose.yml runs: two gunicorns (Django's HTTP) and two uvicorns (the sockets), each on its own port,
+behind ONE Caddy with docker/Caddyfile (given both addresses of each kind), two Celery workers and one Celery beat,
+all started as subprocesses and stopped in teardown (``Deployment.close``).
 
 Nothing here is a stand-in: the servers run ``claim.wsgi:application`` and ``claim.asgi:application`` with
 ``claim.settings`` (DEBUG off), the worker and beat run ``celery -A claim``. Only the Redis visibility timeout is
@@ -206,15 +206,28 @@ class PrivatePostgres:
             return list(conn.execute(sql, params).fetchall())
 
 
+REPLICAS = 2  # of each kind: gunicorn, uvicorn, Celery worker (beat: exactly one)
+
+
 @dataclass
 class Deployment:
+    """One Caddy (``port``) in front of ``REPLICAS`` gunicorns and uvicorns, ``REPLICAS`` Celery workers, one beat.
+
+    A client talks to the proxy (``http()``, ``ws(None, token)``); a test that needs one replica in particular
+    addresses it directly (``http(i)``: gunicorn i, ``ws(i, token)``: uvicorn i).
+    """
+
     tmp: Path
     pg: PrivatePostgres
     redis: PrivateRedis
     env: dict[str, str] = field(default_factory=dict)
-    servers: list[Proc] = field(default_factory=list)
-    ports: list[int] = field(default_factory=list)
-    worker: Proc | None = None
+    port: int = 0  # the proxy's
+    http_ports: list[int] = field(default_factory=list)
+    socket_ports: list[int] = field(default_factory=list)
+    gunicorns: list[Proc] = field(default_factory=list)
+    uvicorns: list[Proc] = field(default_factory=list)
+    proxy: Proc | None = None
+    workers: list[Proc] = field(default_factory=list)
     beat: Proc | None = None
     worker_starts: int = 0
 
@@ -222,56 +235,107 @@ class Deployment:
     def _python(self, name: str, *args: str) -> Proc:
         return Proc(name, [sys.executable, *args], self.env, self.tmp / f"{name}.log")
 
-    def start_servers(self) -> None:
-        """Two replicas; ``ports[i]`` is replica i's proxy, ``servers`` every process of both."""
-        for i in range(2):
-            http, sockets, port = free_port(), free_port(), free_port()
-            self.ports.append(port)
-            self.servers.append(self._python(
-                f"gunicorn{i}", "-m", "gunicorn", "claim.wsgi:application", "--bind", f"127.0.0.1:{http}",
-                "--workers", "1", "--worker-class", "gthread", "--threads", "4").start())
-            self.servers.append(self._python(
-                f"uvicorn{i}", "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1", "--port",
-                str(sockets), "--lifespan", "off", "--log-level", "warning").start())
-            self.servers.append(Proc(
-                f"caddy{i}", [CADDY, "run", "--config", str(ROOT / "docker" / "Caddyfile"), "--adapter", "caddyfile"],
-                {**self.env, "PORT": str(port), "HTTP_UPSTREAM": f"127.0.0.1:{http}",
-                 "SOCKETS_UPSTREAM": f"127.0.0.1:{sockets}", "XDG_DATA_HOME": str(self.tmp),
-                 "XDG_CONFIG_HOME": str(self.tmp)}, self.tmp / f"caddy{i}.log").start())
+    @property
+    def servers(self) -> list[Proc]:
+        """Every process that serves clients: the gunicorns, the uvicorns and the proxy."""
+        return [*self.gunicorns, *self.uvicorns, *([self.proxy] if self.proxy else [])]
 
-    def start_worker(self) -> None:
+    def _gunicorn(self, i: int) -> Proc:
+        return self._python(f"gunicorn{i}", "-m", "gunicorn", "claim.wsgi:application", "--bind",
+                            f"127.0.0.1:{self.http_ports[i]}", "--workers", "1", "--worker-class", "gthread",
+                            "--threads", "4")
+
+    def _uvicorn(self, i: int) -> Proc:
+        return self._python(f"uvicorn{i}", "-m", "uvicorn", "claim.asgi:application", "--host", "127.0.0.1",
+                            "--port", str(self.socket_ports[i]), "--lifespan", "off", "--log-level", "warning")
+
+    def start_servers(self) -> None:
+        """``REPLICAS`` gunicorns and uvicorns, each on its own port, and one Caddy (docker/Caddyfile) in front of
+        them all, given every address as compose's proxy is (space-separated ``HTTP_UPSTREAM``/``SOCKETS_UPSTREAM``)."""
+        self.port = free_port()
+        for i in range(REPLICAS):
+            self.http_ports.append(free_port())
+            self.socket_ports.append(free_port())
+            self.gunicorns.append(self._gunicorn(i).start())
+            self.uvicorns.append(self._uvicorn(i).start())
+        self.proxy = Proc(
+            "caddy", [CADDY, "run", "--config", str(ROOT / "docker" / "Caddyfile"), "--adapter", "caddyfile"],
+            {**self.env, "PORT": str(self.port),
+             "HTTP_UPSTREAM": " ".join(f"127.0.0.1:{p}" for p in self.http_ports),
+             "SOCKETS_UPSTREAM": " ".join(f"127.0.0.1:{p}" for p in self.socket_ports),
+             "XDG_DATA_HOME": str(self.tmp), "XDG_CONFIG_HOME": str(self.tmp)}, self.tmp / "caddy.log").start()
+
+    def restart_gunicorn(self, i: int) -> None:
+        """Start gunicorn i again on its port (after a kill) and wait until it answers."""
+        self.gunicorns[i] = self._gunicorn(i).start()
+        wait_for(f"gunicorn{i} to answer", lambda: self._answers(f"http://127.0.0.1:{self.http_ports[i]}"), 60, 0.3)
+
+    def restart_uvicorn(self, i: int) -> None:
+        self.uvicorns[i] = self._uvicorn(i).start()
+        wait_for(f"uvicorn{i} to answer", lambda: self._answers(f"http://127.0.0.1:{self.socket_ports[i]}"), 60, 0.3)
+
+    @staticmethod
+    def _answers(base: str) -> bool:
+        return httpx.get(f"{base}/api/v1/health", timeout=5).status_code == 200
+
+    def start_worker(self, i: int | None = None) -> Proc:
+        """Worker ``i`` again (a new one when None): a prefork pool of one, with a node name of its own."""
         self.worker_starts += 1
-        self.worker = self._python(
-            "worker", "-m", "celery", "-A", "claim", "worker", "-l", "info", "-c", "1", "-P", "prefork",
-            "-n", f"faults{self.worker_starts}@%h", "--without-gossip", "--without-mingle").start()
+        n = len(self.workers) if i is None else i
+        proc = self._python(
+            f"worker{n}", "-m", "celery", "-A", "claim", "worker", "-l", "info", "-c", "1", "-P", "prefork",
+            "-n", f"faults{n}-{self.worker_starts}@%h", "--without-gossip", "--without-mingle").start()
+        if i is None:
+            self.workers.append(proc)
+        else:
+            self.workers[i] = proc
+        return proc
 
     def start_beat(self) -> None:
         self.beat = self._python("beat", "-m", "celery", "-A", "claim", "beat", "-l", "info",
                                  "-s", str(self.tmp / "beat-schedule")).start()
 
-    def http(self, i: int) -> str:
-        return f"http://127.0.0.1:{self.ports[i]}"
+    def http(self, i: int | None = None) -> str:
+        """The proxy's address, or gunicorn ``i``'s."""
+        return f"http://127.0.0.1:{self.port if i is None else self.http_ports[i]}"
 
-    def ws(self, i: int, token: str) -> str:
-        return f"ws://127.0.0.1:{self.ports[i]}/ws/?token={token}"
+    def ws(self, i: int | None, token: str) -> str:
+        """The events socket through the proxy, or on uvicorn ``i``."""
+        return f"ws://127.0.0.1:{self.port if i is None else self.socket_ports[i]}/ws/?token={token}"
 
-    def healthy(self, i: int) -> bool:
-        r = httpx.get(f"{self.http(i)}/api/v1/health", timeout=5)
+    def healthy(self, base: str) -> bool:
+        r = httpx.get(f"{base}/api/v1/health", timeout=5)
         return r.status_code == 200 and r.json()["ok"] and r.json()["checks"]["celery"]["ok"]
 
     def wait_healthy(self, timeout: float = 90) -> None:
-        """Both replicas answer, reach the database and Redis, and a Celery worker answers a ping."""
-        for i in range(len(self.ports)):
-            def check(i: int = i) -> bool:
-                for server in self.servers:
-                    if not server.alive():
-                        raise RuntimeError(f"{server.name} exited:\n{server.output()}")
-                return self.healthy(i)
+        """Every gunicorn, every uvicorn and the proxy answer, reach the database and Redis, and a Celery worker
+        is alive (its heartbeat)."""
+        bases = [*(f"http://127.0.0.1:{p}" for p in [*self.http_ports, *self.socket_ports]), self.http()]
+        for base in bases:
+            def check(base: str = base) -> bool:
+                for proc in [*self.servers, *self.workers]:
+                    if not proc.alive():
+                        raise RuntimeError(f"{proc.name} exited:\n{proc.output()}")
+                return self.healthy(base)
 
-            wait_for(f"replica {i} to be healthy", check, timeout, interval=0.5)
+            wait_for(f"{base} to be healthy", check, timeout, interval=0.5)
 
-    def worker_log(self) -> str:
-        return self.worker.log.read_text(errors="replace") if self.worker else ""
+    def log_marks(self) -> dict[str, int]:
+        """How long each worker's log is now: pass to ``worker_log_since``."""
+        return {w.name: w.log.stat().st_size if w.log.exists() else 0 for w in self.workers}
+
+    def worker_logs_since(self, marks: dict[str, int]) -> list[str]:
+        """What each worker (by index) logged since ``marks``."""
+        out = []
+        for w in self.workers:
+            with w.log.open("rb") as f:
+                f.seek(marks.get(w.name, 0))
+                out.append(f.read().decode(errors="replace"))
+        return out
+
+    def worker_log_since(self, marks: dict[str, int]) -> str:
+        """What every worker logged since ``marks`` (one worker's lines after the other's)."""
+        return "\n".join(self.worker_logs_since(marks))
 
     # --- Django management from outside ----------------------------------------------------------------------
     def manage(self, code: str) -> Any:
@@ -318,11 +382,11 @@ class Deployment:
 
     # --- teardown ----------------------------------------------------------------------------------------------
     def dump(self) -> str:
-        procs = [*self.servers, self.worker, self.beat, self.redis.proc, self.pg.proc]
+        procs = [*self.servers, *self.workers, self.beat, self.redis.proc, self.pg.proc]
         return "\n".join(f"--- {p.name} ({p.log}) ---\n{p.output(3000)}" for p in procs if p is not None)
 
     def close(self) -> None:
-        for proc in [*self.servers, self.worker, self.beat]:
+        for proc in [self.proxy, *self.gunicorns, *self.uvicorns, *self.workers, self.beat]:
             if proc is not None:
                 with contextlib.suppress(Exception):
                     proc.stop(timeout=10)
@@ -368,7 +432,8 @@ def deploy() -> Deployment:
         if migrate.returncode != 0:
             raise RuntimeError(f"migrate failed:\n{migrate.stderr[-3000:]}")
         dep.start_servers()
-        dep.start_worker()
+        for _ in range(REPLICAS):
+            dep.start_worker()
         dep.start_beat()
         dep.wait_healthy()
     except BaseException:

@@ -41,8 +41,9 @@ def test_postgres_restart_503_then_recovers_by_itself(deployment: Deployment) ->
     dep.pg.stop()
     outage_started = time.monotonic()
     try:
-        # Reads and writes, on both servers: 503 in the error shape, within the pool's wait (DB_POOL_TIMEOUT 3 s).
-        for server in (0, 1):
+        # Reads and writes, on both gunicorns and through the proxy (which must not take its own replicas out):
+        # 503 in the error shape, within the pool's wait (DB_POOL_TIMEOUT 3 s).
+        for server in (0, 1, None):
             started = time.monotonic()
             _assert_unavailable(petra.get(f"/games/{duel}", server))
             _assert_unavailable(petra.get("/games", server))
@@ -58,8 +59,8 @@ def test_postgres_restart_503_then_recovers_by_itself(deployment: Deployment) ->
 
     # Back by itself: the same server processes serve every request again (no stale pooled connection left).
     recovered_after = wait_for("both servers to serve the game again", lambda: all(
-        petra.get(f"/games/{duel}", s).status_code == 200 for s in (0, 1)) and time.monotonic(), 60, interval=0.5)
-    for server in (0, 1):
+        petra.get(f"/games/{duel}", s).status_code == 200 for s in (0, 1, None)) and time.monotonic(), 60, interval=0.5)
+    for server in (0, 1, None):
         for _ in range(25):  # more than the pool's min size: every connection of the pool is sound
             r = petra.get(f"/games/{duel}", server)
             assert r.status_code == 200, (server, r.status_code, r.text[:200])
