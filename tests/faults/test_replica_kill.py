@@ -154,24 +154,30 @@ def test_killed_uvicorn_sockets_reconnect_through_the_proxy(deployment: Deployme
         dep.uvicorns[0].kill()
         killed_at = time.monotonic()
         missed = [move(), move()]  # made while the sockets of the killed replica are gone
-        closed = [await s.closed_within(10) for s in sockets]
-        assert 0 < sum(closed) < len(sockets), f"closed: {closed} (round robin should split them)"
-        reconnect_s = []
-        for i, s in enumerate(sockets):
-            if not closed[i]:  # on the survivor: it heard the moves made meanwhile
+        reconnect_s: list[float] = []
+
+        async def follow(i: int) -> bool:
+            """What each client does: notice its socket closing (or keep listening), reconnect and resync."""
+            s = sockets[i]
+            if not await s.closed_within(10):  # on the survivor: it heard the moves made meanwhile
                 for v in missed:
                     if v not in s.versions(gid):  # closed_within kept what came meanwhile
                         await s.recv_until(lambda m, v=v: m.get("type") == "game" and m.get("version") == v)
-                continue
+                return False
             held = max(s.versions(gid))
             back = await Socket(s.player, None).open()  # through the proxy: only the survivor takes it
             acked = (await back.subscribe([gid]))[gid]
             assert acked == missed[-1] > held, (acked, missed, held)
             synced = await back.sync(gid)
-            assert synced["version"] == missed[-1] and synced["view"] == s.player.view(gid)
+            assert synced["version"] == missed[-1]
             reconnect_s.append(round(time.monotonic() - killed_at, 2))
+            assert synced["view"] == await asyncio.to_thread(s.player.view, gid)
             back.messages[:0] = s.messages  # one client, one history
             sockets[i] = back
+            return True
+
+        closed = await asyncio.gather(*(follow(i) for i in range(len(sockets))))
+        assert 0 < sum(closed) < len(sockets), f"closed: {closed} (round robin should split them)"
 
         # Every later version reaches every socket, once and in order.
         since = missed[-1]
