@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make faults`: the fault tests (tests/faults, docs/testing.md). Each run starts its own deployment: a private
-# PostgreSQL cluster (initdb in a temp dir, its own port) and Redis server, two web replicas (gunicorn and uvicorn
-# behind Caddy, as docker/compose.yml), a Celery worker
-# and beat; it kills the worker mid-AI-move, restarts Redis and PostgreSQL, and removes everything at the end.
+# PostgreSQL cluster (initdb in a temp dir, its own port) and Redis server, two gunicorns and two uvicorns behind one
+# Caddy (docker/Caddyfile, as docker/compose.yml), two Celery workers and one beat; it runs the journey through the
+# proxy, kills a gunicorn, a uvicorn and workers mid-game, restarts Redis and PostgreSQL, and removes everything.
 # The shared PostgreSQL (:5432) and Redis (:6379) are never touched. Installs nothing beyond bootstrap.
 # Each test prints one line of figures (outage lengths, redelivery time). Extra args go to pytest,
 # e.g. `./scripts/faults.sh -k redis`.

@@ -32,6 +32,8 @@ import httpx
 import psycopg
 import redis
 
+from tests.journeys.conftest import JOURNEY_TIMINGS
+
 ROOT = Path(__file__).resolve().parents[2]
 CADDY = os.environ.get("CADDY_PATH", "/usr/bin/caddy")
 
@@ -425,12 +427,17 @@ def deploy() -> Deployment:
             THROTTLE_GAMES_CREATE=UNLIMITED,
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
+            CLAIM_VAR_DIR=str(tmp / "var"),  # collected static files (the PWA), beat's schedule
+            # The served journey (test_journey.py) runs here too: its shortened correspondence timings
+            # (tests/journeys/conftest.py); the other tests' games have no clock.
+            **JOURNEY_TIMINGS,
         )
         dep.env = env
-        migrate = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                                 capture_output=True, text=True, timeout=600)
-        if migrate.returncode != 0:
-            raise RuntimeError(f"migrate failed:\n{migrate.stderr[-3000:]}")
+        for step in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
+            done = subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env, capture_output=True,
+                                  text=True, timeout=600)
+            if done.returncode != 0:
+                raise RuntimeError(f"{step[0]} failed:\n{done.stderr[-3000:]}")
         dep.start_servers()
         for _ in range(REPLICAS):
             dep.start_worker()
