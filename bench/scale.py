@@ -20,7 +20,9 @@ the rounds' figures):
   per move (the gunicorn workers' CPU over a loop of view + move, minus that of a loop of views alone);
 * ``GET`` of the busy player's inbox (200 running games; the first page), the Claim leaderboard, the public profile
   and the profile's games of the 1,000-game player, the long game's history and record, and the export of that
-  player's 1,000 games;
+  player's 1,000 games: HTTP p50/p99 and the gunicorn workers' CPU per request;
+* for each of these, PostgreSQL's CPU per request, and Redis's per move (the servers' processes: other work on the
+  machine counts);
 * in-process (``time.perf_counter``, the function called directly, rolled back after): the matchmaking round
   (``games.seeks.service.pair_all``) over 1,000 open seeks, and the daily digest (``send_digests``: 10k subscribers);
 * sockets: ``--sockets`` idle authenticated WebSockets on the one uvicorn (RSS delta / N), then the time from a move's
@@ -59,7 +61,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import scale_seed  # noqa: E402  (bench/ on the path)
-from api import _free_port, process_tree_cpu  # noqa: E402
+from api import _free_port, process_tree_cpu, services_cpu  # noqa: E402
 
 UNLIMITED = "100000000/min"
 GUNICORN = ["--worker-class", "gthread", "--threads", "8", "--keep-alive", "75"]
@@ -164,7 +166,8 @@ def setup_tokens(info: dict[str, Any]) -> dict[str, Any]:
 
 def http_figures(base: str, gunicorn_pid: int, t: dict[str, Any], rounds: int, reps: int, moves: int
                  ) -> dict[str, Any]:
-    """HTTP p50/p99 (ms) of each endpoint (median of the rounds) and the server CPU of a move."""
+    """HTTP p50/p99 (ms) of each endpoint and of a move, with the gunicorn workers' and PostgreSQL's CPU per request
+    (ms; PostgreSQL's is the whole server's, so other work on the machine counts in it); medians of the rounds."""
     rng = random.Random(38)
     auth = {uid: {"Authorization": f"Bearer {tok}"} for uid, tok in t["tokens"].items()}
     heavy = {"Authorization": f"Bearer {t['heavy']}"}
@@ -180,8 +183,8 @@ def http_figures(base: str, gunicorn_pid: int, t: dict[str, Any], rounds: int, r
         "export 1,000 games": (f"/api/v1/users/{name}/games/export?limit=1000", busy),
     }
     out: dict[str, Any] = {}
-    per_round: dict[str, list[tuple[float, float]]] = {k: [] for k in endpoints}
-    move_rounds: list[tuple[float, float, float]] = []
+    per_round: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in endpoints}
+    move_rounds: list[tuple[float, float, float, float, float]] = []
     live = {gid: dict(seats) for gid, seats in t["games"].items()}
     with httpx.Client(base_url=base, timeout=60) as http:
         def get(path: str, headers: dict[str, str]) -> float:
@@ -206,11 +209,14 @@ def http_figures(base: str, gunicorn_pid: int, t: dict[str, Any], rounds: int, r
                 get(path, headers)
         for _ in range(rounds):
             for label, (path, headers) in endpoints.items():
+                cpu0, pg0 = process_tree_cpu(gunicorn_pid), pg_cpu()
                 times = [get(path, headers) for _ in range(reps)]
-                per_round[label].append((percentile(times, 50), percentile(times, 99)))
+                per_round[label].append((percentile(times, 50), percentile(times, 99),
+                                         1000 * (process_tree_cpu(gunicorn_pid) - cpu0) / reps,
+                                         1000 * (pg_cpu() - pg0) / reps))
             # moves: a loop of (the mover's view + the move), then a loop of views alone; CPU difference per move
             latencies: list[float] = []
-            cpu0 = process_tree_cpu(gunicorn_pid)
+            cpu0, pg0, redis0 = process_tree_cpu(gunicorn_pid), pg_cpu(), redis_cpu()
             done = 0
             while done < moves and live:
                 gid = rng.choice(list(live))
@@ -226,23 +232,39 @@ def http_figures(base: str, gunicorn_pid: int, t: dict[str, Any], rounds: int, r
                 if r.status_code != 201:
                     raise SystemExit(f"move refused: {r.status_code} {r.text[:300]}")
                 done += 1
-            cpu_moves = process_tree_cpu(gunicorn_pid) - cpu0
-            cpu0 = process_tree_cpu(gunicorn_pid)
+            cpu_moves, pg_moves = process_tree_cpu(gunicorn_pid) - cpu0, pg_cpu() - pg0
+            redis_moves = redis_cpu() - redis0
+            cpu0, pg0, redis0 = process_tree_cpu(gunicorn_pid), pg_cpu(), redis_cpu()
             views = 0
             while views < done and live:
                 gid = rng.choice(list(live))
                 if mover_view(gid) is not None:
                     views += 1
-            cpu_views = process_tree_cpu(gunicorn_pid) - cpu0
+            cpu_views, pg_views = process_tree_cpu(gunicorn_pid) - cpu0, pg_cpu() - pg0
+            redis_views = redis_cpu() - redis0
             if done:
                 move_rounds.append((percentile(latencies, 50), percentile(latencies, 99),
-                                    1000 * (cpu_moves - cpu_views) / done))
+                                    1000 * (cpu_moves - cpu_views) / done, 1000 * (pg_moves - pg_views) / done,
+                                    1000 * (redis_moves - redis_views) / done))
     for label, figures in per_round.items():
-        out[label] = {"p50": statistics.median(f[0] for f in figures), "p99": statistics.median(f[1] for f in figures)}
+        out[label] = {"p50": statistics.median(f[0] for f in figures), "p99": statistics.median(f[1] for f in figures),
+                      "cpu": statistics.median(f[2] for f in figures), "pg": statistics.median(f[3] for f in figures)}
     out["move"] = {"p50": statistics.median(m[0] for m in move_rounds),
                    "p99": statistics.median(m[1] for m in move_rounds),
-                   "cpu": statistics.median(m[2] for m in move_rounds)}
+                   "cpu": statistics.median(m[2] for m in move_rounds),
+                   "pg": statistics.median(m[3] for m in move_rounds),
+                   "redis": statistics.median(m[4] for m in move_rounds)}
     return out
+
+
+def pg_cpu() -> float:
+    """CPU seconds used so far by this machine's PostgreSQL (every database's: other work on the machine counts)."""
+    return services_cpu().get("PostgreSQL", 0.0)
+
+
+def redis_cpu() -> float:
+    """CPU seconds used so far by this machine's Redis server (every client's)."""
+    return services_cpu().get("Redis", 0.0)
 
 
 def background_figures(rounds: int) -> dict[str, float]:
@@ -407,10 +429,6 @@ def measure_one(args: argparse.Namespace) -> None:
 
 # ------------------------------------------------------------------------------------------------ the driver
 
-ROWS = [("move", "HTTP p50 / p99 ms"), ("move", "server CPU ms"),
-        ("inbox (200 running games)", ""), ("leaderboard", ""), ("profile GET /users/{u}", ""), ("profile games", ""),
-        ("long game history", ""), ("long game record", ""), ("export 1,000 games", "")]
-
 
 def flatten(r: dict[str, Any]) -> dict[str, float]:
     flat: dict[str, float] = {}
@@ -418,7 +436,11 @@ def flatten(r: dict[str, Any]) -> dict[str, float]:
         flat[f"{label} p50 ms"] = fig["p50"]
         flat[f"{label} p99 ms"] = fig["p99"]
         if "cpu" in fig:
-            flat["move server CPU ms"] = fig["cpu"]
+            flat[f"{label} server CPU ms"] = fig["cpu"]
+        if "pg" in fig:
+            flat[f"{label} PostgreSQL CPU ms"] = fig["pg"]
+        if "redis" in fig:
+            flat[f"{label} Redis CPU ms"] = fig["redis"]
     for label, value in r.get("background", {}).items():
         if label not in ("digest e-mails", "digest subscribers"):
             flat[label] = value
@@ -444,11 +466,17 @@ def main() -> None:
     parser.add_argument("--redis-url", default=os.environ.get("SCALE_REDIS_URL", "redis://127.0.0.1:6379/13"))
     parser.add_argument("--prefix", default="claim_scale")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--compare", metavar="FILES", help="only print the table of earlier --json files against the "
+                        "first one's smallest size (comma-separated, e.g. 10k.json,1m.json)")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child of one size
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
         measure_one(args)
+        return
+    if args.compare:
+        files = [json.loads(Path(name).read_text()) for name in args.compare.split(",")]
+        ratios({label: r for results in files for label, r in results.items()})
         return
     sizes = [(label.strip(), scale_seed.parse_size(label)) for label in args.sizes.split(",")]
     base = args.admin_url.rsplit("/", 1)[0]
