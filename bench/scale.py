@@ -18,7 +18,8 @@ the rounds' figures):
 
 * a move (``POST /games/{id}/moves``, token) of the busy players' running games: HTTP p50/p99 and the server's CPU
   per move (the gunicorn workers' CPU over a loop of view + move, minus that of a loop of views alone);
-* ``GET`` of the busy player's inbox (200 running games; the first page), the Claim leaderboard, the public profile
+* ``GET`` of the busy player's inbox (200 running games; the first page), one of his games (its view), the Claim
+  leaderboard, the public profile
   and the profile's games of the 1,000-game player, the long game's history and record, and the export of that
   player's 1,000 games: HTTP p50/p99 and the gunicorn workers' CPU per request;
 * for each of these, PostgreSQL's CPU per request, and Redis's per move (the servers' processes: other work on the
@@ -153,7 +154,8 @@ def setup_tokens(info: dict[str, Any]) -> dict[str, Any]:
     heavy = User.objects.get(username=info["heavy"])
     busy = User.objects.get(username=info["busy"][0])
     games = list(Game.objects.filter(status=Game.Status.ACTIVE, seats__user=busy, kind="claim")
-                 .order_by("id").values_list("id", flat=True)[:40])
+                 .order_by("id").values_list("id", flat=True)[:41])
+    games, viewed = games[:40], games[40]  # the moves play the first 40; the last is only viewed
     tokens: dict[int, str] = {heavy.pk: token(heavy), busy.pk: token(busy)}
     seats: dict[int, dict[int, int]] = {}
     for seat in Seat.objects.filter(game_id__in=games).select_related("user"):
@@ -161,7 +163,7 @@ def setup_tokens(info: dict[str, Any]) -> dict[str, Any]:
             tokens[seat.user_id] = token(seat.user)
         seats.setdefault(seat.game_id, {})[seat.index] = seat.user_id
     return {"heavy": tokens[heavy.pk], "busy": tokens[busy.pk], "tokens": tokens, "games": seats,
-            "heavy_name": heavy.username, "long_game": info["long_game"]}
+            "heavy_name": heavy.username, "long_game": info["long_game"], "viewed": viewed}
 
 
 def http_figures(base: str, gunicorn_pid: int, t: dict[str, Any], rounds: int, reps: int, moves: int
@@ -175,6 +177,7 @@ def http_figures(base: str, gunicorn_pid: int, t: dict[str, Any], rounds: int, r
     name, long_game = t["heavy_name"], t["long_game"]
     endpoints = {
         "inbox (200 running games)": ("/api/v1/games", busy),
+        "game view": (f"/api/v1/games/{t['viewed']}", busy),
         "leaderboard": ("/api/v1/leaderboards/claim", heavy),
         "profile GET /users/{u}": (f"/api/v1/users/{name}", busy),
         "profile games": (f"/api/v1/users/{name}/games", busy),
