@@ -274,7 +274,7 @@ def _make_game(group: list[Seek], now: datetime) -> tuple[Game | None, set[int]]
     every seek of the group locked in one ``SELECT … ORDER BY id FOR UPDATE`` (one order for every pairing: no
     deadlock between two), and the game made only if all are still open. ``(game, set())``; ``(None, ids)``:
     the seeks of the group no longer open (a cancel or another pairing came first); ``(None, set())``: a block
-    added since the group was found (:class:`~games.service.Blocked`; the savepoint undoes the game).
+    added since the group was found (:class:`~games.service.Blocked`, raised before anything is written).
 
     The game is created started (``create_game(..., seated=True)``: every player sought it, as both sides of an
     accepted challenge agreed), seats in random order, the first user its creator; the seeks are matched and,
@@ -289,13 +289,12 @@ def _make_game(group: list[Seek], now: datetime) -> tuple[Game | None, set[int]]
     secrets.SystemRandom().shuffle(order)
     seated = [users[i] for i in order]
     creator, others = seated[0], seated[1:]
-    try:
-        with transaction.atomic():
-            game = create_game(creator, seek.kind, seek.options, seek.seats,
-                               opponents=[{"type": "user", "username": u.username} for u in others],
-                               days_per_move=None if seek.time_control else seek.days_per_move,
-                               rated=seek.rated, seat=0, time_control=seek.time_control, seated=True,
-                               watchable=all(g.watchable for g in group))
+    try:  # create_game refuses a block before it writes anything: no savepoint needed
+        game = create_game(creator, seek.kind, seek.options, seek.seats,
+                           opponents=[{"type": "user", "username": u.username} for u in others],
+                           days_per_move=None if seek.time_control else seek.days_per_move,
+                           rated=seek.rated, seat=0, time_control=seek.time_control, seated=True,
+                           watchable=all(g.watchable for g in group))
     except Blocked:
         return None, set()
     Seek.objects.filter(pk__in=[g.pk for g in group]).update(status=Seek.Status.MATCHED, game=game, matched_at=now)
