@@ -11,6 +11,7 @@ have widened), the same shape as ``bench/scale.py``'s round; then ``pair_all()``
 (``connection.execute_wrapper``). Prints per round: seconds, games made, queries per paired game, process CPU per
 paired game (``time.process_time``: this process only, not the database's), commit hooks queued per game (the
 publish and background work that runs after a real round commits; rolled back here, so never run nor timed).
+Where ``plan_round`` exists, the time of the round's pairing alone (read-only) too, before the round.
 ``--profile`` prints a cProfile of the last round.
 """
 
@@ -59,6 +60,7 @@ def _round(users: list[int], seeks: int, seed: int, profile: cProfile.Profile | 
     from django.db import connection, transaction
     from django.utils import timezone
 
+    from games.seeks import service
     from games.seeks.models import Seek
     from games.seeks.service import pair_all
 
@@ -70,6 +72,11 @@ def _round(users: list[int], seeks: int, seed: int, profile: cProfile.Profile | 
                  rating_range=rng.choice([None, 100, 200, 400]),
                  created_at=now - timedelta(seconds=rng.uniform(0, 3600)))
             for uid in rng.sample(users, seeks)])
+        plan = float("nan")
+        if hasattr(service, "plan_round"):  # the round's pairing alone, read-only (no game made)
+            start = time.perf_counter()
+            service.plan_round()
+            plan = time.perf_counter() - start
         hooks_before = len(connection.run_on_commit)
         queries = [0]
 
@@ -90,7 +97,7 @@ def _round(users: list[int], seeks: int, seed: int, profile: cProfile.Profile | 
         hooks = len(connection.run_on_commit) - hooks_before
         transaction.set_rollback(True)
     per = max(made, 1)
-    return {"s": wall, "games": made, "queries/game": queries[0] / per, "cpu ms/game": 1000 * cpu / per,
+    return {"s": wall, "plan s": plan, "games": made, "queries/game": queries[0] / per, "cpu ms/game": 1000 * cpu / per,
             "wall ms/game": 1000 * wall / per, "hooks/game": hooks / per}
 
 
@@ -114,9 +121,9 @@ def main() -> int:
         prof = cProfile.Profile() if args.profile and r == args.rounds - 1 else None
         row = _round(users, args.seeks, seed=r, profile=prof)
         rows.append(row)
-        print(f"round {r + 1}: {row['s']:.2f} s, {row['games']:.0f} games, {row['queries/game']:.1f} queries/game, "
-              f"CPU {row['cpu ms/game']:.1f} ms/game, wall {row['wall ms/game']:.1f} ms/game, "
-              f"{row['hooks/game']:.1f} commit hooks/game", flush=True)
+        print(f"round {r + 1}: {row['s']:.2f} s (plan alone {row['plan s']:.2f} s), {row['games']:.0f} games, "
+              f"{row['queries/game']:.1f} queries/game, CPU {row['cpu ms/game']:.1f} ms/game, "
+              f"wall {row['wall ms/game']:.1f} ms/game, {row['hooks/game']:.1f} commit hooks/game", flush=True)
         if prof is not None:
             pstats.Stats(prof).sort_stats("cumulative").print_stats(40)
     print(f"median of {args.rounds} rounds over {args.seeks} seeks: "

@@ -291,7 +291,7 @@ def _make_game(group: list[Seek], now: datetime) -> tuple[Game | None, set[int]]
     creator, others = seated[0], seated[1:]
     try:  # create_game refuses a block before it writes anything: no savepoint needed
         game = create_game(creator, seek.kind, seek.options, seek.seats,
-                           opponents=[{"type": "user", "username": u.username} for u in others],
+                           opponents=[{"type": "user", "user": u} for u in others],
                            days_per_move=None if seek.time_control else seek.days_per_move,
                            rated=seek.rated, seat=0, time_control=seek.time_control, seated=True,
                            watchable=all(g.watchable for g in group))

@@ -102,9 +102,14 @@ def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: i
             out.append({"type": "ai", "level": level})
         elif kind == "user":
             name = opp.get("username")
-            other = None
-            if isinstance(name, str):
+            other = opp.get("user")  # service callers that hold the user (seeks, challenges, tournaments)
+            if isinstance(other, User):
+                name = other.username
+                other = other if other.is_active else None
+            elif isinstance(name, str):
                 other = User.objects.filter(username__iexact=name, is_active=True).first()
+            else:
+                other = None
             if other is None:
                 raise InvalidRequest(f"opponent {i + 1}: no player named {name!r}.", field="opponents")
             if other.pk in seen:
@@ -150,6 +155,9 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
     Time control: ``time_control`` (days per move, a bank with increment and cap, or unlimited; see
     :func:`games.service.clock.parse_time_control`) or the older ``days_per_move`` (null = unlimited).
     Unlimited games are never rated: ``rated`` with no time control is refused (400).
+
+    An opponent ``{"type": "user", "user": <User>}`` (service only: the caller holds the user) reads no user;
+    ``{"type": "user", "username": ...}`` looks the active user up.
 
     ``seat=None`` (service only, e.g. AI-vs-AI games for benchmarks): the creator does not play, and
     ``opponents`` fills every seat.
