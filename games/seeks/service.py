@@ -8,8 +8,12 @@ Rulings:
 * Window = ``rating_range`` + ``SEEK_WIDEN_STEP`` (50) per ``SEEK_WIDEN_MINUTES`` (10) waited, at most
   ``SEEK_WIDEN_MAX`` (600) extra; ``rating_range`` null means any rating.
 * Closest rating first, then the oldest seek. For 3-4 seats, the group is filled greedily by closeness.
-* A match creates the game through ``games.service.create_game`` (seats in random order, first user as
-  creator, the others invited) and ``join_game`` for every invited user, then notifies ``match_found``.
+* A match creates the game through ``games.service.create_game``, started (``seated``: every player sought it;
+  seats in random order, the first user its creator), then notifies ``match_found``.
+* The periodic round (issue 38) is planned in one pass over the open seeks (:func:`plan_round`: one read each
+  of the seeks, their blocks, ratings and running games, whatever their number), then the games are made
+  group by group (:func:`pair_groups`; the Celery task shares them out in chunks, ``SEEK_PAIR_CHUNK``); a group
+  with a seek no longer open, a player at the cap or a block found when its game is made is skipped.
 * Blocks (issue 35): two users with a block (either way) are never paired, nor seated at one table of 3-4.
   A pairing reads the blocks among its seek's user and its candidates' users in one query
   (:func:`blocked_pairs`: bounded by the open seeks of the round, never by users' histories), and
