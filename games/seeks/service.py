@@ -35,8 +35,11 @@ Rulings:
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import logging
 import secrets
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -203,20 +206,25 @@ def _candidates(seek: Seek) -> list[Seek]:
 
 
 def find_group(seek: Seek, now: datetime, ctx: _Ctx | None = None, oldest_first: bool = False,
-               partner: int | None = None, candidates: list[Seek] | None = None) -> list[Seek] | None:
+               partner: int | None = None, nearest: Iterable[Seek] | None = None) -> list[Seek] | None:
     """The group ``seek`` would be paired with now (``seek`` first), or None. With ``partner`` (a seek id:
-    the lobby's accept), that seek is the second of the group, or there is no group. ``candidates``: the open
-    seeks to choose from, as :func:`_candidates` reads them, with their blocks, ratings and running games
-    already in ``ctx`` (:func:`plan_round`); None: read here."""
+    the lobby's accept), that seek is the second of the group, or there is no group.
+
+    The candidates are :func:`_candidates`, closest rating first (then the oldest), or the oldest first with
+    ``oldest_first``. ``nearest`` (:func:`plan_round`): those candidates already in the closest-first order,
+    their blocks, ratings and running games in ``ctx``; read lazily, so a group found early reads no further."""
     ctx = ctx or _Ctx()
-    if candidates is None:
+    pool: Iterable[Seek]
+    if nearest is not None:
+        pool = (c for c in nearest if compatible(seek, c, now, ctx))
+    else:
         candidates = _candidates(seek)
         ctx.blocked |= blocked_pairs({seek.user_id} | {c.user_id for c in candidates})
         ctx.prefetch_ratings([seek, *candidates])
-    pool = [c for c in candidates if compatible(seek, c, now, ctx)]
-    if not oldest_first:
-        mine = ctx.rating(seek)
-        pool.sort(key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
+        pool = [c for c in candidates if compatible(seek, c, now, ctx)]
+        if not oldest_first:
+            mine = ctx.rating(seek)
+            pool.sort(key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
     group = [seek]
     if partner is not None:
         chosen = next((c for c in pool if c.pk == partner), None)
@@ -396,6 +404,51 @@ def fallback_to_ai(seek_id: int) -> Game | None:
     return game
 
 
+class _ByRating:
+    """The open seeks of one kind, seats, days per move and rated flag (what :func:`_candidates` filters on),
+    sorted by rating: a seek's candidates closest rating first, then the oldest (:func:`find_group`'s order),
+    found by bisection and read outwards, so a pairing reads the seeks near its rating, not all of them."""
+
+    def __init__(self, seeks: list[Seek], ctx: _Ctx) -> None:
+        self.ctx = ctx
+        self._keep(seeks)
+
+    def _keep(self, seeks: list[Seek]) -> None:
+        self.rows = sorted(seeks, key=lambda s: (self.ctx.rating(s), s.created_at, s.pk))
+        self.keys = [self.ctx.rating(s) for s in self.rows]
+        self.gone = 0
+
+    def taken(self, count: int, taken: set[int]) -> None:
+        """``count`` more seeks of this bucket are planned (in ``taken``): past an eighth of it, they are dropped,
+        so the seeks read around a rating stay mostly open ones."""
+        self.gone += count
+        if self.gone * 8 > len(self.rows):
+            self._keep([s for s in self.rows if s.pk not in taken])
+
+    def nearest(self, seek: Seek, now: datetime, taken: set[int]) -> Iterator[Seek]:
+        """The open seeks of other users, not in ``taken``, closest rating to ``seek``'s first, then the oldest;
+        it stops past ``seek``'s own window (no seek further away is compatible)."""
+        mine, limit = self.ctx.rating(seek), self.ctx.window(seek, now)
+        rows, keys = self.rows, self.keys
+        lo = bisect.bisect_left(keys, mine)
+
+        def below() -> Iterator[Seek]:  # ratings under ``mine``, nearest first; equal ratings oldest first
+            i = lo - 1
+            while i >= 0:
+                j = i
+                while j > 0 and keys[j - 1] == keys[i]:
+                    j -= 1
+                yield from rows[j:i + 1]
+                i = j - 1
+
+        above = (rows[i] for i in range(lo, len(rows)))
+        for cand in heapq.merge(below(), above, key=lambda c: (abs(self.ctx.rating(c) - mine), c.created_at, c.pk)):
+            if limit is not None and abs(self.ctx.rating(cand) - mine) > limit:
+                return
+            if cand.pk not in taken and cand.user_id != seek.user_id:
+                yield cand
+
+
 def plan_round(now: datetime | None = None) -> list[list[int]]:
     """The groups of a pairing round (seek ids, each group in :func:`find_group`'s order), found in memory
     without a lock: every open seek read once (with its user), the blocks among their users in one query
@@ -409,23 +462,23 @@ def plan_round(now: datetime | None = None) -> list[list[int]]:
     ctx.blocked = blocked_pairs({s.user_id for s in seeks})
     ctx.prefetch_ratings(seeks)
     ctx.prefetch_caps({s.user_id for s in seeks})
-    buckets: dict[tuple[str, int, int | None, bool], list[Seek]] = {}
+    by_key: dict[tuple[str, int, int | None, bool], list[Seek]] = {}
     for s in seeks:  # what _candidates filters on; compatible() compares the rest
-        buckets.setdefault((s.kind, s.seats, s.days_per_move, s.rated), []).append(s)
+        by_key.setdefault((s.kind, s.seats, s.days_per_move, s.rated), []).append(s)
+    buckets = {key: _ByRating(rows, ctx) for key, rows in by_key.items()}
     taken: set[int] = set()
     groups: list[list[int]] = []
     for seek in seeks:
         if seek.pk in taken or ctx.at_cap(seek.user):
             continue
         bucket = buckets[(seek.kind, seek.seats, seek.days_per_move, seek.rated)]
-        group = find_group(seek, now, ctx, candidates=[c for c in bucket
-                                                       if c.pk not in taken and c.user_id != seek.user_id])
+        group = find_group(seek, now, ctx, nearest=bucket.nearest(seek, now, taken))
         if group is None:
             continue
         taken.update(g.pk for g in group)
         ctx.count_game([g.user_id for g in group])
         groups.append([g.pk for g in group])
-        bucket[:] = [c for c in bucket if c.pk not in taken]
+        bucket.taken(len(group), taken)
     return groups
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -339,3 +340,29 @@ def test_the_periodic_task_shares_the_round_out_in_chunks(make_user, commit, set
         assert tasks.pair_all_task() == 5
     assert [len(c) for c in chunks] == [2, 2, 1]
     assert Game.objects.count() == 5 and not Seek.objects.filter(status=Seek.Status.OPEN).exists()
+
+
+@pytest.mark.django_db
+def test_a_round_reads_candidates_by_rating_in_the_pairing_order(make_user, clock):
+    """plan_round reads a seek's candidates outwards from its rating (bisection, stopping past its window): the
+    same seeks in the same order as the whole bucket filtered and sorted, ties of rating and age included."""
+    rng = random.Random(7)
+    users = [make_user(f"t{i}") for i in range(40)]
+    for user in users:
+        _rate(user, rng.choice([1400, 1450, 1500, 1500, 1550, 1700]))
+    for i in range(60):
+        _waiting(rng.choice(users), rating_range=rng.choice([None, 50, 100]), min_reliability=0)
+        if i % 3:
+            clock.shift(timedelta(minutes=rng.choice([0, 7])))
+    seeks = list(Seek.objects.select_related("user").order_by("created_at", "pk"))
+    ctx, now = service._Ctx(), timezone.now()
+    ctx.prefetch_ratings(seeks)
+    bucket = service._ByRating(seeks, ctx)
+    taken = {s.pk for s in rng.sample(seeks, 10)}
+    for seek in seeks:
+        mine = ctx.rating(seek)
+        want = sorted((c for c in seeks if c.pk not in taken and c.user_id != seek.user_id
+                       and service.compatible(seek, c, now, ctx)),
+                      key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
+        got = [c for c in bucket.nearest(seek, now, taken) if service.compatible(seek, c, now, ctx)]
+        assert [c.pk for c in got] == [c.pk for c in want]
