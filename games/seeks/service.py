@@ -510,12 +510,12 @@ def pair_groups(groups: list[list[int]]) -> int:
     return made
 
 
-def fallback_due() -> int:
-    """The AI games of the quick seeks whose fallback time has come (:func:`fallback_to_ai`). Returns how many."""
+def fallback_due(planned: set[int] | None = None) -> int:
+    """The AI games of the quick seeks whose fallback time has come (:func:`fallback_to_ai`), except those of
+    ``planned`` (seek ids of the round's groups, whose games may still be in the queue). Returns how many."""
     now = timezone.now()
-    return sum(fallback_to_ai(sid) is not None
-               for sid in list(Seek.objects.filter(status=Seek.Status.OPEN, quick=True, ai_fallback_at__lte=now)
-                               .values_list("pk", flat=True)))
+    due = Seek.objects.filter(status=Seek.Status.OPEN, quick=True, ai_fallback_at__lte=now).values_list("pk", flat=True)
+    return sum(fallback_to_ai(sid) is not None for sid in list(due) if sid not in (planned or set()))
 
 
 def pair_all() -> int:

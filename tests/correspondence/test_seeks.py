@@ -366,3 +366,18 @@ def test_a_round_reads_candidates_by_rating_in_the_pairing_order(make_user, cloc
                       key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
         got = [c for c in bucket.nearest(seek, now, taken) if service.compatible(seek, c, now, ctx)]
         assert [c.pk for c in got] == [c.pk for c in want]
+
+
+@pytest.mark.django_db
+def test_a_quick_seek_planned_into_a_group_is_not_given_to_the_ai_meanwhile(make_user, commit, clock, monkeypatch):
+    a, b = make_user("a"), make_user("b")
+    _waiting(a, rated=False), _waiting(b, rated=False, quick=True, ai_fallback_at=timezone.now())
+    queued = []
+    monkeypatch.setattr(tasks, "enqueue", lambda task, groups: queued.append(groups))  # the chunk waits in the queue
+    with commit():
+        assert tasks.pair_all_task() == 1  # one group planned, no AI game
+    assert not Game.objects.exists()
+    with commit():
+        assert tasks.pair_groups_task(*queued) == 1
+    (game,) = Game.objects.all()
+    assert not game.seats.filter(ai_level__isnull=False).exists()
