@@ -222,6 +222,7 @@ CLOCK_DAY_SECONDS = env_int("CLOCK_DAY_SECONDS", 86400)
 SEEK_AI_FALLBACK_SECONDS = env_int("SEEK_AI_FALLBACK_SECONDS", 120)
 VACATION_START_DAYS = env_int("VACATION_START_DAYS", 7)  # a newcomer's vacation days (docs/correspondence.md)
 SEEK_MAX_OPEN = env_int("SEEK_MAX_OPEN", 10)  # open seeks per user (games/seeks/service.py)
+SEEK_PAIR_CHUNK = env_int("SEEK_PAIR_CHUNK", 50)  # groups per game-making task of a pairing round (seeks.tasks)
 # Held connections per server process (games/realtime/limits.py, docs/security.md "Held connections"): WebSockets
 # per user, and WebSockets plus NDJSON streams per client address.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 16)

@@ -11,8 +11,9 @@ seated users' views, ``games.tasks`` queues ``game_changed`` for the background.
 safety net for stalled games; ``games.tasks`` enqueues the AI's turn. ``games.apps`` connects them.
 
 ``game_starting`` (``game``, ``seats``) is sent inside the transaction that starts a game (its last seat
-taken, the cards dealt), before the start is saved: a receiver may set fields of the seats and store them
-(the ratings app snapshots each seat's rating, ``games.ratings.receivers``). A failure undoes the start.
+taken, the cards dealt), before the start is saved: a receiver may set the seats' ``rating`` in memory, which
+the service stores with the start (the ratings app snapshots each seat's rating, ``games.ratings.receivers``;
+the seats of a game created full are not rows yet). A failure undoes the start.
 
 ``game_changed`` is sent once per committed version with ``game_id``, ``version`` and ``status``
 (the game's status after the change: "open", "active", "finished" or "aborted"). It is sent

@@ -265,7 +265,7 @@ def _accept(c: Challenge, user: Any) -> Challenge:
         raise Blocked("You cannot accept this challenge.")
     seat = c.seat if c.seat is not None else secrets.randbelow(2)
     # Both players are seated at once: the game's first version is active (docs/api.md), never an open one.
-    game = create_game(c.challenger, c.kind, c.options, 2, opponents=[{"type": "user", "username": user.username}],
+    game = create_game(c.challenger, c.kind, c.options, 2, opponents=[{"type": "user", "user": user}],
                        rated=c.rated, seat=seat, time_control=c.time_control, rematch_of=c.rematch_of, seated=True,
                        watchable=c.watchable)
     if c.to_id is None:

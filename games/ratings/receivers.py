@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import claim.tasks
-from games.models import Seat
 
 from .service import ratings_for_seats
 from .tasks import rate_game_task
@@ -19,7 +18,7 @@ def on_game_changed(sender: Any, game_id: int, version: int, status: str, **kwar
 
 
 def on_game_starting(sender: Any, game: Any, seats: list[Any], **kwargs: Any) -> None:
-    """Every seat shows the rating its player had when the game started (one read, one write)."""
+    """Every seat shows the rating its player had when the game started (one read; the game service stores the
+    seats' ``rating`` with the start)."""
     for seat, rating in zip(seats, ratings_for_seats(game.kind, game.seat_count, seats), strict=True):
         seat.rating = rating
-    Seat.objects.bulk_update(seats, ["rating"])

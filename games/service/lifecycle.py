@@ -24,6 +24,7 @@ from ._common import (
     rules_of,
     seat_of_user,
     seats_of,
+    set_to_act,
     sync_to_act,
 )
 from .access import lock_joined_seat, require_joined_seat, require_visible
@@ -37,8 +38,12 @@ DAYS_PER_MOVE = tuple(d for d, _ in DAYS_PER_MOVE_CHOICES)
 BLOCKED_JOIN = "You cannot join this game: a block stands between you and one of its players."
 
 
-def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) -> None:
-    """All seats joined: the engine deals from the secret seed and the game becomes active."""
+def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]], stored: bool = True) -> None:
+    """All seats joined: the engine deals from the secret seed and the game becomes active.
+
+    The seats' ``to_act`` and ``rating`` (set by the ``game_starting`` receivers: the ratings app's snapshot)
+    are set in memory, then, with ``stored`` (the seats are rows already: a join, an AI fill), saved in one
+    UPDATE; without (:func:`create_game` with every seat filled), the caller's INSERT of the seats carries them."""
     if game.status != Game.Status.OPEN or not all(s.joined for s in seats):
         return
     rules = rules_of(game)
@@ -47,8 +52,10 @@ def _start_if_full(game: Game, seats: list[Seat], events: list[dict[str, Any]]) 
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
     to_act = rules.to_act(state)
-    sync_to_act(game, seats, to_act)
+    set_to_act(game, seats, to_act)
     signals.game_starting.send(sender=Game, game=game, seats=seats)  # the ratings app snapshots the seats' ratings
+    if stored:
+        Seat.objects.bulk_update(seats, ["to_act", "rating"])
     events.append({"type": "started", "to_act": sorted(to_act)})
 
 
@@ -95,9 +102,14 @@ def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: i
             out.append({"type": "ai", "level": level})
         elif kind == "user":
             name = opp.get("username")
-            other = None
-            if isinstance(name, str):
+            other = opp.get("user")  # service callers that hold the user (seeks, challenges, tournaments)
+            if isinstance(other, User):
+                name = other.username
+                other = other if other.is_active else None
+            elif isinstance(name, str):
                 other = User.objects.filter(username__iexact=name, is_active=True).first()
+            else:
+                other = None
             if other is None:
                 raise InvalidRequest(f"opponent {i + 1}: no player named {name!r}.", field="opponents")
             if other.pk in seen:
@@ -143,6 +155,9 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
     Time control: ``time_control`` (days per move, a bank with increment and cap, or unlimited; see
     :func:`games.service.clock.parse_time_control`) or the older ``days_per_move`` (null = unlimited).
     Unlimited games are never rated: ``rated`` with no time control is refused (400).
+
+    An opponent ``{"type": "user", "user": <User>}`` (service only: the caller holds the user) reads no user;
+    ``{"type": "user", "username": ...}`` looks the active user up.
 
     ``seat=None`` (service only, e.g. AI-vs-AI games for benchmarks): the creator does not play, and
     ``opponents`` fills every seat.
@@ -202,17 +217,17 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
                 rows.append(Seat(game=game, index=index, user=opp["user"], joined_at=now if seated else None))
             else:
                 rows.append(Seat(game=game, index=index))
-        Seat.objects.bulk_create(rows)
-        seat_rows = seats_of(game)
         events: list[dict[str, Any]] = [{"type": "created", "seat": seat}]
         if rematch_of is not None:
             events[0]["rematch_of"] = rematch_of.pk
         actor = seat
         if seated:
-            joined = [s.index for s in seat_rows if s.user_id is not None and s.index != seat]
+            joined = [s.index for s in rows if s.user_id is not None and s.index != seat]
             events += [{"type": "joined", "seat": index} for index in joined]
             actor = joined[-1] if joined else seat
-        _start_if_full(game, seat_rows, events)
+        _start_if_full(game, rows, events, stored=False)  # every seat filled: dealt before the seats are inserted
+        Seat.objects.bulk_create(rows)  # the seats in index order, their users and the game attached, as seats_of
+        seat_rows = rows
         entry = bump(game, "created", actor, events)
         game.save()
         after_commit(game, seat_rows, parts=committed_parts(game, seat_rows, entry))

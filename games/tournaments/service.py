@@ -422,7 +422,7 @@ def _create_games(t: Tournament, number: int, boards: Sequence[Sequence[int]], e
     for board, players in enumerate(boards, start=1):
         first = users[players[0]]
         game = games.create_game(first, t.kind, t.options, len(players),
-                                 opponents=[{"type": "user", "username": users[p].username} for p in players[1:]],
+                                 opponents=[{"type": "user", "user": users[p]} for p in players[1:]],
                                  rated=t.rated, seat=0, time_control=control, seated=True, watchable=True,
                                  tournament=True)
         TournamentGame.objects.create(tournament=t, round=number, board=board, game=game, players=list(players),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -16,7 +17,7 @@ from games.clock.tasks import expire_deadlines_task
 from games.models import Game
 from games.ratings.models import Rating
 from games.rules.registry import GAMES
-from games.seeks import service
+from games.seeks import service, tasks
 from games.seeks.models import Seek
 
 
@@ -229,3 +230,154 @@ def test_a_pairing_round_reads_each_rating_once_not_once_per_comparison(make_use
     rating_reads = [q["sql"] for q in ctx.captured_queries if 'FROM "ratings_rating"' in q["sql"]]
     assert len(rating_reads) == 1, rating_reads  # the first seek's candidates are everyone: all cached
     assert Seek.objects.filter(status=Seek.Status.OPEN).count() == 8
+
+
+# ----------------------------------------------------------------------------- the round in one pass (issue 38)
+
+def _reads_of_a_plan(make_user, n, offset):
+    for i in range(n):
+        user = make_user(f"r{offset + i}")
+        _rate(user, 1000 + 300 * (offset + i))  # 300 apart, windows of 50: no pair, each compared with the others
+        _waiting(user, rating_range=50, days_per_move=[1, 3, 7][i % 3])
+    with CaptureQueriesContext(connection) as ctx:
+        assert service.plan_round() == []
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.django_db
+def test_planning_a_round_reads_the_same_whatever_the_number_of_open_seeks(make_user):
+    """issue 38: a round read the candidates, blocks and ratings again for every seek (one round over 1,000 seeks:
+    10,000 queries). Now one read each of the open seeks, their blocks, their ratings and their running games."""
+    few = _reads_of_a_plan(make_user, 4, 0)
+    many = _reads_of_a_plan(make_user, 20, 100)
+    assert few == many <= 4
+
+
+@pytest.mark.django_db
+def test_a_round_makes_one_started_game_per_group_with_one_history_entry(make_user, commit):
+    users = [make_user(f"u{i}") for i in range(4)]
+    for n, user in enumerate(users):
+        _rate(user, 1500 + 10 * n)
+        _waiting(user)
+    with commit():
+        assert service.pair_all() == 2
+    for game in Game.objects.all():
+        assert game.status == Game.Status.ACTIVE and game.version == 1
+        (entry,) = game.events.all()
+        assert entry.type == "created" and [e["type"] for e in entry.events] == ["created", "joined", "started"]
+        seats = list(game.seats.order_by("index"))  # as stored: the INSERT carried the start
+        assert all(s.joined and s.rating["rating"] == round(Rating.objects.get(user=s.user).rating) for s in seats)
+        assert sorted(s.index for s in seats if s.to_act) == entry.events[-1]["to_act"]
+    pairs = {frozenset(s.user.username for s in g.seats.all()) for g in Game.objects.all()}
+    assert pairs == {frozenset({"u0", "u1"}), frozenset({"u2", "u3"})}  # closest ratings
+    assert all(u.notifications.filter(event="match_found").exists() for u in users)
+
+
+@pytest.mark.django_db
+def test_a_chunk_run_twice_makes_each_game_once(make_user, commit):
+    a, b = make_user("a"), make_user("b")
+    _waiting(a), _waiting(b)
+    groups = service.plan_round()
+    assert len(groups) == 1
+    with commit():
+        assert service.pair_groups(groups) == 1
+    with commit():
+        assert service.pair_groups(groups) == 0  # the seeks are matched: redelivered chunk, nothing more
+    assert Game.objects.count() == 1
+    assert set(Seek.objects.values_list("status", flat=True)) == {Seek.Status.MATCHED}
+
+
+@pytest.mark.django_db
+def test_a_seek_cancelled_between_planning_and_making_leaves_the_other_open(make_user, commit):
+    a, b = make_user("a"), make_user("b")
+    seek_a, seek_b = _waiting(a), _waiting(b)
+    groups = service.plan_round()
+    assert service.cancel_seek(a, seek_a.pk)
+    with commit():
+        assert service.pair_groups(groups) == 0
+    assert not Game.objects.exists()
+    seek_b.refresh_from_db()
+    assert seek_b.status == Seek.Status.OPEN and seek_b.game is None  # paired by a later round, if any
+
+
+@pytest.mark.django_db
+def test_a_player_at_the_cap_since_the_plan_is_not_paired(make_user, commit, play, settings):
+    settings.SEEK_CAP_BASE = 1
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    _waiting(a), _waiting(b)
+    groups = service.plan_round()
+    play.game(a, c, rated=False)  # a's one running game, made after the plan
+    with commit():
+        assert service.pair_groups(groups) == 0
+    assert Seek.objects.filter(status=Seek.Status.OPEN).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_round_counts_its_own_games_against_the_cap(make_user, commit, settings):
+    settings.SEEK_CAP_BASE = 1
+    a, b, c = make_user("a"), make_user("b"), make_user("c")
+    _waiting(a), _waiting(b, days_per_move=7), _waiting(c), _waiting(a, days_per_move=7)
+    with commit():
+        assert service.pair_all() == 1  # a is paired once; the second pairing would pass a's cap
+    assert Game.objects.filter(seats__user=a).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_periodic_task_shares_the_round_out_in_chunks(make_user, commit, settings, monkeypatch):
+    settings.SEEK_PAIR_CHUNK = 2
+    users = [make_user(f"u{i}") for i in range(10)]
+    for user in users:
+        _waiting(user)
+    chunks = []
+    real = tasks.pair_groups_task
+
+    def spy(task, groups):
+        chunks.append(groups)
+        return real.apply(args=[groups], throw=True)
+
+    monkeypatch.setattr(tasks, "enqueue", spy)
+    with commit():
+        assert tasks.pair_all_task() == 5
+    assert [len(c) for c in chunks] == [2, 2, 1]
+    assert Game.objects.count() == 5 and not Seek.objects.filter(status=Seek.Status.OPEN).exists()
+
+
+@pytest.mark.django_db
+def test_a_round_reads_candidates_by_rating_in_the_pairing_order(make_user, clock):
+    """plan_round reads a seek's candidates outwards from its rating (bisection, stopping past its window): the
+    same seeks in the same order as the whole bucket filtered and sorted, ties of rating and age included."""
+    rng = random.Random(7)
+    users = [make_user(f"t{i}") for i in range(40)]
+    for user in users:
+        _rate(user, rng.choice([1400, 1450, 1500, 1500, 1550, 1700]))
+    for i in range(60):
+        _waiting(rng.choice(users), rating_range=rng.choice([None, 50, 100]), min_reliability=0)
+        if i % 3:
+            clock.shift(timedelta(minutes=rng.choice([0, 7])))
+    seeks = list(Seek.objects.select_related("user").order_by("created_at", "pk"))
+    ctx, now = service._Ctx(), timezone.now()
+    ctx.prefetch_ratings(seeks)
+    bucket = service._ByRating(seeks, ctx)
+    taken = {s.pk for s in rng.sample(seeks, 10)}
+    for seek in seeks:
+        mine = ctx.rating(seek)
+        want = sorted((c for c in seeks if c.pk not in taken and c.user_id != seek.user_id
+                       and service.compatible(seek, c, now, ctx)),
+                      key=lambda c: (abs(ctx.rating(c) - mine), c.created_at, c.pk))
+        got = [c for c in bucket.nearest(seek, now, taken) if service.compatible(seek, c, now, ctx)]
+        assert [c.pk for c in got] == [c.pk for c in want]
+
+
+@pytest.mark.django_db
+def test_a_quick_seek_planned_into_a_group_is_not_given_to_the_ai_meanwhile(make_user, commit, clock, monkeypatch):
+    a, b = make_user("a"), make_user("b")
+    _waiting(a, rated=False), _waiting(b, rated=False, quick=True, ai_fallback_at=timezone.now())
+    queued = []
+    monkeypatch.setattr(tasks, "enqueue", lambda task, groups: queued.append(groups))  # the chunk waits in the queue
+    with commit():
+        assert tasks.pair_all_task() == 1  # one group planned, no AI game
+    assert not Game.objects.exists()
+    with commit():
+        assert tasks.pair_groups_task(*queued) == 1
+    (game,) = Game.objects.all()
+    assert not game.seats.filter(ai_level__isnull=False).exists()

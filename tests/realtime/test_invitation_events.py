@@ -114,13 +114,13 @@ async def test_an_invitee_declining_tells_every_invitee_their_devices_included(c
 
 
 async def test_no_invitation_for_players_seated_at_once(connect, make_user, make_token):
-    """A seek's pairing (the game created and every invited user joined in one transaction) and an accepted
-    challenge (created seated) invite nobody; nor does a game against the AI or with open seats."""
+    """A game created and every invited user joined in one transaction, and an accepted challenge (created
+    seated, as a seek's pairing is) invite nobody; nor does a game against the AI or with open seats."""
     alice, bob, carol = [await adb(make_user)(n) for n in ("alice", "bob", "carol")]
     sockets = [await _socket(connect, make_token, u) for u in (alice, bob, carol)]
 
     def paired():
-        with transaction.atomic():  # what games.seeks.service does on a match
+        with transaction.atomic():  # created, then joined by every invited user at once
             game = _three_seats(alice, bob, carol)
             join_game(bob, game.pk)
             join_game(carol, game.pk)
