@@ -11,9 +11,20 @@ name, e.g. ``"goblin-0"``, ``"knight-7"``, ``"doppelganger-3"``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 # Faction ids (order = canonical order used in records and views).
-GOBLIN, KNIGHT, UNDEAD, DWARF, DOPPELGANGER, GNOME, GIANT, DRAGON, TROLL, SEER = range(10)
+# Final: mypyc (scripts/build_native.py) inlines them in the compiled modules.
+GOBLIN: Final = 0
+KNIGHT: Final = 1
+UNDEAD: Final = 2
+DWARF: Final = 3
+DOPPELGANGER: Final = 4
+GNOME: Final = 5
+GIANT: Final = 6
+DRAGON: Final = 7
+TROLL: Final = 8
+SEER: Final = 9
 
 FACTION_NAMES: tuple[str, ...] = (
     "goblin", "knight", "undead", "dwarf", "doppelganger",

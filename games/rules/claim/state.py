@@ -10,7 +10,7 @@ Clause ids refer to /work/shared/rules/claim.md (C), claim2.md (T) and claim-com
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from games.rules.cards import (
     ALL_CODES,
@@ -24,13 +24,16 @@ from games.rules.cards import (
     UNDEAD,
 )
 
-# Phases.
-PHASE1, PHASE2, OVER = 1, 2, 3
+# Phases. (Final constants: mypyc inlines them, scripts/build_native.py.)
+PHASE1: Final = 1
+PHASE2: Final = 2
+OVER: Final = 3
 
 # The two Seer choices (T3.5b) as core "moves".
-SEER_PRIZE, SEER_TOP = -1, -2
+SEER_PRIZE: Final = -1
+SEER_TOP: Final = -2
 # M6.5 the Giant choice "smash the Gnome of seat s" (3-4 seats) as the core move SMASH0 - s.
-SMASH0 = -10
+SMASH0: Final = -10
 
 
 def smash_move(seat: int) -> int:
@@ -46,10 +49,13 @@ def smash_target(move: int) -> int:
 def is_smash(move: int) -> bool:
     return move <= SMASH0
 
-_GNOME0 = GNOME * 16
+_GNOME0: Final = GNOME * 16
 
 # Where a card goes after a phase-2 trick (T5.1 / M2.5f), indexed by code.
-P2_WINNER, P2_LOSER, P2_GNOME_ROW, P2_TROLL_POOL = 0, 1, 2, 3
+P2_WINNER: Final = 0
+P2_LOSER: Final = 1
+P2_GNOME_ROW: Final = 2
+P2_TROLL_POOL: Final = 3
 P2_DEST: list[int] = [P2_WINNER] * 256
 for _v in range(16):
     P2_DEST[DWARF * 16 + _v] = P2_LOSER  # C6.4 Dwarves go to the loser
