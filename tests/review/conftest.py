@@ -25,6 +25,8 @@ def _small_budget(monkeypatch):
     """A few playouts per decision: the tests check the plumbing and the exact endgames, not the estimates."""
     monkeypatch.setattr(ai_review, "PLAYOUTS", 24)
     monkeypatch.setattr(ai_review, "MIN_ITERATIONS", 2)
+    monkeypatch.setattr(ai_review, "INHERITORS_PLAYOUTS", 4)
+    monkeypatch.setattr(ai_review, "INHERITORS_MIN_ITERATIONS", 1)
 
 
 @pytest.fixture(autouse=True)
