@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.ai import review as ai_review
+from games.ai.inheritors_king import search as inheritors_search
 from games.models import Game
 from games.rules.registry import get_rules
 from tests.service.conftest import Api, make_api  # noqa: F401 — fixtures used here
@@ -27,6 +28,7 @@ def _small_budget(monkeypatch):
     monkeypatch.setattr(ai_review, "MIN_ITERATIONS", 2)
     monkeypatch.setattr(ai_review, "INHERITORS_PLAYOUTS", 4)
     monkeypatch.setattr(ai_review, "INHERITORS_MIN_ITERATIONS", 1)
+    monkeypatch.setattr(inheritors_search, "MAX_PLAYOUT_MOVES", 12)  # short playouts, scored on the totals then
 
 
 @pytest.fixture(autouse=True)
