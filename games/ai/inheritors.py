@@ -40,12 +40,20 @@ class _Ctx:
         self.best_other = best_other
         self.market = market
         self.deck_count = deck_count
+        self._values: dict[str, float] = {}
+        self._piles: dict[int, float] = {}
 
     def top(self, colour: str | None) -> int:
         return self.tops.get(colour or "", 0)
 
     def card_value(self, cid: str) -> float:
-        """How useful a card is to keep in hand (0 = dead weight)."""
+        """How useful a card is to keep in hand (0 = dead weight); remembered per card for this context."""
+        value = self._values.get(cid)
+        if value is None:
+            value = self._values[cid] = self._card_value(cid)
+        return value
+
+    def _card_value(self, cid: str) -> float:
         card = CARDS.get(cid)
         if card is None:
             return 0.5
@@ -64,6 +72,13 @@ class _Ctx:
 
     def pile_value(self, pile: Sequence[str]) -> float:
         return sum(max(0.0, self.card_value(c)) for c in pile)
+
+    def market_value(self, index: int) -> float:
+        """:meth:`pile_value` of market pile ``index``, remembered for this context."""
+        value = self._piles.get(index)
+        if value is None:
+            value = self._piles[index] = self.pile_value(self.market[index])
+        return value
 
 
 def context(view: Mapping[str, Any]) -> _Ctx:
@@ -102,8 +117,7 @@ def score(ctx: _Ctx, move: Mapping[str, Any]) -> float:
     if action == "quest":
         return 9.0 - ctx.card_value(card or "")
     if action == "discard_take":
-        pile = ctx.market[int(move["take"])]
-        return 4.0 + 1.2 * ctx.pile_value(pile) - ctx.card_value(card or "")
+        return 4.0 + 1.2 * ctx.market_value(int(move["take"])) - ctx.card_value(card or "")
     if action == "discard_draw":
         return (5.0 if ctx.deck_count >= 2 else 1.0) - ctx.card_value(card or "")
     if "discard" in move:  # quest / Saboteur discards: give away the least useful card
@@ -111,7 +125,7 @@ def score(ctx: _Ctx, move: Mapping[str, Any]) -> float:
     if "take_card" in move:
         return ctx.card_value(move["take_card"])
     if "take_pile" in move:
-        return ctx.pile_value(ctx.market[int(move["take_pile"])])
+        return ctx.market_value(int(move["take_pile"]))
     if "put_back" in move:
         return -ctx.card_value(move["put_back"])
     if "skip_play" in move:

@@ -1,7 +1,8 @@
 """Inheritors level 3 "King": determinized playouts (PIMC) from the seat's view only (see docs/ai.md).
 
 :func:`choose` claims like the Knight (an honor or a clan only adds points, I8/I9), otherwise keeps the Knight's
-:data:`MAX_CANDIDATES` best-scored legal moves and plays the one whose playouts (:mod:`.search`) win most. The
+:data:`MAX_CANDIDATES` best-scored legal moves and plays the one whose playouts (:mod:`.search`) win most (the
+final score margin, weighted by :data:`MARGIN_WEIGHT`, tells apart candidates with as many wins). The
 time budget is converted into a fixed number of playouts (:data:`PLAYOUTS_PER_SEC`, never the clock), split
 evenly over the candidates, and the generator is seeded by ``seed``: same view, moves and seed -> same move.
 Pending decisions (Wolf, quest discards, Spy, Advisor, Agent, Rat, take-pile) are searched the same way; a seat
@@ -22,7 +23,10 @@ from .search import playout_scores
 #: Playouts per second of budget on one core (measured on the dev machine: a playout from mid-game is a few ms).
 PLAYOUTS_PER_SEC = 150
 #: The Knight's best-scored moves the King searches.
-MAX_CANDIDATES = 6
+MAX_CANDIDATES = 4
+#: The move choice adds this much per point of the playout's final margin to its win share, so that candidates with
+#: as many wins (common with a few playouts) are told apart by how well they score.
+MARGIN_WEIGHT = 0.05
 #: At least this many deals per candidate, whatever the budget.
 MIN_ITERATIONS = 2
 
@@ -40,7 +44,7 @@ def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: in
         return candidates(view, legal, 1)[0]
     cands = candidates(view, legal, MAX_CANDIDATES)
     iters = max(MIN_ITERATIONS, int(budget * PLAYOUTS_PER_SEC) // len(cands))
-    scores = playout_scores(Knowledge(view), cands, iters, random.Random(seed))
+    scores = playout_scores(Knowledge(view), cands, iters, random.Random(seed), MARGIN_WEIGHT)
     best = max(range(len(cands)), key=lambda i: (scores[i], -i))
     return cands[best]
 

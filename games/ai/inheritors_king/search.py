@@ -57,8 +57,15 @@ def result_for(state: InheritorsState, seat: int) -> float:
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def playout(state: InheritorsState, seat: int, rng: random.Random) -> float:
-    """Finish the game from ``state`` with :func:`policy_move` for every seat; the result for ``seat``."""
+def margin_for(state: InheritorsState, seat: int) -> float:
+    """The seat's total minus the best other total (I12), on a finished (or stopped) state."""
+    res = state.result if state.phase == OVER and state.result is not None else scoring.compute_result(state)
+    totals = [row["total"] for row in res["scores"]]
+    return float(totals[seat] - max(t for s, t in enumerate(totals) if s != seat))
+
+
+def finish(state: InheritorsState, rng: random.Random) -> InheritorsState:
+    """The state at the end of a playout from ``state`` (:func:`policy_move` for every seat)."""
     for _ in range(MAX_PLAYOUT_MOVES):
         if state.phase == OVER:
             break
@@ -66,21 +73,35 @@ def playout(state: InheritorsState, seat: int, rng: random.Random) -> float:
         mover = min(acting)  # simultaneous Saboteur choices are secret: any order gives the same game
         legal = engine.legal_moves(state, mover)
         state, _ = engine.apply(state, mover, policy_move(state, mover, legal, rng))
-    return result_for(state, seat)
+    return state
+
+
+def playout(state: InheritorsState, seat: int, rng: random.Random) -> float:
+    """Finish the game from ``state`` with :func:`policy_move` for every seat; the result for ``seat``."""
+    return result_for(finish(state, rng), seat)
 
 
 def playout_scores(know: Knowledge, cands: Sequence[Mapping[str, Any]], iterations: int,
-                   rng: random.Random) -> list[float]:
-    """Each candidate's mean playout result over ``iterations`` deals (every candidate on the same deal)."""
+                   rng: random.Random, margin_weight: float = 0.0) -> list[float]:
+    """Each candidate's mean playout result over ``iterations`` deals (every candidate on the same deal, its
+    playout drawing the same random numbers: common random numbers, so that differences are less noisy).
+
+    ``margin_weight`` > 0 adds that much per point of final margin (:func:`margin_for`) to each result: the
+    King's move choice uses a small weight to tell apart candidates with the same number of wins; the review's
+    chances use none."""
     totals = [0.0] * len(cands)
     counts = [0] * len(cands)
     for _ in range(iterations):
         state = know.sample(rng)
+        playout_seed = rng.getrandbits(32)  # the same playout randomness for every candidate on this deal
         for i, move in enumerate(cands):
             try:
                 after, _ = engine.apply(state, know.seat, move)
             except IllegalMove:  # a deal the rebuilt pending stack does not fit: skip this candidate here
                 continue
-            totals[i] += playout(after, know.seat, rng)
+            end = finish(after, random.Random(playout_seed))
+            totals[i] += result_for(end, know.seat)
+            if margin_weight:
+                totals[i] += margin_weight * margin_for(end, know.seat)
             counts[i] += 1
     return [t / c if c else 0.0 for t, c in zip(totals, counts, strict=True)]
