@@ -51,8 +51,8 @@ N_SEAT_SHARE = king.PLAYOUTS_PER_SEC_N / king.PLAYOUTS_PER_SEC
 EXACT_NODES = 20000
 #: Inheritors: playouts per decision (all legal moves together; a playout is a whole game, ~5-10 ms, so this is
 #: ~1-2 s of CPU), at least :data:`INHERITORS_MIN_ITERATIONS` deals per move.
-INHERITORS_PLAYOUTS = 200
-INHERITORS_MIN_ITERATIONS = 8
+INHERITORS_PLAYOUTS = 160
+INHERITORS_MIN_ITERATIONS = 2
 #: Drop thresholds (best chance - played chance).
 INACCURACY = 0.05
 MISTAKE = 0.15
