@@ -34,11 +34,27 @@ KNIGHT_PRIOR = 0.0
 MIN_ITERATIONS = 2
 
 
+def _kind(move: Mapping[str, Any]) -> str:
+    """A move without its market pile: moves that differ only in the pile a card goes to are one kind."""
+    return str(sorted((k, v) for k, v in move.items() if k not in ("pile", "piles")))
+
+
 def candidates(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], limit: int) -> list[dict[str, Any]]:
-    """The ``limit`` legal moves the Knight scores highest, best first (stable on ties)."""
+    """The ``limit`` legal moves the Knight scores highest, best first (stable on ties), at most one per kind
+    (:func:`_kind`: the same card to another pile is the same choice for the search)."""
     ctx = context(view)
     order = sorted(range(len(legal)), key=lambda i: -score(ctx, legal[i]))
-    return [dict(legal[i]) for i in order[:limit]]
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for i in order:
+        kind = _kind(legal[i])
+        if kind in seen:
+            continue
+        seen.add(kind)
+        out.append(dict(legal[i]))
+        if len(out) == limit:
+            break
+    return out
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int, budget: float) -> dict[str, Any]:
