@@ -49,8 +49,8 @@ MIN_ITERATIONS = 500
 N_SEAT_SHARE = king.PLAYOUTS_PER_SEC_N / king.PLAYOUTS_PER_SEC
 #: Node budget of the exact phase-2 solver per decision (the King's at 1 s: ``NODES_PER_SEC``).
 EXACT_NODES = 20000
-#: Inheritors: playouts per decision (all legal moves together; a playout is a whole game, ~5-10 ms, so this is
-#: ~1-2 s of CPU), at least :data:`INHERITORS_MIN_ITERATIONS` deals per move.
+#: Inheritors: playouts per decision (all legal moves together; a playout is a whole game, ~5-15 ms, so this is
+#: ~1-2.5 s of CPU), at least :data:`INHERITORS_MIN_ITERATIONS` deals per move.
 INHERITORS_PLAYOUTS = 160
 INHERITORS_MIN_ITERATIONS = 2
 #: Drop thresholds (best chance - played chance).
