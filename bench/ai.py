@@ -16,7 +16,8 @@ pairing is a team in seats {0, 2} against the second player's team in {1, 3}, ev
 twice with the teams swapped; the score is the first team's win rate (a draw counts as half).
 With 3 seats the first player sits alone against two copies of the second, every deal played three
 times (the first player in each seat); the score is its share of the wins (a shared win is split),
-where 33.3% is an even result.
+where 33.3% is an even result. ``--kind inheritors --seats 3|4``: no teams, the first player alone against
+copies of the second in every seat in turn (its share of the wins; 25% is even with 4 seats).
 
 ``--progress`` prints a running tally with its 95% CI and the first player's think times after each
 deal (stderr). Ctrl-C (SIGINT) during a 2-seat pairing stops it and prints the pairing line and the
@@ -67,13 +68,13 @@ def score_ci(scores: list[float]) -> tuple[float, float, float]:
     return m, max(0.0, m - h), min(1.0, m + h)
 
 
-def seatings(a: Player, b: Player, seats: int) -> list[tuple[list[Player], list[int]]]:
-    """The seatings of one deal: (players by seat, the seats of ``a``)."""
+def seatings(a: Player, b: Player, seats: int, teams: bool = True) -> list[tuple[list[Player], list[int]]]:
+    """The seatings of one deal: (players by seat, the seats of ``a``). ``teams``: 4 seats play in teams."""
     if seats == 2:
         return [([a, b], [0]), ([b, a], [1])]
-    if seats == 4:  # M3.4 teams {0, 2} and {1, 3}
+    if seats == 4 and teams:  # M3.4 teams {0, 2} and {1, 3}
         return [([a, b, a, b], [0, 2]), ([b, a, b, a], [1, 3])]
-    return [([a if s == i else b for s in range(3)], [i]) for i in range(3)]
+    return [([a if s == i else b for s in range(seats)], [i]) for i in range(seats)]
 
 
 def run_pairing(kind: str, a: Player, b: Player, games: int, seed: int, budget: float,
@@ -132,7 +133,8 @@ def run_pairing_n(kind: str, a: Player, b: Player, games: int, seed: int, budget
                   cpu: dict[str, list[float]], wall: dict[str, list[float]], progress: bool,
                   seats: int) -> str:
     """3-4 seats: the first player's (team's) score, see the module docstring."""
-    per = len(seatings(a, b, seats))
+    teams = kind != "inheritors"  # Inheritors has no teams: alone against copies of the second player
+    per = len(seatings(a, b, seats, teams))
     deals = (games + per - 1) // per
     scores: list[float] = []
     draws = 0
@@ -141,13 +143,13 @@ def run_pairing_n(kind: str, a: Player, b: Player, games: int, seed: int, budget
     t0 = time.perf_counter()
     for d in range(deals):
         deal_seed = seed * 100_003 + d
-        for players, mine in seatings(a, b, seats):
+        for players, mine in seatings(a, b, seats, teams):
             out = play_game(kind, players, deal_seed, budget=budget, seats=seats)
             won = [s for s in out.winners if s in mine]
             if not out.winners:
                 draws += 1
                 scores.append(0.5)
-            elif seats == 4:
+            elif seats == 4 and teams:
                 scores.append(1.0 if won else 0.0)
             else:
                 scores.append(len(won) / len(out.winners))
@@ -160,8 +162,8 @@ def run_pairing_n(kind: str, a: Player, b: Player, games: int, seed: int, budget
             _progress(name(a), scores, ta_cpu)
     m, lo, hi = score_ci(scores)
     el = time.perf_counter() - t0
-    who = (f"team {name(a)} vs team {name(b)}" if seats == 4 else f"{name(a)} vs 2x {name(b)}")
-    what = f"team {name(a)} wins" if seats == 4 else f"{name(a)} wins (even: 33.3%)"
+    who = (f"team {name(a)} vs team {name(b)}" if seats == 4 and teams else f"{name(a)} vs {seats - 1}x {name(b)}")
+    what = f"team {name(a)} wins" if seats == 4 and teams else f"{name(a)} wins (even: {100 / seats:.1f}%)"
     return (f"{kind} {seats} seats: {who} {len(scores):>4} games ({deals} deals x{per}): "
             f"{what} {100 * m:5.1f}% [95% CI {100 * lo:5.1f}, {100 * hi:5.1f}], "
             f"draws {100 * draws / len(scores):.1f}% (counted as half) | think CPU ms mean/p95: "
@@ -178,11 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs", default=None, help="only these pairings, e.g. 2:random,3:2")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seats", type=int, default=2, choices=(2, 3, 4),
-                    help="3 or 4 seats (claim-mix only; 4 seats: team win rate)")
+                    help="3 or 4 seats (claim-mix: 4 seats is a team win rate; inheritors: alone vs copies)")
     ap.add_argument("--progress", action="store_true", help="running tally on stderr after each deal")
     args = ap.parse_args(argv)
-    if args.seats != 2 and args.kind != "claim-mix":
-        raise SystemExit("--seats 3|4 needs --kind claim-mix (M3.1)")
+    if args.seats != 2 and args.kind not in ("claim-mix", "inheritors"):
+        raise SystemExit("--seats 3|4 needs --kind claim-mix (M3.1) or inheritors")
     if args.pairs:
         pairs = [tuple(parse_player(x) for x in p.split(":")) for p in args.pairs.split(",")]
     else:

@@ -8,7 +8,8 @@ Levels (issue 5, see docs/ai.md): 1 "Squire" (random with simple sense), 2 "Knig
 3 "King" (search: determinized rollouts in phase 1, exact/rollout search of the perfect-information
 phase 2). Every level is deterministic for a given ``seed`` (the King's time budget is converted
 into a fixed number of playouts, never read from the clock), so a retried task picks the same move.
-Inheritors: levels 1 and 2; level 3 falls back to level 2. Other kinds: random legal moves.
+Inheritors: levels 1 and 2 in :mod:`games.ai.inheritors`, the King in :mod:`games.ai.inheritors_king`.
+Other kinds: random legal moves.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.ai import inheritors
+from games.ai import inheritors, inheritors_king
 from games.ai.claim import king, knight, squire
 
 LEVELS: dict[int, str] = {1: "Squire", 2: "Knight", 3: "King"}
@@ -54,5 +55,7 @@ def choose_move(kind: str, level: int, view: Mapping[str, Any], legal: Sequence[
             return knight.choose(view, legal, seed)
         return king.choose(view, legal, seed, DEFAULT_BUDGET if budget is None else budget)
     if kind == "inheritors":
+        if level == 3:
+            return inheritors_king.choose(view, legal, seed, DEFAULT_BUDGET if budget is None else budget)
         return inheritors.choose(view, legal, seed, level)
     return random_move(legal, seed)  # a kind without a dedicated AI yet: random legal moves

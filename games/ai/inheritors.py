@@ -13,7 +13,7 @@ can least use (already below our stack top, or far above it). Pending decisions 
 quest discards, Spy/Advisor/Agent/Rat/Saboteur, take-pile) use the same card value. Ties are broken
 by the seed.
 
-Level 3 falls back to level 2 for Inheritors (no search yet; see docs/ai.md).
+Level 3 "King" is a search on top of this scorer: :mod:`games.ai.inheritors_king`.
 """
 
 from __future__ import annotations
@@ -29,25 +29,31 @@ CLAIM_CLAN = 80.0
 
 
 class _Ctx:
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        self.seat = int(view["seat"])
-        self.hand: list[str] = list(view.get("hand", []))
-        players = view["players"]
-        self.tops: dict[str, int] = {c: s["top"] for c, s in players[self.seat]["stacks"].items()}
-        self.best_other: dict[str, int] = {}
-        for p in players:
-            if p["seat"] == self.seat:
-                continue
-            for c, s in p["stacks"].items():
-                self.best_other[c] = max(self.best_other.get(c, 0), s["top"])
-        self.market: list[list[str]] = [list(p) for p in view["market"]]
-        self.deck_count = int(view.get("deck_count", 0))
+    """What the Knight's scorer reads: the seat, its hand, stack tops (its own and the best other's), the
+    market and the deck size. Built from a view (:func:`context`) or, in the King's playouts, from a state."""
+
+    def __init__(self, seat: int, hand: list[str], tops: dict[str, int], best_other: dict[str, int],
+                 market: list[list[str]], deck_count: int) -> None:
+        self.seat = seat
+        self.hand = hand
+        self.tops = tops
+        self.best_other = best_other
+        self.market = market
+        self.deck_count = deck_count
+        self._values: dict[str, float] = {}
+        self._piles: dict[int, float] = {}
 
     def top(self, colour: str | None) -> int:
         return self.tops.get(colour or "", 0)
 
     def card_value(self, cid: str) -> float:
-        """How useful a card is to keep in hand (0 = dead weight)."""
+        """How useful a card is to keep in hand (0 = dead weight); remembered per card for this context."""
+        value = self._values.get(cid)
+        if value is None:
+            value = self._values[cid] = self._card_value(cid)
+        return value
+
+    def _card_value(self, cid: str) -> float:
         card = CARDS.get(cid)
         if card is None:
             return 0.5
@@ -67,8 +73,29 @@ class _Ctx:
     def pile_value(self, pile: Sequence[str]) -> float:
         return sum(max(0.0, self.card_value(c)) for c in pile)
 
+    def market_value(self, index: int) -> float:
+        """:meth:`pile_value` of market pile ``index``, remembered for this context."""
+        value = self._piles.get(index)
+        if value is None:
+            value = self._piles[index] = self.pile_value(self.market[index])
+        return value
 
-def _score(ctx: _Ctx, move: Mapping[str, Any]) -> float:
+
+def context(view: Mapping[str, Any]) -> _Ctx:
+    """The scorer's context for the seat that sees ``view``."""
+    seat = int(view["seat"])
+    players = view["players"]
+    best_other: dict[str, int] = {}
+    for p in players:
+        if p["seat"] == seat:
+            continue
+        for c, st in p["stacks"].items():
+            best_other[c] = max(best_other.get(c, 0), st["top"])
+    return _Ctx(seat, list(view.get("hand", [])), {c: st["top"] for c, st in players[seat]["stacks"].items()},
+                best_other, [list(p) for p in view["market"]], int(view.get("deck_count", 0)))
+
+
+def score(ctx: _Ctx, move: Mapping[str, Any]) -> float:
     if "claim_honor" in move:
         return CLAIM_HONOR
     if "claim_clan" in move:
@@ -90,8 +117,7 @@ def _score(ctx: _Ctx, move: Mapping[str, Any]) -> float:
     if action == "quest":
         return 9.0 - ctx.card_value(card or "")
     if action == "discard_take":
-        pile = ctx.market[int(move["take"])]
-        return 4.0 + 1.2 * ctx.pile_value(pile) - ctx.card_value(card or "")
+        return 4.0 + 1.2 * ctx.market_value(int(move["take"])) - ctx.card_value(card or "")
     if action == "discard_draw":
         return (5.0 if ctx.deck_count >= 2 else 1.0) - ctx.card_value(card or "")
     if "discard" in move:  # quest / Saboteur discards: give away the least useful card
@@ -99,7 +125,7 @@ def _score(ctx: _Ctx, move: Mapping[str, Any]) -> float:
     if "take_card" in move:
         return ctx.card_value(move["take_card"])
     if "take_pile" in move:
-        return ctx.pile_value(ctx.market[int(move["take_pile"])])
+        return ctx.market_value(int(move["take_pile"]))
     if "put_back" in move:
         return -ctx.card_value(move["put_back"])
     if "skip_play" in move:
@@ -122,6 +148,6 @@ def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: in
             kinds.setdefault(str(m.get("action", next(iter(m), ""))), []).append(m)
         some = list(kinds.values())[rng.randrange(len(kinds))]
         return dict(some[rng.randrange(len(some))])
-    ctx = _Ctx(view)
-    scored = [(_score(ctx, m) + 1e-6 * rng.random(), i) for i, m in enumerate(legal)]
+    ctx = context(view)
+    scored = [(score(ctx, m) + 1e-6 * rng.random(), i) for i, m in enumerate(legal)]
     return dict(legal[max(scored)[1]])

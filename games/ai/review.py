@@ -12,6 +12,9 @@ For one decision — a seat's view then (``rules.view(state, seat)``), its legal
   (:func:`king.exact_scores`); over its node budget, playouts as before.
 * 3-4 seats (claim-mix): the same on the N-seat placements; a playout scores 1 when the seat's side wins (4 seats:
   its team; 3 seats: a win shared by k seats counts 1/k), 0.5 for a 4-seat draw, exactly as the King counts it.
+* Inheritors (2-4 seats): the Inheritors King's search (:mod:`games.ai.inheritors_king`): each iteration deals the
+  hidden cards and quests consistently with the view, plays every legal move on that deal and finishes with the
+  King's playout policy; a playout scores the seat's share of the win. Its own budget: :data:`INHERITORS_PLAYOUTS`.
 
 The budget is a fixed number of playouts per decision (:data:`PLAYOUTS`, split evenly over the candidates, at least
 :data:`MIN_ITERATIONS` deals each; 3-4 seats: :data:`N_SEAT_SHARE` of both, the same CPU), the clock is never
@@ -24,16 +27,18 @@ an inaccuracy, at least :data:`MISTAKE` a mistake. A forced move (one legal move
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from games.ai import inheritors_king
 from games.ai.claim import king
 from games.ai.claim.knowledge import core_move, read_view
 
-#: Kinds the review can evaluate (the King's search): the Claim family, 2-4 seats.
-REVIEW_KINDS = ("claim", "claim2", "claim-mix")
+#: Kinds the review can evaluate (the King's search): the Claim family and Inheritors, 2-4 seats.
+REVIEW_KINDS = ("claim", "claim2", "claim-mix", "inheritors")
 #: Playouts per decision (all candidates together): the review's fixed budget (2 seats; ~0.3 s of CPU, about what
 #: the King spends at 1 s of budget, since it measures ~2x faster than its nominal ``PLAYOUTS_PER_SEC``).
 PLAYOUTS = 12000
@@ -44,6 +49,10 @@ MIN_ITERATIONS = 500
 N_SEAT_SHARE = king.PLAYOUTS_PER_SEC_N / king.PLAYOUTS_PER_SEC
 #: Node budget of the exact phase-2 solver per decision (the King's at 1 s: ``NODES_PER_SEC``).
 EXACT_NODES = 20000
+#: Inheritors: playouts per decision (all legal moves together; a playout is a whole game, ~5-15 ms, so this is
+#: ~1-2.5 s of CPU), at least :data:`INHERITORS_MIN_ITERATIONS` deals per move.
+INHERITORS_PLAYOUTS = 160
+INHERITORS_MIN_ITERATIONS = 2
 #: Drop thresholds (best chance - played chance).
 INACCURACY = 0.05
 MISTAKE = 0.15
@@ -75,6 +84,18 @@ def supports(kind: str) -> bool:
     return kind in REVIEW_KINDS
 
 
+def playouts_for(kind: str) -> int:
+    """The review's playout budget per decision for ``kind`` (stored with the review)."""
+    return INHERITORS_PLAYOUTS if kind == "inheritors" else PLAYOUTS
+
+
+def move_key(kind: str, move: Mapping[str, Any]) -> Any:
+    """What makes two moves the same: the engine's card code (Claim family) or the move's JSON (Inheritors)."""
+    if kind == "inheritors":
+        return json.dumps(dict(move), sort_keys=True)
+    return core_move(move)
+
+
 def mark_for(drop: float | None) -> Mark | None:
     if drop is None:
         return None
@@ -99,6 +120,8 @@ def evaluate(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, An
         raise ValueError(f"no review for {kind!r}")
     if len(legal) < 2:
         raise ValueError("a forced move has no evaluation")
+    if kind == "inheritors":
+        return _evaluate_inheritors(view, legal, seed, INHERITORS_PLAYOUTS if playouts is None else playouts)
     if playouts is None:
         playouts = PLAYOUTS
     k = read_view(view)
@@ -113,20 +136,29 @@ def evaluate(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, An
     return [Option(dict(legal[i]), round(scores[codes[i]], 4)) for i in order], method
 
 
+def _evaluate_inheritors(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int,
+                         playouts: int) -> tuple[list[Option], str]:
+    iters = max(INHERITORS_MIN_ITERATIONS, playouts // len(legal))
+    know = inheritors_king.Knowledge(view)
+    scores = inheritors_king.playout_scores(know, [dict(m) for m in legal], iters, random.Random(seed))
+    order = sorted(range(len(legal)), key=lambda i: -scores[i])
+    return [Option(dict(legal[i]), round(scores[i], 4)) for i in order], "playouts"
+
+
 def review_decision(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]],
                     played: Mapping[str, Any], seed: int, playouts: int | None = None) -> DecisionReview:
     """The review of one decision: ``played`` must be one of ``legal`` (:class:`ValueError` otherwise)."""
     if not legal:
         raise ValueError("a decision needs legal moves")
-    code = core_move(played) if supports(kind) else None
-    if supports(kind) and code not in {core_move(m) for m in legal}:
+    code = move_key(kind, played) if supports(kind) else None
+    if supports(kind) and code not in {move_key(kind, m) for m in legal}:
         raise ValueError(f"the played move {dict(played)} is not among the legal moves")
     if len(legal) == 1:
         return DecisionReview(played=dict(played), best=dict(legal[0]), chance_played=None, chance_best=None,
                               drop=None, mark=None)
     options, method = evaluate(kind, view, legal, seed, playouts)
     top = options[0]
-    mine = next(o for o in options if core_move(o.move) == code)
+    mine = next(o for o in options if move_key(kind, o.move) == code)
     best = mine if mine.chance >= top.chance else top
     drop = round(max(0.0, best.chance - mine.chance), 4)
     return DecisionReview(played=dict(played), best=dict(best.move), chance_played=mine.chance,
@@ -134,5 +166,5 @@ def review_decision(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[
                           method="exact" if method == "exact" else "playouts")
 
 
-__all__ = ["INACCURACY", "MISTAKE", "PLAYOUTS", "REVIEW_KINDS", "DecisionReview", "Option", "evaluate",
-           "iterations", "mark_for", "review_decision", "supports"]
+__all__ = ["INACCURACY", "INHERITORS_PLAYOUTS", "MISTAKE", "PLAYOUTS", "REVIEW_KINDS", "DecisionReview", "Option",
+           "evaluate", "iterations", "mark_for", "move_key", "playouts_for", "review_decision", "supports"]

@@ -97,7 +97,7 @@ def request_review(user: Any, game_id: int) -> tuple[Review, bool]:
         review, created = Review.objects.select_for_update().get_or_create(
             game_id=game.pk, defaults={"requested_by_id": user.pk, "listeners": [user.pk],
                                        "total": Move.objects.filter(game_id=game.pk).count(),
-                                       "playouts": ai_review.PLAYOUTS})
+                                       "playouts": ai_review.playouts_for(game.kind)})
         queued = created
         if not created:
             if user.pk not in review.listeners and len(review.listeners) < MAX_LISTENERS:
@@ -106,7 +106,7 @@ def request_review(user: Any, game_id: int) -> tuple[Review, bool]:
             if review.status == Review.Status.FAILED or (
                     review.status in (Review.Status.QUEUED, Review.Status.RUNNING) and review.touched_at < stale):
                 review.status, review.done, review.error, review.decisions = Review.Status.QUEUED, 0, "", []
-                review.playouts = ai_review.PLAYOUTS
+                review.playouts = ai_review.playouts_for(game.kind)
                 review.touched_at = timezone.now()
                 queued = True
             review.save()
@@ -170,7 +170,7 @@ def compute(game_id: int) -> bool:
         review.total = Move.objects.filter(game_id=game_id).count()
         review.save(update_fields=["status", "done", "total", "touched_at"])
     events.push(review)
-    playouts = review.playouts or ai_review.PLAYOUTS
+    playouts = review.playouts or ai_review.playouts_for(game.kind)
 
     def progress(done: int) -> None:
         review.done = done

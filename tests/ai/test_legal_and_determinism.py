@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from games.ai import LEVELS, choose_move
+from games.ai import LEVELS, choose_move, inheritors_king
 from games.ai.match import get_engine
 from games.rules.registry import get_rules
 from tests.ai.helpers import random_state
@@ -48,7 +48,7 @@ def test_inheritors_moves_are_legal(seats, seed, steps, level):
     for s in sorted(rules.to_act(st)):  # several seats may act at once (Saboteur)
         legal = rules.legal_moves(st, s)
         if legal:
-            move = choose_move("inheritors", level, rules.view(st, s), legal, seed)
+            move = choose_move("inheritors", level, rules.view(st, s), legal, seed, budget=TINY)
             assert move in legal
             rules.apply(st, s, move)
 
@@ -88,7 +88,7 @@ def test_ai_package_has_no_django_imports():
             assert bad not in text, f"{path} mentions {bad}"
 
 
-def test_inheritors_level3_falls_back_to_level2():
+def test_inheritors_level3_is_the_king():
     rules = get_engine("inheritors")
     for seed in range(5):
         st = rules.setup(None, 2 + seed % 3, seed)
@@ -99,7 +99,8 @@ def test_inheritors_level3_falls_back_to_level2():
             st, _ = rules.apply(st, s, rng.choice(rules.legal_moves(st, s)))
         s = min(rules.to_act(st))
         view, legal = rules.view(st, s), rules.legal_moves(st, s)
-        assert choose_move("inheritors", 3, view, legal, seed) == choose_move("inheritors", 2, view, legal, seed)
+        move = choose_move("inheritors", 3, view, legal, seed, budget=0.02)
+        assert move == inheritors_king.choose(view, legal, seed, 0.02)
 
 
 def test_king_budget_is_not_read_from_the_clock(monkeypatch):

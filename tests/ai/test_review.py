@@ -123,6 +123,7 @@ def test_three_and_four_seats_are_evaluated_for_the_seats_side(seats):
 
 
 def test_other_kinds_are_not_evaluated():
-    assert not review.supports("inheritors")
+    assert review.supports("inheritors")
+    assert not review.supports("chess")
     with pytest.raises(ValueError):
-        review.evaluate("inheritors", {}, [{"a": 1}, {"b": 2}], 1)
+        review.evaluate("chess", {}, [{"a": 1}, {"b": 2}], 1)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.ai import review as ai_review
+from games.ai.inheritors_king import search as inheritors_search
 from games.models import Game
 from games.rules.registry import get_rules
 from tests.service.conftest import Api, make_api  # noqa: F401 — fixtures used here
@@ -25,6 +26,9 @@ def _small_budget(monkeypatch):
     """A few playouts per decision: the tests check the plumbing and the exact endgames, not the estimates."""
     monkeypatch.setattr(ai_review, "PLAYOUTS", 24)
     monkeypatch.setattr(ai_review, "MIN_ITERATIONS", 2)
+    monkeypatch.setattr(ai_review, "INHERITORS_PLAYOUTS", 4)
+    monkeypatch.setattr(ai_review, "INHERITORS_MIN_ITERATIONS", 1)
+    monkeypatch.setattr(inheritors_search, "MAX_PLAYOUT_MOVES", 12)  # short playouts, scored on the totals then
 
 
 @pytest.fixture(autouse=True)
