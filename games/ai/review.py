@@ -22,12 +22,15 @@ read, and the random generator is seeded by the caller (the service derives it f
 index), so a review is reproducible.
 
 A decision's *drop* is the best move's chance minus the played move's; a drop of at least :data:`INACCURACY` is
-an inaccuracy, at least :data:`MISTAKE` a mistake. A forced move (one legal move) gets no evaluation.
+an inaccuracy, at least :data:`MISTAKE` a mistake, provided it is larger than twice its standard error
+(:func:`noise_of`; exact values have none): with few playouts per move (Inheritors) only a clear drop is marked.
+A forced move (one legal move) gets no evaluation.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,8 +65,11 @@ Mark = Literal["inaccuracy", "mistake"]
 
 @dataclass(frozen=True)
 class Option:
+    """A legal move's chance of winning, estimated from ``deals`` playouts (0: the exact solver's value)."""
+
     move: dict[str, Any]
     chance: float
+    deals: int = 0
 
 
 @dataclass(frozen=True)
@@ -96,14 +102,29 @@ def move_key(kind: str, move: Mapping[str, Any]) -> Any:
     return core_move(move)
 
 
-def mark_for(drop: float | None) -> Mark | None:
-    if drop is None:
+def mark_for(drop: float | None, noise: float = 0.0) -> Mark | None:
+    """The mark of a drop: none under :data:`INACCURACY`, and none unless the drop exceeds ``noise``
+    (:func:`noise_of`: twice its standard error), so that a coarse estimate marks only a clear mistake."""
+    if drop is None or drop <= noise:
         return None
     if drop >= MISTAKE:
         return "mistake"
     if drop >= INACCURACY:
         return "inaccuracy"
     return None
+
+
+def _variance(option: Option) -> float:
+    """The variance of a chance estimated from ``deals`` playouts (Agresti-Coull: never 0 for a small sample)."""
+    if not option.deals:
+        return 0.0
+    p = (option.chance * option.deals + 1) / (option.deals + 2)
+    return p * (1 - p) / option.deals
+
+
+def noise_of(best: Option, played: Option) -> float:
+    """Twice the standard error of ``best.chance - played.chance`` (0 when both are exact values)."""
+    return round(2 * math.sqrt(_variance(best) + _variance(played)), 4)
 
 
 def iterations(candidates: int, playouts: int, seats: int = 2) -> int:
@@ -127,13 +148,13 @@ def evaluate(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, An
     k = read_view(view)
     codes = [core_move(m) for m in legal]
     cands = sorted(set(codes))
-    method = "exact"
+    method, deals = "exact", 0
     scores = king.exact_scores(k, cands, EXACT_NODES)
     if scores is None:
-        method = "playouts"
-        scores = king.playout_scores(k, cands, iterations(len(cands), playouts, k.seats), random.Random(seed))
+        method, deals = "playouts", iterations(len(cands), playouts, k.seats)
+        scores = king.playout_scores(k, cands, deals, random.Random(seed))
     order = sorted(range(len(legal)), key=lambda i: -scores[codes[i]])
-    return [Option(dict(legal[i]), round(scores[codes[i]], 4)) for i in order], method
+    return [Option(dict(legal[i]), round(scores[codes[i]], 4), deals) for i in order], method
 
 
 def _evaluate_inheritors(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: int,
@@ -142,7 +163,7 @@ def _evaluate_inheritors(view: Mapping[str, Any], legal: Sequence[Mapping[str, A
     know = inheritors_king.Knowledge(view)
     scores = inheritors_king.playout_scores(know, [dict(m) for m in legal], iters, random.Random(seed))
     order = sorted(range(len(legal)), key=lambda i: -scores[i])
-    return [Option(dict(legal[i]), round(scores[i], 4)) for i in order], "playouts"
+    return [Option(dict(legal[i]), round(scores[i], 4), iters) for i in order], "playouts"
 
 
 def review_decision(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]],
@@ -162,9 +183,10 @@ def review_decision(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[
     best = mine if mine.chance >= top.chance else top
     drop = round(max(0.0, best.chance - mine.chance), 4)
     return DecisionReview(played=dict(played), best=dict(best.move), chance_played=mine.chance,
-                          chance_best=best.chance, drop=drop, mark=mark_for(drop), options=options,
+                          chance_best=best.chance, drop=drop, mark=mark_for(drop, noise_of(best, mine)),
+                          options=options,
                           method="exact" if method == "exact" else "playouts")
 
 
 __all__ = ["INACCURACY", "INHERITORS_PLAYOUTS", "MISTAKE", "PLAYOUTS", "REVIEW_KINDS", "DecisionReview", "Option",
-           "evaluate", "iterations", "mark_for", "move_key", "playouts_for", "review_decision", "supports"]
+           "evaluate", "iterations", "mark_for", "move_key", "noise_of", "playouts_for", "review_decision", "supports"]

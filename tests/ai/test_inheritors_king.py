@@ -110,7 +110,10 @@ def test_the_review_uses_only_the_seats_information():
     assert a.method == "playouts" and len(a.options) == len(legal)
     assert sorted(map(str, (o.move for o in a.options))) == sorted(map(str, legal))
     assert a.chance_best is not None and a.chance_played is not None
-    assert a.drop == round(a.chance_best - a.chance_played, 4) and a.mark == review.mark_for(a.drop)
+    assert a.drop == round(a.chance_best - a.chance_played, 4)
+    best = next(o for o in a.options if o.move == a.best)
+    played = next(o for o in a.options if o.move == a.played)
+    assert best.deals == played.deals == 4 and a.mark == review.mark_for(a.drop, review.noise_of(best, played))
 
 
 def test_an_illegal_played_move_is_refused():

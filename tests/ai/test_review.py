@@ -56,6 +56,19 @@ def test_marks_follow_the_thresholds():
     assert review.mark_for(review.MISTAKE) == "mistake"
 
 
+def test_a_drop_within_the_noise_of_few_playouts_is_not_marked():
+    """Chances from a few playouts (Inheritors) mark only a drop larger than twice its standard error; exact values
+    (the solver's) and the Claim review's ~1,000 deals per move leave the thresholds as they are."""
+    coarse = (review.Option({"a": 1}, 0.5, deals=8), review.Option({"a": 2}, 0.25, deals=8))
+    assert review.noise_of(*coarse) > 0.4 and review.mark_for(0.25, review.noise_of(*coarse)) is None
+    lost = (review.Option({"a": 1}, 1.0, deals=8), review.Option({"a": 2}, 0.0, deals=8))
+    assert review.mark_for(1.0, review.noise_of(*lost)) == "mistake"  # every playout won against every one lost
+    exact = (review.Option({"a": 1}, 1.0), review.Option({"a": 2}, 0.5))
+    assert review.noise_of(*exact) == 0.0 and review.mark_for(0.5, 0.0) == "mistake"
+    fine = (review.Option({"a": 1}, 0.6, deals=1200), review.Option({"a": 2}, 0.44, deals=1200))
+    assert review.noise_of(*fine) < review.INACCURACY and review.mark_for(0.16, review.noise_of(*fine)) == "mistake"
+
+
 def test_a_forced_move_has_no_evaluation():
     st = position("claim", CLAIM, [["goblin-9"], ["goblin-5"]], phase=2, leader=1, played=["goblin-5"],
                   score=[["undead-8"], ["knight-9"]])

@@ -86,7 +86,8 @@ def test_a_thrown_away_trick_is_marked_a_mistake(blunder_game, pushed):
             chances = [o["chance"] for o in d["options"]]
             assert chances == sorted(chances, reverse=True)
             assert d["drop"] == pytest.approx(d["chance_best"] - d["chance_played"], abs=1e-4)
-            assert d["mark"] == ai_review.mark_for(d["drop"])
+            # a mark needs the drop over its threshold (and over twice its standard error, not in the payload)
+            assert d["mark"] in (None, ai_review.mark_for(d["drop"]))
         else:
             assert d["chance_played"] is None and d["drop"] is None and d["mark"] is None
             assert d["best"] == d["played"]
