@@ -175,15 +175,12 @@ class _OrmSelect:
 
 
 def rowsql_vs_orm(t: dict[str, Any], rounds: int, moves: int = 40) -> dict[str, Any]:
-    """CPU (``time.process_time``) per move through Django's test client, alternated ``rounds`` times: ``rowsql``
-    as shipped; ``orm``, the move path's reads by the equivalent ORM querysets; ``orm+writes``, its writes too
-    (``insert_row`` / ``update_row`` / ``set_flags`` by ``save(force_insert=True)``, ``save(update_fields=…)`` and
-    two ``QuerySet.update``). The move row's ``INSERT … ON CONFLICT DO NOTHING RETURNING id`` stays in every
-    variant: the ORM has no statement that inserts unless a duplicate exists and says which happened."""
+    """CPU (``time.process_time``) per move through Django's test client, alternated ``rounds`` times: ``rowsql``,
+    the move path's reads compiled once (as shipped), against ``orm``, the equivalent ORM querysets. The writes
+    are the ORM's in both (but the move row's ``INSERT … ON CONFLICT DO NOTHING RETURNING id``)."""
     import accounts.authentication as authn
     import games.realtime.publish as publish
     import games.service._common as common
-    import games.service.moves as move_service
     import games.service.queries as queries
     import games.spectate.api as spectate_api
     from accounts.models import ApiToken
@@ -201,15 +198,7 @@ def rowsql_vs_orm(t: dict[str, Any], rounds: int, moves: int = 40) -> dict[str, 
                                                    .order_by("index")))),
     }
 
-    shipped_writes = {"insert_row": move_service.insert_row, "update_row": move_service.update_row,
-                      "set_flags": common.set_flags}
-    orm_writes = {"insert_row": lambda obj: obj.save(force_insert=True),
-                  "update_row": lambda obj, fields: obj.save(update_fields=list(fields)),
-                  "set_flags": _orm_set_flags}
-
-    def use(which: dict[str, Any], writes: dict[str, Any]) -> None:
-        move_service.insert_row, move_service.update_row = writes["insert_row"], writes["update_row"]
-        common.set_flags = writes["set_flags"]
+    def use(which: dict[str, Any]) -> None:
         authn._TOKEN_WITH_USER = which["token"]
         common._LOCKED_GAME = which["locked"]
         common._SEATS_WITH_USERS = which["seats"]
@@ -217,12 +206,11 @@ def rowsql_vs_orm(t: dict[str, Any], rounds: int, moves: int = 40) -> dict[str, 
         publish.SEATS_GAME_CLOCK = spectate_api.SEATS_GAME_CLOCK = which["sgc"]
 
     rng = random.Random(7)
-    variants = (("rowsql", shipped, shipped_writes), ("orm", orm, shipped_writes), ("orm+writes", orm, orm_writes))
-    figures: dict[str, list[float]] = {name: [] for name, _, _ in variants}
+    figures: dict[str, list[float]] = {"rowsql": [], "orm": []}
     try:
         for _ in range(rounds):
-            for name, which, writes in variants:
-                use(which, writes)
+            for name, which in (("rowsql", shipped), ("orm", orm)):
+                use(which)
                 cpu = 0.0
                 done = 0
                 for _ in range(moves * 3):
@@ -242,16 +230,9 @@ def rowsql_vs_orm(t: dict[str, Any], rounds: int, moves: int = 40) -> dict[str, 
                 if done:
                     figures[name].append(1000 * cpu / done)
     finally:
-        use(shipped, shipped_writes)
+        use(shipped)
     return {name: round(statistics.median(v), 2) for name, v in figures.items() if v} | {
         "rounds": {name: [round(x, 2) for x in v] for name, v in figures.items()}}
-
-
-def _orm_set_flags(model: Any, field: str, on: list[Any], off: list[Any], using: str | None = None) -> None:
-    """What ``rowsql.set_flags`` stands for, by the ORM: one UPDATE per value."""
-    for ids, value in ((on, True), (off, False)):
-        if ids:
-            model.objects.filter(pk__in=ids).update(**{field: value})
 
 
 def _one_game(seats: list[Any]) -> list[Any]:

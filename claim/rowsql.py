@@ -12,13 +12,17 @@ Only plain concrete fields are read (no deferred fields, no annotations); the ``
 
 Beyond Django's documented API (``Model.from_db``, ``Model._state``, ``_meta.get_field``, the custom
 field methods ``pre_save``, ``get_db_prep_save`` and ``from_db_value``) it uses the ORM's internals the
-compiler uses: ``_meta.concrete_fields``, ``_meta.auto_field``, ``Field.get_col``, ``Field.cast_db_type``,
+compiler uses: ``_meta.concrete_fields``, ``_meta.auto_field``, ``Field.get_col``,
 a relation's ``target_field`` and ``set_cached_value`` (its cache of the related object), and the
-backend's ``connection.ops`` (``quote_name``, ``get_db_converters``, ``last_insert_id``) and
+backend's ``connection.ops`` (``quote_name``, ``get_db_converters``) and
 ``connection.features`` (``can_return_columns_from_insert``, ``has_select_for_update``,
 ``has_select_for_no_key_update``, ``has_select_for_update_of``). tests/foundation/test_private_api.py
 checks their shapes (see :mod:`claim.private_api`); tests/service/test_rowsql.py checks that the rows
 come back as the ORM builds them.
+
+Writes go through the ORM, but for the move row's ``INSERT … ON CONFLICT DO NOTHING RETURNING id``
+(:func:`insert_statement`), which the ORM cannot write: compiling the other writes saved nothing measurable
+(issue 38, docs/performance.md).
 """
 
 from __future__ import annotations
@@ -30,8 +34,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import orjson
 from django.db import connections, router
-from django.db.models import Field, ForeignKey, JSONField, Model, OneToOneRel
-from django.db.models.options import Options
+from django.db.models import ForeignKey, JSONField, Model, OneToOneRel
 from psycopg.types.json import Jsonb
 
 _M = TypeVar("_M", bound=Model)
@@ -239,143 +242,31 @@ def _converter(connection: Any, model: type[Model], field: Any) -> Any:
 _write_sql: dict[tuple[Any, ...], str] = {}
 
 
-def _column_field(meta: Options[Any], name: str) -> Field[Any, Any]:
-    """The field ``name`` of a model's ``meta``, one with a column of its own (not a reverse relation)."""
-    field = meta.get_field(name)
-    if not isinstance(field, Field):
-        raise TypeError(f"{meta.label}.{name}: not a field with a column")
-    return field
-
-
-def _db_for_write(obj: Model) -> str:
-    return obj._state.db or router.db_for_write(type(obj), instance=obj)
-
-
 #: One write: SQL with ``%s`` placeholders and its parameters, ready for any DB-API cursor of the vendor.
 Statement = tuple[str, list[Any]]
 
 
-def update_statement(obj: Model, fields: Sequence[str], connection: Any) -> Statement:
-    """The UPDATE of :func:`update_row` (SQL compiled once per field list)."""
-    meta = obj._meta
-    key = ("update", connection.vendor, type(obj), tuple(fields))
-    sql = _write_sql.get(key)
-    if sql is None:
-        qn = connection.ops.quote_name
-        sets = ", ".join(f"{qn(_column_field(meta, n).column)} = %s" for n in fields)
-        sql = _write_sql[key] = f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s"
-    params = []
-    for name in fields:
-        params.append(_prep_save(meta.get_field(name), obj, False, connection))
-    params.append(obj.pk)
-    return sql, params
-
-
-def update_row(obj: Model, fields: Sequence[str]) -> None:
-    """``obj.save(update_fields=fields)`` for a row known to exist, with SQL compiled once per field
-    list: the same column values (``pre_save`` + ``get_db_prep_save``), no save signals (nothing in
-    this code base listens to them)."""
-    db = _db_for_write(obj)
-    connection = connections[db]
-    sql, params = update_statement(obj, fields, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-    obj._state.db = db
-
-
-def _insert_sql(model: type[Model], connection: Any, expressions: dict[str, str], source: str | None,
-                on_conflict_nothing: bool) -> str:
-    """The INSERT of :func:`insert_statement`, compiled once."""
-    key = ("insert", connection.vendor, model, tuple(sorted(expressions.items())), source, on_conflict_nothing)
+def _insert_sql(model: type[Model], connection: Any) -> str:
+    """The INSERT of :func:`insert_statement`, compiled once per model and vendor."""
+    key = ("insert", connection.vendor, model)
     sql = _write_sql.get(key)
     if sql is None:
         meta = model._meta
         qn = connection.ops.quote_name
         fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
         columns = ", ".join(qn(f.column) for f in fields)
-        if source is None:
-            values = f"({', '.join(expressions.get(f.name, '%s') for f in fields)})"
-            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {values}"
-        else:
-            values = ", ".join(expressions.get(f.name)
-                               # django-stubs lack Field.cast_db_type (Django has it since 2.0)
-                               or f"%s::{f.cast_db_type(connection)}"  # type: ignore[attr-defined]
-                               for f in fields)
-            sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) SELECT {values} FROM {source}"
-        if on_conflict_nothing:
-            sql += " ON CONFLICT DO NOTHING"
+        sql = (f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+               " ON CONFLICT DO NOTHING")
         if connection.features.can_return_columns_from_insert:
             sql += f" RETURNING {qn(meta.pk.column)}"
         _write_sql[key] = sql
     return sql
 
 
-def _insert_params(obj: Model, connection: Any, expressions: dict[str, str]) -> list[Any]:
+def insert_statement(obj: Model, connection: Any) -> Statement:
+    """``obj``'s INSERT with ``ON CONFLICT DO NOTHING`` (and ``RETURNING`` the primary key where the vendor can),
+    compiled once, with the column values the ORM writes (``pre_save`` + ``get_db_prep_save``): the move row's
+    insert, which the ORM cannot write while saying whether the row went in (no row returned: a duplicate)."""
     meta = obj._meta
-    return [_prep_save(f, obj, True, connection) for f in meta.concrete_fields
-            if f is not meta.auto_field and f.name not in expressions]
-
-
-def insert_statement(obj: Model, connection: Any, expressions: dict[str, str] | None = None,
-                     source: str | None = None, on_conflict_nothing: bool = False) -> Statement:
-    """The INSERT of :func:`insert_row` (with ``RETURNING`` the primary key where the vendor can).
-
-    ``expressions`` is SQL written in place
-    of some fields' values (by field name), e.g. a column of an earlier part; with ``source`` (e.g.
-    ``"g"``) the row is ``SELECT``ed ``FROM`` it, so nothing is inserted when it has no row (the values
-    are then cast to their columns' types, which a ``SELECT`` list does not infer);
-    ``on_conflict_nothing`` skips a row that would break a unique constraint."""
-    expressions = expressions or {}
-    sql = _insert_sql(type(obj), connection, expressions, source, on_conflict_nothing)
-    return sql, _insert_params(obj, connection, expressions)
-
-
-def inserted(obj: Model, pk: Any, db: str) -> None:
-    """Mark ``obj`` as saved with primary key ``pk`` (after its :func:`insert_statement` ran)."""
-    obj.pk = pk
-    obj._state.adding = False
-    obj._state.db = db
-
-
-def insert_row(obj: Model) -> None:
-    """``obj.save(force_insert=True)`` for a model with an auto primary key, SQL compiled once; sets
-    ``obj.pk`` from ``RETURNING`` (PostgreSQL, SQLite ≥ 3.35) or the cursor's last row id."""
-    db = _db_for_write(obj)
-    connection = connections[db]
-    meta = obj._meta
-    sql, params = insert_statement(obj, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if connection.features.can_return_columns_from_insert:
-            pk = cursor.fetchone()[0]
-        else:
-            pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
-    inserted(obj, pk, db)
-
-
-def flags_statement(model: type[Model], field: str, on: Sequence[Any], off: Sequence[Any],
-                    connection: Any) -> Statement | None:
-    """The UPDATE of :func:`set_flags`, or None when there is nothing to set."""
-    ids = [*on, *off]
-    if not ids:
-        return None
-    qn = connection.ops.quote_name
-    meta = model._meta
-    pk, column = qn(meta.pk.column), qn(_column_field(meta, field).column)
-    if on and off:  # a comparison, not CASE … THEN %s: its type needs no parameter type
-        value = f"({pk} IN ({', '.join(['%s'] * len(on))}))"
-        params = [*on]
-    else:
-        value, params = "%s", [bool(on)]
-    sql = f"UPDATE {qn(meta.db_table)} SET {column} = {value} WHERE {pk} IN ({', '.join(['%s'] * len(ids))})"
-    return sql, [*params, *ids]
-
-
-def set_flags(model: type[Model], field: str, on: Sequence[Any], off: Sequence[Any], using: str | None = None) -> None:
-    """One UPDATE setting boolean ``field`` to true for primary keys ``on`` and false for ``off``."""
-    connection = connections[using or router.db_for_write(model)]
-    statement = flags_statement(model, field, on, off, connection)
-    if statement is None:
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(*statement)
+    params = [_prep_save(f, obj, True, connection) for f in meta.concrete_fields if f is not meta.auto_field]
+    return _insert_sql(type(obj), connection), params

@@ -10,9 +10,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
-from claim.rowsql import Join, JoinedSelect, set_flags
+from claim.rowsql import Join, JoinedSelect
 from games import signals
 from games.models import Game, GameEvent, Move, Seat
 from games.rules.registry import AnyRules, get_rules
@@ -120,7 +121,12 @@ def set_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int])
 
 def save_to_act(changed: list[Seat]) -> None:
     """Store the ``to_act`` of changed seats: one UPDATE whatever their number."""
-    set_flags(Seat, "to_act", on=[s.pk for s in changed if s.to_act], off=[s.pk for s in changed if not s.to_act])
+    ids = [s.pk for s in changed]
+    on = [s.pk for s in changed if s.to_act]
+    if not ids:
+        return
+    value: Any = bool(on) if len(on) in (0, len(ids)) else ExpressionWrapper(Q(pk__in=on), output_field=BooleanField())
+    Seat.objects.filter(pk__in=ids).update(to_act=value)
 
 
 def sync_to_act(game: Game, seats: list[Seat], to_act: frozenset[int] | set[int]) -> None:

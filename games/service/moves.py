@@ -11,7 +11,7 @@ from typing import Any
 from django.db import connections, transaction
 from django.utils import timezone
 
-from claim.rowsql import insert_row, insert_statement, update_row
+from claim.rowsql import insert_statement
 from games import signals
 from games.ai import choose_move
 from games.models import Game, GameEvent, Move, Seat
@@ -62,7 +62,7 @@ def _insert_move(game: Game, seat: int, move: Mapping[str, Any], client_id: str 
         row.save(force_insert=True)
         return row.pk
     with conn.cursor() as cursor:
-        cursor.execute(*insert_statement(row, conn, on_conflict_nothing=True))
+        cursor.execute(*insert_statement(row, conn))
         found = cursor.fetchone()
     return found[0] if found else None
 
@@ -135,8 +135,8 @@ def _commit_move(game: Game, seats: list[Seat], rules: AnyRules, seat: int, move
     else:
         save_to_act(plan.changed)
     plan.entry.move_id = move_id
-    insert_row(plan.entry)
-    update_row(game, plan.game_fields())
+    plan.entry.save(force_insert=True)
+    game.save(update_fields=plan.game_fields())
     return move_id, plan.payload, plan.parts
 
 

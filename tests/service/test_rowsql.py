@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ObjectDoesNotExist
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.authentication import _TOKEN_WITH_USER
 from accounts.models import ApiToken
-from claim.rowsql import insert_row, set_flags, update_row
-from games.models import Game, GameClock, GameEvent, Seat
-from games.service._common import SEATS_GAME_CLOCK, game_and_seats, lock_game, seats_of
+from claim.rowsql import insert_statement
+from games.models import Game, GameClock, Move, Seat
+from games.service._common import SEATS_GAME_CLOCK, game_and_seats, lock_game, save_to_act, seats_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,29 +86,37 @@ def test_token_lookup_builds_token_and_user(alice):
     assert _TOKEN_WITH_USER.fetch(["00000000"]) == []
 
 
-def test_writes_compiled_once_store_what_the_orm_stores(alice, bob):
+def test_the_move_row_insert_stores_what_the_orm_stores_and_skips_a_duplicate(alice, bob):
     game = _started_game(alice, bob)
-    game.version += 1
-    game.updated_at = timezone.now()
-    game.state = {**game.state, "probe": [1, "two", None]}
-    update_row(game, ["version", "updated_at", "state"])
-    again = Game.objects.get(pk=game.pk)
-    assert (again.version, again.updated_at, again.state["probe"]) == (game.version, game.updated_at, [1, "two", None])
+    row = Move(game=game, number=0, seat=0, move={"play": "goblin-3"}, client_id="c-1", version=game.version + 1,
+               created_at=timezone.now(), response={"ok": [1, "two", None]})
+    with connection.cursor() as cursor:
+        cursor.execute(*insert_statement(row, connection))
+        (pk,) = cursor.fetchone()
+        stored = Move.objects.get(pk=pk)
+        assert (stored.game_id, stored.seat, stored.move, stored.client_id, stored.response) == (
+            game.pk, 0, {"play": "goblin-3"}, "c-1", {"ok": [1, "two", None]})
+        cursor.execute(*insert_statement(row, connection))  # the same client id again: nothing written
+        assert cursor.fetchone() is None
+    assert Move.objects.filter(game=game, client_id="c-1").count() == 1
 
-    entry = GameEvent(game=game, version=game.version, type="move", seat=1, events=[{"a": 1}],
-                      created_at=game.updated_at)
-    insert_row(entry)
-    stored = GameEvent.objects.get(pk=entry.pk)
-    assert (stored.game_id, stored.version, stored.events, stored.seat) == (game.pk, game.version, [{"a": 1}], 1)
 
+def test_save_to_act_sets_each_changed_seat_in_one_update(alice, bob):
+    game = _started_game(alice, bob)
     seats = list(Seat.objects.filter(game=game).order_by("index"))
-    set_flags(Seat, "to_act", on=[seats[1].pk], off=[seats[0].pk])
-    assert list(Seat.objects.filter(game=game).order_by("index").values_list("to_act", flat=True)) == [False, True]
-    set_flags(Seat, "to_act", on=[seats[0].pk, seats[1].pk], off=[])
-    assert list(Seat.objects.filter(game=game).order_by("index").values_list("to_act", flat=True)) == [True, True]
-    set_flags(Seat, "to_act", on=[], off=[seats[0].pk])
-    assert list(Seat.objects.filter(game=game).order_by("index").values_list("to_act", flat=True)) == [False, True]
 
+    def stored() -> list[bool]:
+        return list(Seat.objects.filter(game=game).order_by("index").values_list("to_act", flat=True))
+
+    for flags in ([False, True], [True, True], [False, False], [True, False]):
+        for seat, flag in zip(seats, flags, strict=True):
+            seat.to_act = flag
+        with CaptureQueriesContext(connection) as queries:
+            save_to_act(seats)
+        assert stored() == flags and len(queries) == 1
+    with CaptureQueriesContext(connection) as queries:
+        save_to_act([])
+    assert len(queries) == 0
 
 def test_seats_with_their_game_and_clock_in_one_select_match_the_orm(alice, bob, django_assert_num_queries):
     """The publisher's one read (games.service._common.SEATS_GAME_CLOCK): a join through a join."""
