@@ -22,7 +22,7 @@ read, and the random generator is seeded by the caller (the service derives it f
 index), so a review is reproducible.
 
 A decision's *drop* is the best move's chance minus the played move's; a drop of at least :data:`INACCURACY` is
-an inaccuracy, at least :data:`MISTAKE` a mistake, provided it is larger than twice its standard error
+an inaccuracy, at least :data:`MISTAKE` a mistake, provided it is larger than :data:`NOISE_Z` standard errors
 (:func:`noise_of`; exact values have none): with few playouts per move (Inheritors) only a clear drop is marked.
 A forced move (one legal move) gets no evaluation.
 """
@@ -59,6 +59,9 @@ INHERITORS_MIN_ITERATIONS = 2
 #: Drop thresholds (best chance - played chance).
 INACCURACY = 0.05
 MISTAKE = 0.15
+#: A drop is marked only above this many standard errors: the best of some 30 moves' estimates is itself biased
+#: upwards, so 3 (about 95 % over 30 comparisons), not 2.
+NOISE_Z = 3.0
 
 Mark = Literal["inaccuracy", "mistake"]
 
@@ -104,7 +107,7 @@ def move_key(kind: str, move: Mapping[str, Any]) -> Any:
 
 def mark_for(drop: float | None, noise: float = 0.0) -> Mark | None:
     """The mark of a drop: none under :data:`INACCURACY`, and none unless the drop exceeds ``noise``
-    (:func:`noise_of`: twice its standard error), so that a coarse estimate marks only a clear mistake."""
+    (:func:`noise_of`: :data:`NOISE_Z` standard errors), so that a coarse estimate marks only a clear mistake."""
     if drop is None or drop <= noise:
         return None
     if drop >= MISTAKE:
@@ -123,8 +126,8 @@ def _variance(option: Option) -> float:
 
 
 def noise_of(best: Option, played: Option) -> float:
-    """Twice the standard error of ``best.chance - played.chance`` (0 when both are exact values)."""
-    return round(2 * math.sqrt(_variance(best) + _variance(played)), 4)
+    """:data:`NOISE_Z` standard errors of ``best.chance - played.chance`` (0 when both are exact values)."""
+    return round(NOISE_Z * math.sqrt(_variance(best) + _variance(played)), 4)
 
 
 def iterations(candidates: int, playouts: int, seats: int = 2) -> int:
@@ -188,5 +191,6 @@ def review_decision(kind: str, view: Mapping[str, Any], legal: Sequence[Mapping[
                           method="exact" if method == "exact" else "playouts")
 
 
-__all__ = ["INACCURACY", "INHERITORS_PLAYOUTS", "MISTAKE", "PLAYOUTS", "REVIEW_KINDS", "DecisionReview", "Option",
-           "evaluate", "iterations", "mark_for", "move_key", "noise_of", "playouts_for", "review_decision", "supports"]
+__all__ = ["INACCURACY", "INHERITORS_PLAYOUTS", "MISTAKE", "NOISE_Z", "PLAYOUTS", "REVIEW_KINDS", "DecisionReview",
+           "Option", "evaluate", "iterations", "mark_for", "move_key", "noise_of", "playouts_for", "review_decision",
+           "supports"]
