@@ -27,9 +27,6 @@ MAX_CANDIDATES = 4
 #: The move choice adds this much per point of the playout's final margin to its win share, so that candidates with
 #: as many wins (common with a few playouts) are told apart by how well they score.
 MARGIN_WEIGHT = 0.05
-#: Added to the score of the Knight's own choice: the King leaves it only for a move whose playouts are clearly
-#: better (a few playouts per candidate are noisy; on a tie the Knight's move stays).
-KNIGHT_PRIOR = 0.0
 #: At least this many deals per candidate, whatever the budget.
 MIN_ITERATIONS = 2
 
@@ -64,8 +61,7 @@ def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seed: in
     cands = candidates(view, legal, MAX_CANDIDATES)
     iters = max(MIN_ITERATIONS, int(budget * PLAYOUTS_PER_SEC) // len(cands))
     scores = playout_scores(Knowledge(view), cands, iters, random.Random(seed), MARGIN_WEIGHT)
-    scores[0] += KNIGHT_PRIOR
-    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
+    best = max(range(len(cands)), key=lambda i: (scores[i], -i))  # a tie keeps the Knight's choice (first)
     return cands[best]
 
 
