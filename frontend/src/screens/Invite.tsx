@@ -111,7 +111,7 @@ const AI_LEVELS: Record<number, string> = { 1: "Squire", 2: "Knight", 3: "King" 
  *  for people. When no seat is left empty the game starts and the answer's view opens the table. */
 function FillSeats({ g }: { g: Game }) {
   const empty = emptySeats(g);
-  const levels: Schemas["LevelEnum"][] = g.kind === "inheritors" ? [1, 2] : [1, 2, 3];
+  const levels: Schemas["LevelEnum"][] = [1, 2, 3];
   const [choice, setChoice] = useState<Record<number, Schemas["LevelEnum"] | 0>>({});
   const [busy, setBusy] = useState(false);
   if (!empty.length) return null;

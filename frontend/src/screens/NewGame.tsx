@@ -140,7 +140,7 @@ export function NewGame() {
           ))}
           {opp === "ai" && (
             <div class="seg" role="radiogroup" aria-label={t("new.ai_level")}>
-              {(kind === "inheritors" ? [1, 2] as const : [1, 2, 3] as const).map((n) => (
+              {([1, 2, 3] as const).map((n) => (
                 <label class={`seg-b ${level === n ? "on" : ""}`}><input type="radio" name="level" class="sr-only" checked={level === n} onChange={() => setLevel(n)} />{AI_LEVELS[n - 1]}</label>
               ))}
             </div>
@@ -153,7 +153,7 @@ export function NewGame() {
           <legend>{t("new.kind")}</legend>
           {(["claim", "claim2", "claim-mix", "inheritors"] as const).map((k) => (
             <div class="kind-row">
-              <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => { setKind(k); if (k === "inheritors" && level > 2) setLevel(2); if (k === "claim-mix" && mixProblem(mix, seats)) setMix(defaultMix(seats)); }} />{t(("game." + k) as Key)}</label>
+              <label class="radio"><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => { setKind(k); if (k === "claim-mix" && mixProblem(mix, seats)) setMix(defaultMix(seats)); }} />{t(("game." + k) as Key)}</label>
               {/* beside the row, not inside its label: a tap on the game's name chooses it (issue 33) */}
               <a class="tap-link small" href={`#/rules/${k}`} aria-label={t("rules.full", { game: t(("game." + k) as Key) })}>{t("nav.rules")}</a>
             </div>
