@@ -167,6 +167,8 @@ def _tap_card(player: Player, game_id: int) -> None:
     except Exception:  # played at once (no confirmation asked)
         pass
     _until(lambda: player.api("GET", f"/games/{game_id}")["body"]["version"] > version, "the card was not played")
+    # a tap while the move is still in flight is dropped: the next one waits for the hand to be free
+    player.page.wait_for_function("() => document.querySelector('#hand')?.getAttribute('aria-busy') !== 'true'")
     player.taps.setdefault("claim card", []).append(taps)
 
 
