@@ -66,31 +66,21 @@ PRUNE_MARGIN_N = 0.08  # 3-4 seats (fewer, slower playouts)
 MAX_CANDIDATES_N = 6
 
 
-def _playout_scores(make_state: Any, cands: Sequence[int], seat: int, n: int,
+def _playout_scores(make_state: Callable[[], core.Core], cands: Sequence[int], seat: int, n: int,
                     rng: random.Random) -> dict[int, float]:
-    """Mean result of each candidate over ``n`` iterations (each: one state from make_state)."""
+    """Mean result of each candidate for ``seat`` over ``n`` iterations, every candidate on the same state from
+    ``make_state`` per iteration: 2 seats 1 win, 0.5 draw (greedy playouts); 3-4 seats :func:`_result_n`."""
     wins = dict.fromkeys(cands, 0.0)
     for _ in range(n):
         base = make_state()
         for m in cands:
             st = base.copy()
             apply_core(st, m)
-            w = random_playout(st, rng, greedy=GREEDY)
-            wins[m] += 0.5 if w is None else (1.0 if w == seat else 0.0)
-    return {m: wins[m] / max(1, n) for m in cands}
-
-
-def _playout_scores_n(make_state: Callable[[], core.Core], cands: Sequence[int], seat: int, n: int,
-                      rng: random.Random) -> dict[int, float]:
-    """3-4 seats: mean result (:func:`_result_n`) of each candidate over ``n`` placements."""
-    wins = dict.fromkeys(cands, 0.0)
-    for _ in range(n):
-        base = make_state()
-        for m in cands:
-            st = base.copy()
-            apply_core(st, m)
-            random_playout(st, rng)
-            wins[m] += _result_n(st, seat)
+            w = random_playout(st, rng, greedy=GREEDY)  # greedy applies to 2 seats only
+            if st.seats == 2:
+                wins[m] += 0.5 if w is None else (1.0 if w == seat else 0.0)
+            else:
+                wins[m] += _result_n(st, seat)
     return {m: wins[m] / max(1, n) for m in cands}
 
 
@@ -113,10 +103,7 @@ def playout_scores(k: Knowledge, cands: Sequence[int], n: int, rng: random.Rando
     """The King's estimate of each candidate for ``k.seat`` (no pruning): its mean playout result over ``n``
     determinizations, every candidate on the same deals, with the King's playout policy (1 win, 0.5 draw; 3-4
     seats: :func:`_result_n`). Used by the move choice and by the review (:mod:`games.ai.review`)."""
-    make = deal_sampler(k, rng)
-    if k.seats != 2:
-        return _playout_scores_n(make, cands, k.seat, n, rng)
-    return _playout_scores(make, cands, k.seat, n, rng)
+    return _playout_scores(deal_sampler(k, rng), cands, k.seat, n, rng)
 
 
 def exact_scores(k: Knowledge, cands: Sequence[int], max_nodes: int) -> dict[int, float] | None:
@@ -203,7 +190,7 @@ def choose_core_n(k: Knowledge, cands: list[int], seed: int, budget: float) -> i
         if len(cands) == 1:
             return cands[0]
     n = max(1, int(budget * PLAYOUTS_PER_SEC_N / len(cands)))
-    wins = _playout_scores_n(deal_sampler(k, rng), cands, k.seat, n, rng)
+    wins = _playout_scores(deal_sampler(k, rng), cands, k.seat, n, rng)
     best_w = max(wins.values())
     return min(m for m in cands if wins[m] >= best_w)
 
