@@ -47,3 +47,11 @@ def test_ai_moves_are_unchanged(kind: str, expected: str) -> None:
 @pytest.mark.parametrize(("seats", "expected"), [(3, "5a8eab61a4ec98e1"), (4, "d0ce6fc6f211f440")])
 def test_ai_moves_on_3_and_4_seats_are_unchanged(seats: int, expected: str) -> None:
     assert digest(ai_moves("claim-mix", [3, 2, 1, 3][:seats], 300, 0.01, seats)) == expected
+
+
+@pytest.mark.parametrize(("seats", "levels", "expected"), [
+    (2, [3, 2], "0e04ce9f68a2182f"), (3, [1, 3, 2], "88bfff855dc47b84"),
+])
+def test_inheritors_ai_moves_are_unchanged(seats: int, levels: list[int], expected: str) -> None:
+    """Inheritors Squire / Knight / King: digests taken before the playouts' legal moves got cheaper."""
+    assert digest(ai_moves("inheritors", levels, 400 + seats, 0.02, seats)) == expected

@@ -85,10 +85,14 @@ def action_moves(state: InheritorsState, seat: int) -> list[Move]:
     for cid in hand:
         for p in PILES:
             moves.append({"action": "discard_draw", "card": cid, "pile": p})
-    for cid in hand:
+    wild = clans.fox_discards_wild(state, seat)
+    tops = [pile[-1] if pile else None for pile in state.market]
+    for cid in hand:  # the piles each card matches (take_targets' test, once per card and pile)
+        match = [top is not None and C.cards_match(cid, top, wild) for top in tops]
         for p in PILES:
-            for y in take_targets(state, seat, cid, p):
-                moves.append({"action": "discard_take", "card": cid, "pile": p, "take": y})
+            for y in PILES:
+                if y != p and match[y]:
+                    moves.append({"action": "discard_take", "card": cid, "pile": p, "take": y})
     for cid in quest_first_cards(state, seat):
         for p in PILES:
             moves.append({"action": "quest", "card": cid, "pile": p})

@@ -13,6 +13,7 @@ Card id format (unique per physical card, stable across games):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from . import data
@@ -127,6 +128,12 @@ def cards_match(discard: str, top: str, discard_wild: bool = False) -> bool:
     """
     if discard_wild:
         return True
+    return _match(discard, top)
+
+
+@cache
+def _match(discard: str, top: str) -> bool:
+    """:func:`cards_match` without Fox: a function of the two cards only, remembered per pair."""
     d, t = CARDS[discard], CARDS[top]
     if d.kind == INFLUENCE and t.kind == INFLUENCE and d.value == t.value:
         return True
