@@ -65,20 +65,15 @@ def margin_for(state: InheritorsState, seat: int) -> float:
 
 
 def finish(state: InheritorsState, rng: random.Random) -> InheritorsState:
-    """The state at the end of a playout from ``state`` (:func:`policy_move` for every seat)."""
+    """Plays ``state`` itself to the end of a playout (:func:`policy_move` for every seat) and returns it."""
     for _ in range(MAX_PLAYOUT_MOVES):
         if state.phase == OVER:
             break
         acting = engine.to_act(state)
         mover = min(acting)  # simultaneous Saboteur choices are secret: any order gives the same game
         legal = engine.legal_moves(state, mover)
-        state, _ = engine.apply(state, mover, policy_move(state, mover, legal, rng))
+        engine.play(state, mover, policy_move(state, mover, legal, rng))  # legal moves: never refused
     return state
-
-
-def playout(state: InheritorsState, seat: int, rng: random.Random) -> float:
-    """Finish the game from ``state`` with :func:`policy_move` for every seat; the result for ``seat``."""
-    return result_for(finish(state, rng), seat)
 
 
 def playout_scores(know: Knowledge, cands: Sequence[Mapping[str, Any]], iterations: int,
@@ -99,7 +94,7 @@ def playout_scores(know: Knowledge, cands: Sequence[Mapping[str, Any]], iteratio
                 after, _ = engine.apply(state, know.seat, move)
             except IllegalMove:  # a deal the rebuilt pending stack does not fit: skip this candidate here
                 continue
-            end = finish(after, random.Random(playout_seed))
+            end = finish(after, random.Random(playout_seed))  # ``after`` is this candidate's own copy
             totals[i] += result_for(end, know.seat)
             if margin_weight:
                 totals[i] += margin_weight * margin_for(end, know.seat)

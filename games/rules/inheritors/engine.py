@@ -157,6 +157,12 @@ def check_trigger(state: InheritorsState, events: list[InheritorsEvent]) -> None
 
 
 def apply(state: InheritorsState, seat: int, move: Mapping[str, Any]) -> tuple[InheritorsState, list[InheritorsEvent]]:
+    """``move`` by ``seat`` on a copy of ``state``: the new state and its events (``state`` is unchanged)."""
+    new = state.clone()
+    return new, play(new, seat, move)
+
+
+def _check_turn(state: InheritorsState, seat: int, move: object) -> None:
     if state.phase == OVER:
         raise IllegalMove("the game is over")
     if not isinstance(move, Mapping):
@@ -165,20 +171,25 @@ def apply(state: InheritorsState, seat: int, move: Mapping[str, Any]) -> tuple[I
     if seat not in acting:
         who = ", ".join(f"seat {s}" for s in sorted(acting))
         raise NotYourTurn(f"it is not your turn: waiting for {who}")
-    new = state.clone()
+
+
+def play(state: InheritorsState, seat: int, move: Mapping[str, Any]) -> list[InheritorsEvent]:
+    """``move`` by ``seat`` on ``state`` itself; its events. A refused move (:class:`IllegalMove`) may leave
+    ``state`` half changed: only a state that is thrown away then (a playout's) is played on directly."""
+    _check_turn(state, seat, move)
     events: list[InheritorsEvent] = []
-    was_triggered = new.end_triggered
-    if new.pending:
-        pending.apply_frame_move(new, seat, move, events)
+    was_triggered = state.end_triggered
+    if state.pending:
+        pending.apply_frame_move(state, seat, move, events)
     else:
-        _window_move(new, seat, move, events)
-    pending.advance(new, events)
-    if new.phase != OVER:
-        check_trigger(new, events)
-        if new.end_triggered and not was_triggered:
-            new.emit(events, {"type": "end_triggered", "last_seat": new.last_seat()})
-    new.moves.append({"seat": seat, "move": _deep(dict(move))})
-    return new, events
+        _window_move(state, seat, move, events)
+    pending.advance(state, events)
+    if state.phase != OVER:
+        check_trigger(state, events)
+        if state.end_triggered and not was_triggered:
+            state.emit(events, {"type": "end_triggered", "last_seat": state.last_seat()})
+    state.moves.append({"seat": seat, "move": _deep(dict(move))})
+    return events
 
 
 # ------------------------------------------------------------------ the Rules object
