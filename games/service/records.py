@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import groupby
 from typing import Any
 
+from accounts.models import User
 from games.models import Game, GameRecord, Seat
 
 from ._common import save_result, set_result
@@ -139,9 +140,14 @@ def record_etag(game: Game, seats: list[Seat], reader: Any = None) -> str:
 
 
 def export_etag(username: str, game_ids: Sequence[int]) -> str:
-    """The strong ETag of an export: the player, the games in order and their players' names (one SELECT of
-    the seats by ``seat_unique_index`` and their users; no record read)."""
-    seats = (Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "index")
-             .values_list("game_id", "index", "user_id", "user__username", "user__display_name"))
-    text = f"{RECORD_SHAPE}|{username}|{','.join(map(str, game_ids))}|{_names(seats)}"
+    """The strong ETag of an export: the player, the games in order and their players' names (the seats by
+    ``seat_unique_index``, then their users by primary key; no record read). Two lookups rather than a join: for a
+    page of 1,000 games the planner hashed the whole user table (docs/explain/scale.md)."""
+    seats = list(Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "index")
+                 .values_list("game_id", "index", "user_id"))
+    ids = {user_id for _, _, user_id in seats if user_id is not None}
+    names = {uid: (username, shown) for uid, username, shown
+             in User.objects.filter(id__in=ids).values_list("id", "username", "display_name")} if ids else {}
+    rows = ((game_id, index, user_id, *names.get(user_id, (None, None))) for game_id, index, user_id in seats)
+    text = f"{RECORD_SHAPE}|{username}|{','.join(map(str, game_ids))}|{_names(rows)}"
     return f'"export-{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
