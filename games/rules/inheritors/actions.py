@@ -40,10 +40,10 @@ def can_pass(state: InheritorsState, seat: int) -> bool:
 
 
 # ------------------------------------------------------------------ A3 matching
-def take_targets(state: InheritorsState, seat: int, cid: str, pile: int) -> list[int]:
-    """I5.3.2 the piles Y != X, non-empty, whose top matches discard D (I6.4; Fox wild)."""
+def matching_piles(state: InheritorsState, seat: int, cid: str) -> list[int]:
+    """I5.3.2 the non-empty piles whose top matches discard D (I6.4; Fox wild); A3 takes one other than X."""
     wild = clans.fox_discards_wild(state, seat)
-    return [y for y in PILES if y != pile and state.market[y] and C.cards_match(cid, state.market[y][-1], wild)]
+    return [y for y in PILES if state.market[y] and C.cards_match(cid, state.market[y][-1], wild)]
 
 
 # ------------------------------------------------------------------ A4 one-colour test
@@ -85,13 +85,11 @@ def action_moves(state: InheritorsState, seat: int) -> list[Move]:
     for cid in hand:
         for p in PILES:
             moves.append({"action": "discard_draw", "card": cid, "pile": p})
-    wild = clans.fox_discards_wild(state, seat)
-    tops = [pile[-1] if pile else None for pile in state.market]
-    for cid in hand:  # the piles each card matches (take_targets' test, once per card and pile)
-        match = [top is not None and C.cards_match(cid, top, wild) for top in tops]
+    for cid in hand:
+        targets = matching_piles(state, seat, cid)
         for p in PILES:
-            for y in PILES:
-                if y != p and match[y]:
+            for y in targets:
+                if y != p:
                     moves.append({"action": "discard_take", "card": cid, "pile": p, "take": y})
     for cid in quest_first_cards(state, seat):
         for p in PILES:
