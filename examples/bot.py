@@ -41,6 +41,7 @@ class Bot:
         self.ended: set[int] = set()
         self.busy: set[int] = set()
         self.thanked: set[int] = set()  # games whose chat we answered (once per game)
+        self.joined: set[int] = set()  # invitations we took: the event and the resync's listing may both bring one
         self.me: str | None = None  # our username (GET /accounts/me)
 
     def log(self, *args: object) -> None:
@@ -67,11 +68,12 @@ class Bot:
     async def join(self, game: dict) -> None:
         """An invitation (a game summary with our seat not joined yet): join it if we play its kind."""
         mine = game["seats"][game["my_seat"]] if game.get("my_seat") is not None else None
-        if game["status"] != "open" or mine is None or mine["joined"]:
+        if game["status"] != "open" or mine is None or mine["joined"] or game["id"] in self.joined:
             return
         if game["kind"] not in self.kinds:
             self.log("not joining", game["id"], game["kind"])
             return
+        self.joined.add(game["id"])  # before the request: a copy arriving meanwhile is not joined twice
         r = await self.http.post(f"/games/{game['id']}/join", json={})
         if r.status_code in (200, 201):
             self.log("joined", game["id"], game["kind"], f"({len(game['seats'])} seats)")

@@ -4,6 +4,8 @@ game to its end from ``legal_moves``, and when the server restarts in the middle
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
 import random
 import subprocess
 import sys
@@ -158,3 +160,31 @@ def test_the_example_bot_joins_a_three_seat_game_it_is_invited_to_and_answers_ch
             print(bot_process.communicate()[0])
         print(server.output())
         server.stop()
+
+
+def test_the_example_bot_joins_an_invitation_once_when_it_arrives_twice():
+    """The resync's listing of open games and the ``invitation_received`` event can bring the same invitation,
+    both showing our seat not joined yet: the bot posts one join (the second answer would be a 200 too, since
+    joining a seat you hold changes nothing, docs/api.md), so it never reports or plays the game twice."""
+    spec = importlib.util.spec_from_file_location("example_bot", ROOT / "examples" / "bot.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    posts: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.method == "POST":
+            posts.append(request.url.path)
+        return httpx.Response(200, json={"id": 7, "status": "active", "my_turn": False, "legal_moves": [],
+                                         "version": 1})
+
+    bot = module.Bot("http://testserver", "clm_x", {"claim"}, max_games=None)
+    bot.http = httpx.AsyncClient(base_url="http://testserver/api/v1", transport=httpx.MockTransport(answer))
+    summary = {"id": 7, "kind": "claim", "status": "open", "my_seat": 1,
+               "seats": [{"joined": True}, {"joined": False}]}
+
+    async def twice() -> None:
+        await asyncio.gather(bot.join(summary), bot.join(dict(summary)))
+        await bot.join(summary)
+
+    asyncio.run(twice())
+    assert posts == ["/api/v1/games/7/join"]
