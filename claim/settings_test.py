@@ -32,3 +32,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 
 # Tests register subscriptions at push.example (RFC 2606: never a real host) and fake the delivery.
 PUSH_SERVICE_HOSTS = [*PUSH_SERVICE_HOSTS, "push.example", "push.example.org"]  # noqa: F405
+
+# A transactional test's flush deletes rows instead of truncating tables (claim/test_postgresql/base.py).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    DATABASES["default"]["ENGINE"] = "claim.test_postgresql"  # noqa: F405
