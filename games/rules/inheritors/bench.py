@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+from . import engine
 from .engine import InheritorsRules
 from .state import InheritorsState
 
@@ -13,7 +14,8 @@ RULES = InheritorsRules()
 
 def play_random_game(seats: int, seed: int, options: dict[str, object] | None = None,
                      max_moves: int = 20000) -> InheritorsState:
-    """Play uniformly random legal moves (a random seat from ``to_act``) until the end."""
+    """Play uniformly random legal moves (a random seat from ``to_act``) until the end, on one state in place
+    (``engine.play``, as the King's playouts do; ``apply`` is a copy of the state and the same ``play``)."""
     rng = random.Random(seed ^ 0x5EED)
     state = RULES.setup(options, seats, seed)
     for _ in range(max_moves):
@@ -22,7 +24,7 @@ def play_random_game(seats: int, seed: int, options: dict[str, object] | None = 
             return state
         seat = rng.choice(sorted(acting))
         moves = RULES.legal_moves(state, seat)
-        state, _ = RULES.apply(state, seat, rng.choice(moves))
+        engine.play(state, seat, rng.choice(moves))
     raise RuntimeError(f"game did not end within {max_moves} moves (seats={seats}, seed={seed})")
 
 
