@@ -77,6 +77,8 @@ export function Table({ id }: { id: number }) {
   // Keyboard play: a move sent from the hand (or its confirmation) keeps focus in the hand once the new
   // version has replaced the card; at the end it moves to the result.
   const refocus = useRef<{ idx: number; version: number } | null>(null);
+  const sentAt = useRef<number | null>(null);  // the version a move in flight was sent from
+  const shown = useRef<number | null>(null);  // the version this table shows now
   useEffect(() => {
     const r = refocus.current;
     if (!r || !g || g.version === r.version) return;
@@ -122,20 +124,27 @@ export function Table({ id }: { id: number }) {
   const tableState = { hand, legal_moves: g.legal, my_turn: g.myTurn, over, current_trick: v.current_trick, factions: v.factions };
 
   const version = g.version;
+  shown.current = version;
   async function send(move: Move) {
     const cards = [...document.querySelectorAll("#hand button.card")];
     const focused = cards.indexOf(document.activeElement as Element);
     const idx = "play" in move ? hand.indexOf(move.play as string) : -1;
     if (focused >= 0 || (idx >= 0 && document.activeElement?.id === "confirm-play")) refocus.current = { idx: focused >= 0 ? focused : idx, version };
     setBusy(true);
+    sentAt.current = version;
     try {
       await sendMove(id, version, move);
-    } finally {  // sent or refused, the choice is cleared: nothing stays half-chosen
+    } finally {
       setBusy(false);
-      setSelected(null);
-      setSeerPick(null);
+      sentAt.current = null;
+      // sent or refused, the choice is cleared: nothing stays half-chosen; but a choice made on a newer
+      // version (the socket brought it before this answer) is the player's next move, and stays
+      if (shown.current === version) { setSelected(null); setSeerPick(null); }
     }
   }
+  /** While a move is in flight, a tap on the table it was sent from is dropped; once a newer version is shown
+   *  (the player's turn again), a tap chooses the next move, which is committed when the answer is in. */
+  const chooseOnly = busy && sentAt.current !== version;
 
   /** Choose, then commit: the first tap selects the card and says what playing it does; a second tap on it
    *  (or the Play button) sends it. One-tap play (Settings) sends at once. */
@@ -143,12 +152,14 @@ export function Table({ id }: { id: number }) {
     const r = dimReason(card, tableState);
     if (r) { setHint(reasonText(r)); setSelected(null); return; }
     setHint("");
+    if (chooseOnly) { setSelected(card); return; }
     if (busy) return;
     if (st.oneTap || selected === card) { void send({ play: card }); return; }
     setSelected(card);
   }
 
   function pickSeer(choice: "prize" | "top") {
+    if (chooseOnly) { setSeerPick(choice); return; }
     if (busy) return;
     if (st.oneTap || seerPick === choice) void send({ seer: choice });
     else setSeerPick(choice);
