@@ -1,4 +1,4 @@
-"""A card tapped while the player's previous move is still in flight (360x740, against the AI).
+"""A card tapped while the player's previous move is still in flight (360x740, against the AI; Claim and Inheritors).
 
 A move's new version (and the AI's answer) can reach the table over the socket before the move's own HTTP
 answer. Until then the table kept the hand busy and dropped every tap, so a player who was to play again
@@ -79,5 +79,58 @@ def _seer_choice_while_sending(page, held: list) -> None:
     assert page.get_attribute("#seer-prize", "aria-pressed") == "true"
     page.unroute(MOVES)
     page.click("#seer-commit")
+    page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=newer)
+    assert not page.errors
+
+
+def test_inheritors_a_hand_card_tapped_while_the_turns_end_is_in_flight_is_chosen(server, new_page):
+    """Inheritors against the AI: my action, then my end of turn held back; the AI's whole turn reaches the table
+    over the socket and it is my turn again: a hand card tapped then is chosen, stays chosen after the late
+    answer, and Confirm sends its move."""
+    page = new_page()
+    sign_up(page, server, f"heir{uuid.uuid4().hex[:8]}")
+    start_game(page, kind="inheritors", opponent="ai")
+    table = "main.table[data-kind='inheritors']"
+    page.wait_for_selector(f"{table}[data-myturn='1'] #ih-hand button.ih-card.legal")
+    # the action: a card's discard-and-draw (never a pending decision), sent and answered normally
+    page.locator("#ih-hand button.ih-card.legal").first.click()
+    kinds = page.locator("#ih-kinds button[data-kind='discard_draw']")
+    if kinds.count():
+        kinds.click()
+    version = page.get_attribute("main.table", "data-version")
+    page.locator("#ih-commit").click()
+    page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=version)
+    page.wait_for_function("() => document.querySelector('#ih-moves')?.getAttribute('aria-busy') !== 'true'")
+    held: list = []
+
+    def hold(route) -> None:
+        if route.request.method == "POST":
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(MOVES, hold)
+    # the post-action window: Confirm ends the turn (sent by itself when it is the only move)
+    ended = page.get_attribute("main.table", "data-version")
+    if page.get_attribute("#ih-moves", "data-forced") != "1":
+        page.locator("#ih-commit").click()
+    page.wait_for_selector("#ih-moves[aria-busy='true']")
+    page.wait_for_function(
+        "v => { const t = document.querySelector('main.table'); return t && t.dataset.version !== v"
+        " && t.dataset.myturn === '1' && document.querySelector('#ih-hand button.ih-card.legal'); }", arg=ended)
+    assert page.get_attribute("#ih-moves", "aria-busy") == "true" and len(held) == 1
+    newer = page.get_attribute("main.table", "data-version")
+    card = page.locator("#ih-hand button.ih-card.legal").first
+    chosen = card.get_attribute("data-card")
+    card.click()
+    picked = f"#ih-hand button.ih-card[data-card='{chosen}'][aria-pressed='true']"
+    assert page.locator(picked).count() == 1  # chosen, not dropped
+    shot(page, "tap-while-sending-inheritors")
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    page.wait_for_function("() => document.querySelector('#ih-moves')?.getAttribute('aria-busy') !== 'true'")
+    assert page.locator(picked).count() == 1  # the choice survived the late answer
+    page.unroute(MOVES)
+    page.locator("#ih-commit").click()
     page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=newer)
     assert not page.errors

@@ -105,6 +105,8 @@ export function InheritorsTable({ g }: { g: Game }) {
   const [quest, setQuest] = useState<QuestPick | null>(null); // the quest's three discards while one is built
   const [pile, setPile] = useState<number | null>(null); // the market pile shown in a dialog
   const auto = useRef("");
+  const sentAt = useRef<number | null>(null); // the version a move in flight was sent from
+  const shown = useRef<number | null>(null); // the version this table shows now
   const clear = () => { setCard(null); setSel(null); setQuest(null); };
   useEffect(clear, [g.version]); // a new version may have changed what the cards can do
   const v = inhView(g.raw)!;
@@ -130,16 +132,24 @@ export function InheritorsTable({ g }: { g: Game }) {
   const tops = Object.fromEntries(Object.entries(mine?.stacks ?? {}).map(([c, s]) => [c, s.top]));
   const forced = forcedMove(legal);
 
+  shown.current = g.version;
   async function send(move: Move) {
+    const version = g.version;
     setBusy(true);
+    sentAt.current = version;
     try {
-      await sendMove(g.id, g.version, move);
-    } finally {  // sent or refused, the choice is cleared
+      await sendMove(g.id, version, move);
+    } finally {  // sent or refused, the choice is cleared, unless it was made on a newer version (below)
       setBusy(false);
-      setPile(null);
-      clear();
+      sentAt.current = null;
+      if (shown.current === version) { setPile(null); clear(); }
     }
   }
+  /** While a move is in flight, taps on the table it was sent from are dropped; once a newer version is shown
+   *  (the post-action window, or the player's turn again), taps choose the next move, committed when the answer
+   *  is in. */
+  const chooseOnly = busy && sentAt.current !== g.version;
+  const locked = busy && !chooseOnly;
 
   // Nothing to decide (only "end turn" left, or a pass with an empty hand): sent after a moment, once per version.
   useEffect(() => {
@@ -162,8 +172,8 @@ export function InheritorsTable({ g }: { g: Game }) {
   /** Choose, then commit (issue 25): a tap chooses and says what it does; Confirm (or a second tap) sends it.
    *  One-tap play (Settings) sends a move button's move at once. */
   function pick(m: Move) {
-    if (busy) return;
-    if (st.oneTap || isChosen(m)) { void send(m); return; }
+    if (locked) return;
+    if (!busy && (st.oneTap || isChosen(m))) { void send(m); return; }
     setCard(null); setQuest(null); setSel(m);
   }
 
@@ -171,7 +181,7 @@ export function InheritorsTable({ g }: { g: Game }) {
   const kinds = kindsOf(cardMoves);
 
   function tapCard(c: string) {
-    if (busy) return;
+    if (locked) return;
     if (quest) { // building a quest: the card joins or leaves the three discards
       const next = toggleQuestCard(quest.cards, c, fox);
       if (next === null) { toast(ti("inh.quest_bad", { card: inhCardName(c) })); return; }
@@ -181,13 +191,13 @@ export function InheritorsTable({ g }: { g: Game }) {
     }
     const moves = groups.byCard.get(c);
     if (!moves?.length) { toast(g.myTurn ? ti("inh.no_card_moves") : t("table.not_your_turn")); return; }
-    if (card === c && sel) { commit(); return; } // a second tap on the chosen card plays it
+    if (card === c && sel) { commit(); return; } // a second tap on the chosen card plays it (once not busy)
     setCard(c);
     setSel(defaultCardMove(moves, v.market));
   }
 
   function chooseKind(k: string) {
-    if (!card || busy) return;
+    if (!card || locked) return;
     if (k === "quest") { // the whole quest in one move: this card and the two cheapest partners, editable
 
       const cards = [card, ...questPartners(card, hand, fox, tops)];
@@ -340,7 +350,7 @@ export function InheritorsTable({ g }: { g: Game }) {
               {groups.other.length > 0 && !forced && (
                 <div class="ih-opts" id="ih-others">
                   {groups.other.map((m) => (
-                    <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={busy} data-move={moveId(m)}
+                    <button type="button" class={`btn ${isChosen(m) ? "primary" : ""}`} disabled={locked} data-move={moveId(m)}
                       aria-pressed={isChosen(m)} onClick={() => pick(m)}>{moveLabel(m, ti, names)}</button>
                   ))}
                 </div>
@@ -406,7 +416,7 @@ export function InheritorsTable({ g }: { g: Game }) {
               {v.market[pile].map((c) => <li><ICard id={c} size="s" /> {inhCardName(c)}</li>)}
             </ol>
           )}
-          {takeFromPile && <button type="button" class={`btn ${isChosen(takeFromPile) ? "primary" : ""}`} disabled={busy} data-move={moveId(takeFromPile)}
+          {takeFromPile && <button type="button" class={`btn ${isChosen(takeFromPile) ? "primary" : ""}`} disabled={locked} data-move={moveId(takeFromPile)}
             aria-pressed={isChosen(takeFromPile)} onClick={() => pick(takeFromPile)}>{moveLabel(takeFromPile, ti, names)}</button>}
           {takeFromPile && isChosen(takeFromPile) && (
             <div class="ih-commit-bar" id="ih-commit-bar-dlg">
