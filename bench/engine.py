@@ -5,8 +5,8 @@
 Prints random complete games per second for each kind (deal + random playout + scoring, the
 fast path used by the AI), then the mean time of one rich ``apply`` and one ``view``. The games/s
 figure is wall-clock; Inheritors games list their moves through the rich interface and play them
-on one state in place (``engine.play``), as the King's playouts do. The CPU-time rate is printed too because other processes on a shared
-machine slow the wall-clock figure down.
+on one state in place (``engine.play``), as the King's playouts do. The CPU-time rate is printed
+too because other processes on a shared machine slow the wall-clock figure down.
 """
 
 from __future__ import annotations
