@@ -57,8 +57,8 @@ def act_once(page) -> bool:
     else:
         return False
     page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=version)
-    # the socket's new version can arrive before the move's own response; a tap while the hand is busy is
-    # dropped, so the next move waits for it (it is this page's turn again when it won the trick)
+    # the socket's new version can arrive before the move's own response; until it is in, a tap only chooses
+    # and Play waits (test_tap_while_sending.py), so the next move waits for the hand to be free
     page.wait_for_function("() => document.querySelector('#hand')?.getAttribute('aria-busy') !== 'true'")
     return True
 

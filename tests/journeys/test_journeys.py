@@ -167,7 +167,7 @@ def _tap_card(player: Player, game_id: int) -> None:
     except Exception:  # played at once (no confirmation asked)
         pass
     _until(lambda: player.api("GET", f"/games/{game_id}")["body"]["version"] > version, "the card was not played")
-    # a tap while the move is still in flight is dropped: the next one waits for the hand to be free
+    # while the move is still in flight a tap only chooses and Play waits: the next one waits for the hand
     player.page.wait_for_function("() => document.querySelector('#hand')?.getAttribute('aria-busy') !== 'true'")
     player.taps.setdefault("claim card", []).append(taps)
 
