@@ -82,9 +82,11 @@ async def test_an_invitation_reaches_each_invited_user_once_on_socket_and_stream
 async def test_calling_off_the_game_cancels_only_the_invitations_not_accepted(connect, asgi_app, make_user,
                                                                               make_token, lines):
     alice, bob, carol = [await adb(make_user)(n) for n in ("alice", "bob", "carol")]
-    game = await adb(_three_seats)(alice, bob, carol)
+    sockets = {u.username: await _socket(connect, make_token, u) for u in (alice, bob, carol)}  # before the
+    game = await adb(_three_seats)(alice, bob, carol)  # game: its invitations' push is not awaited by the service
     await adb(join_game)(bob, game.pk)
-    sockets = {u.username: await _socket(connect, make_token, u) for u in (alice, bob, carol)}
+    for name in ("bob", "carol"):
+        assert [f["type"] for f in await _invitation_frames(sockets[name])] == ["invitation_received"]
     stream = Stream(asgi_app, "/api/v1/stream/events", await adb(make_token)(carol, scopes=["games:read"]))
     assert (await stream.start())["status"] == 200
 
@@ -106,8 +108,12 @@ async def test_calling_off_the_game_cancels_only_the_invitations_not_accepted(co
 
 async def test_an_invitee_declining_tells_every_invitee_their_devices_included(connect, make_user, make_token):
     alice, bob, carol = [await adb(make_user)(n) for n in ("alice", "bob", "carol")]
-    game = await adb(_three_seats)(alice, bob, carol)
+    # the sockets first: the invitation's push is not awaited by the service, so a socket connecting just after
+    # the game's creation may or may not hear it
     b, c = await _socket(connect, make_token, bob), await _socket(connect, make_token, carol)
+    game = await adb(_three_seats)(alice, bob, carol)
+    for comm in (b, c):
+        assert [f["type"] for f in await _invitation_frames(comm)] == ["invitation_received"]
     await adb(offer_abort)(carol, game.pk)  # an invitee declines: the game is called off
     for comm in (b, c):
         assert [f["type"] for f in await _invitation_frames(comm)] == ["invitation_cancelled"]
