@@ -21,19 +21,26 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 MOVES = re.compile(r".*/api/v1/games/\d+/moves$")
 
 
-def test_a_card_tapped_while_the_last_move_is_in_flight_is_chosen_and_played(server, new_page):
-    page = new_page()
-    sign_up(page, server, f"quick{uuid.uuid4().hex[:8]}")
-    start_game(page, kind="claim", opponent="ai")
-    held: list = []  # the moves' answers, held back until the test lets them through
+def _hold_moves(page) -> list:
+    """Hold back the answers of the page's moves (the server has each move; the page has not its answer yet):
+    ``(route, answer)`` pairs, for the test to let through with ``route.fulfill(response=answer)``."""
+    held: list = []
 
     def hold(route) -> None:
         if route.request.method == "POST":
-            held.append((route, route.fetch()))  # the server has the move; the page does not have the answer yet
+            held.append((route, route.fetch()))
         else:
             route.continue_()
 
     page.route(MOVES, hold)
+    return held
+
+
+def test_a_card_tapped_while_the_last_move_is_in_flight_is_chosen_and_played(server, new_page):
+    page = new_page()
+    sign_up(page, server, f"quick{uuid.uuid4().hex[:8]}")
+    start_game(page, kind="claim", opponent="ai")
+    held = _hold_moves(page)
     page.wait_for_selector("main.table[data-myturn='1'] #hand button.card.legal")
     version = page.get_attribute("main.table", "data-version")
     plain = page.locator("#hand button.card.legal:not([data-name^='Seer'])")  # a Seer could win a Seer choice
@@ -101,15 +108,7 @@ def test_inheritors_a_hand_card_tapped_while_the_turns_end_is_in_flight_is_chose
     page.locator("#ih-commit").click()
     page.wait_for_function("v => document.querySelector('main.table')?.dataset.version !== v", arg=version)
     page.wait_for_function("() => document.querySelector('#ih-moves')?.getAttribute('aria-busy') !== 'true'")
-    held: list = []
-
-    def hold(route) -> None:
-        if route.request.method == "POST":
-            held.append((route, route.fetch()))
-        else:
-            route.continue_()
-
-    page.route(MOVES, hold)
+    held = _hold_moves(page)
     # the post-action window: Confirm ends the turn (sent by itself when it is the only move)
     ended = page.get_attribute("main.table", "data-version")
     if page.get_attribute("#ih-moves", "data-forced") != "1":
