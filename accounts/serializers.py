@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import RegexValidator
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 
@@ -24,9 +26,11 @@ if TYPE_CHECKING:
 _TIME_ZONE_SET = frozenset(TIME_ZONES)
 LANGUAGE_CODES = [code for code, _ in LANGUAGES]
 LANGUAGE_ERRORS: dict[str, StrOrPromise] = {"invalid_choice": f"Choose a language: {', '.join(LANGUAGE_CODES)}."}
-USERNAME_RULES = "2 to 30 characters: letters, digits, '_' and '-', starting with a letter or digit."
-WRONG_CREDENTIALS = "Wrong username or password."
-INVALID_RESET_LINK = "This reset link is invalid or has expired."
+# The accounts forms' messages are said in the request's language (Accept-Language: en, de, cs; locale/), the
+# schema's help texts in English. A message is one whole sentence to translate; lists of names are placeholders.
+USERNAME_RULES = _("2 to 30 characters: letters, digits, '_' and '-', starting with a letter or digit.")
+WRONG_CREDENTIALS = _("Wrong username or password.")
+INVALID_RESET_LINK = _("This reset link is invalid or has expired.")
 
 
 def validate_time_zone(value: str) -> None:
@@ -36,19 +40,38 @@ def validate_time_zone(value: str) -> None:
         )
 
 
-DISPLAY_NAME_RULES = ("at most 40 characters, without control, bidi or zero-width characters, and without "
-                      "mixing Latin, Greek and Cyrillic letters; not reading like another player's username or "
-                      "display name (letter case and letters that look alike, such as I and l or O and 0, count as "
-                      "the same), not reading as an AI seat's name (not starting with \"AI (\" nor with "
-                      f"{', '.join(AI_SEAT_NAMES)}, no \"AI\" or \"KI\" next to those or to "
-                      f"{', '.join(AI_LEVEL_NAMES)}), and not {' or '.join(map(repr, SYSTEM_NAMES))}")
+_NAME_LISTS = {"seats": ", ".join(AI_SEAT_NAMES), "levels": ", ".join(AI_LEVEL_NAMES),
+               "system": " or ".join(map(repr, SYSTEM_NAMES))}
+DISPLAY_NAME_RULES = format_lazy(_(
+    "at most 40 characters, without control, bidi or zero-width characters, and without mixing Latin, Greek and "
+    "Cyrillic letters; not reading like another player's username or display name (letter case and letters that "
+    "look alike, such as I and l or O and 0, count as the same), not reading as an AI seat's name (not starting "
+    "with \"AI (\" nor with {seats}, no \"AI\" or \"KI\" next to those or to {levels}), and not {system}"),
+    **_NAME_LISTS)
 #: Scripts whose letters look alike (Latin A, Greek Alpha, Cyrillic A): a name takes letters of one of them only.
 LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
-AI_SEAT_NAME = ('cannot read as an AI seat\'s name: it cannot start with "AI (" nor with '
-                f"{', '.join(AI_SEAT_NAMES)} (the AI seats' names), nor put \"AI\" or \"KI\" next to those or "
-                f"to {', '.join(AI_LEVEL_NAMES)}, in any letters that look alike")
-LOOKS_TAKEN = "looks like another player's username or display name (letter case and look-alike letters aside)"
-SYSTEM_NAME = f"cannot read like {' or '.join(map(repr, SYSTEM_NAMES))}: the site shows that name for deleted accounts"
+USERNAME_INVALID = format_lazy(_("Usernames are {rules}"), rules=USERNAME_RULES)
+USERNAME_AI_SEAT = format_lazy(_(
+    "A username cannot read as an AI seat's name: it cannot start with \"AI (\" nor with {seats} (the AI seats' "
+    "names), nor put \"AI\" or \"KI\" next to those or to {levels}, in any letters that look alike."), **_NAME_LISTS)
+USERNAME_SYSTEM = format_lazy(_(
+    "A username cannot read like {system}: the site shows that name for deleted accounts."), **_NAME_LISTS)
+USERNAME_LOOKS_TAKEN = _(
+    "This username looks like another player's username or display name (letter case and look-alike letters "
+    "aside): choose another one.")
+DISPLAY_NAME_AI_SEAT = format_lazy(_(
+    "A display name cannot read as an AI seat's name: it cannot start with \"AI (\" nor with {seats} (the AI "
+    "seats' names), nor put \"AI\" or \"KI\" next to those or to {levels}, in any letters that look alike: "
+    "{rules}."), rules=DISPLAY_NAME_RULES, **_NAME_LISTS)
+DISPLAY_NAME_SYSTEM = format_lazy(_(
+    "A display name cannot read like {system}: the site shows that name for deleted accounts."), **_NAME_LISTS)
+DISPLAY_NAME_LOOKS_TAKEN = format_lazy(_(
+    "That display name looks like another player's username or display name (letter case and look-alike letters "
+    "aside): {rules}."), rules=DISPLAY_NAME_RULES)
+DISPLAY_NAME_SCRIPTS = format_lazy(_("A display name cannot mix Latin, Greek and Cyrillic letters: {rules}."),
+                                   rules=DISPLAY_NAME_RULES)
+DISPLAY_NAME_HELP = format_lazy("Shown instead of the username when set: {}.", DISPLAY_NAME_RULES)
+DISPLAY_NAME_CHARACTER = _("A display name cannot contain the character U+{code}: {rules}.")
 
 
 def _lookalike_scripts(value: str) -> set[str]:
@@ -66,20 +89,19 @@ def check_display_name(value: str, user: User | None) -> str:
     at registration: the new account has no names stored yet, so its own username is fine too)."""
     for ch in value:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise serializers.ValidationError(
-                f"A display name cannot contain the character U+{ord(ch):04X}: {DISPLAY_NAME_RULES}.")
+            raise serializers.ValidationError(DISPLAY_NAME_CHARACTER.format(code=f"{ord(ch):04X}",
+                                                                            rules=DISPLAY_NAME_RULES))
     folded = unicodedata.normalize("NFKC", value).casefold().strip()
     if not folded:
         return value.strip()
     if len(_lookalike_scripts(folded)) > 1:  # "alice" with a Cyrillic a, "AI (King)" with a Greek Alpha
-        raise serializers.ValidationError(
-            f"A display name cannot mix Latin, Greek and Cyrillic letters: {DISPLAY_NAME_RULES}.")
+        raise serializers.ValidationError(DISPLAY_NAME_SCRIPTS)
     if reads_as_ai_seat(value):  # "AI (King)", "Al (King)", "A I (King)", "[AI] King", "KingAI"
-        raise serializers.ValidationError(f"A display name {AI_SEAT_NAME}: {DISPLAY_NAME_RULES}.")
+        raise serializers.ValidationError(DISPLAY_NAME_AI_SEAT)
     if is_system_name(value):
-        raise serializers.ValidationError(f"A display name {SYSTEM_NAME}.")
+        raise serializers.ValidationError(DISPLAY_NAME_SYSTEM)
     if NameKey.taken(value, except_user=user):  # "Bob" when bob exists, "B0b", "rnallory" for mallory
-        raise serializers.ValidationError(f"That display name {LOOKS_TAKEN}: {DISPLAY_NAME_RULES}.")
+        raise serializers.ValidationError(DISPLAY_NAME_LOOKS_TAKEN)
     return value.strip()
 
 
@@ -87,11 +109,11 @@ def check_username_lookalike(value: str) -> str:
     """A new username must not read as an AI seat nor like another player's username or display name (the
     display names' rules of accounts.names; an exact match in any letter case is USERNAME_TAKEN first)."""
     if reads_as_ai_seat(value):
-        raise serializers.ValidationError(f"A username {AI_SEAT_NAME}.")
+        raise serializers.ValidationError(USERNAME_AI_SEAT)
     if is_system_name(value):
-        raise serializers.ValidationError(f"A username {SYSTEM_NAME}.")
+        raise serializers.ValidationError(USERNAME_SYSTEM)
     if NameKey.taken(value):
-        raise serializers.ValidationError(f"This username {LOOKS_TAKEN}: choose another one.")
+        raise serializers.ValidationError(USERNAME_LOOKS_TAKEN)
     return value
 
 
@@ -113,12 +135,12 @@ class ProfileSerializer(ClosedSerializer, serializers.ModelSerializer):
     )
     display_name = StrictCharField(
         max_length=40, required=False, allow_blank=True,
-        help_text=f"Shown instead of the username when set: {DISPLAY_NAME_RULES}."
+        help_text=DISPLAY_NAME_HELP
     )
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254,
                                    help_text="Used only for password resets.")
-    username = serializers.CharField(read_only=True,
-                                     help_text=f"Chosen at registration (cannot change); {USERNAME_RULES}")
+    username = serializers.CharField(
+        read_only=True, help_text=format_lazy("Chosen at registration (cannot change); {}", USERNAME_RULES))
     hide_presence = StrictBooleanField(
         required=False, help_text="Never show others whether you are online: friends lists and profiles then say "
                                   "neither online nor offline (`online` false in `GET /friends`, null on your "
@@ -138,13 +160,13 @@ class RegisterSerializer(ClosedSerializer):
     username = StrictCharField(
         min_length=2,
         max_length=30,
-        validators=[RegexValidator(r"^[A-Za-z0-9][A-Za-z0-9_-]*\Z", f"Usernames are {USERNAME_RULES}")],
-        help_text=f"Unique regardless of letter case; {USERNAME_RULES}",
+        validators=[RegexValidator(r"^[A-Za-z0-9][A-Za-z0-9_-]*\Z", USERNAME_INVALID)],
+        help_text=format_lazy("Unique regardless of letter case; {}", USERNAME_RULES),
     )
     password = _password_field(help_text="Checked by the password rules (length, common, numeric, similarity).")
     email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=254)
     display_name = StrictCharField(max_length=40, required=False, allow_blank=True, default="",
-                                         help_text=f"Shown instead of the username when set: {DISPLAY_NAME_RULES}.")
+                                         help_text=DISPLAY_NAME_HELP)
     language = serializers.ChoiceField(
         choices=LANGUAGES, required=False, default="en", error_messages=LANGUAGE_ERRORS
     )
@@ -173,7 +195,7 @@ class PasswordChangeSerializer(serializers.Serializer):
 
     def validate_old_password(self, value: str) -> str:
         if not self.context["user"].check_password(value):
-            raise serializers.ValidationError("Your old password is not correct.")
+            raise serializers.ValidationError(_("Your old password is not correct."))
         return value
 
     def validate(self, attrs):
@@ -265,7 +287,7 @@ class AccountDeleteSerializer(ClosedSerializer):
 
     def validate_password(self, value: str) -> str:
         if not self.context["user"].check_password(value):
-            raise serializers.ValidationError("Your password is not correct: the account was not deleted.")
+            raise serializers.ValidationError(_("Your password is not correct: the account was not deleted."))
         return value
 
 

@@ -12,6 +12,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
+from django.utils.translation import gettext_lazy as _
 from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
 
 from claim.tasks import enqueue
@@ -23,7 +24,8 @@ from .signals import account_deleting, recheck_sockets
 from .tasks import send_password_reset_email
 
 MAX_ACTIVE_TOKENS = 20
-USERNAME_TAKEN = "This username is taken."
+#: Said in the request's language (locale/, docs/api.md "Errors"), as every message of the accounts forms.
+USERNAME_TAKEN = _("This username is taken.")
 
 
 class UsernameTaken(Exception):

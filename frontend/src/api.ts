@@ -92,6 +92,14 @@ export function errorBody(data: unknown, status: number): ErrorBody {
   return { code: "http_" + status, message: `HTTP ${status}` };
 }
 
+/** The player's language (the store sets it), sent as ``Accept-Language`` with every request: the server writes
+ *  the messages of the accounts forms, and Django's and DRF's own (the password rules, a required field), in it
+ *  (docs/api.md, "Errors"). Empty: the browser's own header. */
+let language = "";
+export function setApiLanguage(lang: string): void {
+  language = lang;
+}
+
 export async function api<T = unknown>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
   const unsafe = method !== "GET" && method !== "HEAD";
   if (unsafe) {
@@ -101,6 +109,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   const headers: Record<string, string> = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (unsafe) headers["X-CSRFToken"] = cookie("csrftoken") || "";
+  if (language) headers["Accept-Language"] = language;
   let res: Response;
   try {
     res = await fetch(BASE + path, {

@@ -1,7 +1,7 @@
 // App state: one small observable object; components re-render on change via useStore().
 import { applyPatch, type Operation } from "fast-json-patch";
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, clearCache, getCached, isOffline, peekCached, storeCached, uuid, type Schemas } from "./api";
+import { api, ApiError, clearCache, getCached, isOffline, peekCached, setApiLanguage, storeCached, uuid, type Schemas } from "./api";
 import { roleOf, type Challenge } from "./challenge";
 import { hasTableView, normGame, versionAction, type Game, type GamePayload } from "./game";
 import { pickLang, TABLES, translate, type Key, type Lang, type ParamArgs } from "./i18n";
@@ -56,11 +56,15 @@ export const state: State = {
   chatOpen: null,
   spectators: {},
 };
+setApiLanguage(state.lang);
 
 const listeners = new Set<() => void>();
 export function set(patch: Partial<State>): void {
   Object.assign(state, patch);
-  if (patch.lang) document.documentElement.lang = patch.lang;
+  if (patch.lang) {
+    document.documentElement.lang = patch.lang;
+    setApiLanguage(patch.lang);
+  }
   listeners.forEach((l) => l());
 }
 

@@ -9,6 +9,7 @@ const api = vi.hoisted(() => ({
   api: vi.fn(),
   ApiError: class extends Error {},
   clearCache: vi.fn(),
+  setApiLanguage: vi.fn(),
   rows: vi.fn(),
   storeCached: vi.fn(),
   getCached: vi.fn(),

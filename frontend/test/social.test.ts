@@ -2,7 +2,7 @@
 // its end, seat names of a watched game, keyset pages and the kind filter, the sparkline, block asked first.
 import { describe, expect, it, vi } from "vitest";
 
-const api = vi.hoisted(() => ({ api: vi.fn(async (method: string, path: string) => ({ method, path })) }));
+const api = vi.hoisted(() => ({ api: vi.fn(async (method: string, path: string) => ({ method, path })), setApiLanguage: vi.fn() }));
 vi.mock("../src/api", () => api);
 
 import {

@@ -10,6 +10,7 @@ const api = vi.hoisted(() => {
     api: vi.fn(),
     ApiError: class extends Error {},
     clearCache: vi.fn(),
+    setApiLanguage: vi.fn(),
     storeCached: vi.fn(),
     getCached: vi.fn(() => new Promise((resolve) => { answer = resolve; })),
     answer: (data: Record<string, unknown>) => answer({ data, offline: false }),

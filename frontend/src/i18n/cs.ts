@@ -9,7 +9,6 @@ export const cs: Catalogue = {
   "nav.rules": "Pravidla",
   "nav.back": "Zpět",
   "auth.forgot": "Zapomenuté heslo?",
-  "auth.wrong_login": "Špatné uživatelské jméno nebo heslo.",
   "auth.forgot_help": "Zadej e-mailovou adresu svého účtu: pošleme ti odkaz pro nastavení nového hesla.",
   "auth.send_link": "Poslat odkaz",
   "auth.reset_sent": "Pokud nějaký účet tuto adresu má, odkaz je na cestě. Funguje jednou.",

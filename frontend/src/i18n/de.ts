@@ -9,7 +9,6 @@ export const de: Catalogue = {
   "nav.rules": "Regeln",
   "nav.back": "Zurück",
   "auth.forgot": "Passwort vergessen?",
-  "auth.wrong_login": "Benutzername oder Passwort ist falsch.",
   "auth.forgot_help": "Gib die E-Mail-Adresse deines Kontos ein: Wir schicken dir einen Link, um ein neues Passwort zu wählen.",
   "auth.send_link": "Link senden",
   "auth.reset_sent": "Wenn ein Konto diese Adresse hat, ist ein Link unterwegs. Er funktioniert einmal.",

@@ -8,7 +8,6 @@ export const en = {
   "nav.rules": "Rules",
   "nav.back": "Back",
   "auth.forgot": "Forgot password?",
-  "auth.wrong_login": "Wrong username or password.",
   "auth.forgot_help": "Enter the e-mail address of your account: we send you a link to choose a new password.",
   "auth.send_link": "Send the link",
   "auth.reset_sent": "If an account has this address, a link is on its way. It works once.",

@@ -117,8 +117,8 @@ export function Login({ onDone, intro }: { onDone: () => void; intro?: Component
         setFields(x.fields);
         const fieldKeys = Object.keys(x.fields).filter((k) => k !== "non_field_errors");
         setErr(fieldKeys.length ? null : x.status === 0 ? t("common.offline") : x.message);
-        // a login's only error that names no field (wrong username or password): said in the player's language
-        if (x.fields.non_field_errors) setErr(mode === "login" && x.status === 400 ? t("auth.wrong_login") : x.fields.non_field_errors.join(" "));
+        // the server writes the messages in the player's language (api.ts sends it): a wrong login names no field
+        if (x.fields.non_field_errors) setErr(x.fields.non_field_errors.join(" "));
       } else setErr(t("common.error"));
     } finally {
       setBusy(false);
