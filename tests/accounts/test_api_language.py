@@ -12,13 +12,14 @@ from pathlib import Path
 
 import polib
 import pytest
+from django.core import mail
 from django.utils import translation
 from rest_framework.test import APIClient
 
 from accounts import serializers
 from accounts.models import User
 from accounts.services import USERNAME_TAKEN
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, make_user
 
 from .conftest import error, url
 
@@ -142,3 +143,18 @@ def test_every_accounts_message_is_translated_with_its_names_filled_in(lang):
         assert "{" not in tr
         for name in ("Ada, Boris, Cleo, Dario", "'Deleted player'"):
             assert (name in tr) == (name in en), (lang, tr)
+
+
+@pytest.mark.parametrize(("lang", "subject", "opening"), [
+    ("en", "Reset your claim password", "Hello Ann,"),
+    ("de", "Setze dein claim-Passwort zurück", "Hallo Ann,"),
+    ("cs", "Obnov si heslo ke claim", "Ahoj Ann,"),
+])
+def test_the_reset_email_is_written_in_the_accounts_language_whatever_the_request_asks(lang, subject, opening):
+    make_user("ann", email="ann@example.org", display_name="Ann", language=lang)
+    response = APIClient().post(url("password/reset"), {"email": "ann@example.org"}, format="json",
+                                HTTP_ACCEPT_LANGUAGE="de" if lang == "cs" else "cs")
+    assert response.status_code == 204
+    assert [m.subject for m in mail.outbox] == [subject]
+    assert mail.outbox[0].body.startswith(opening + "\n\n")
+    assert "/reset-password?uid=" in mail.outbox[0].body
