@@ -20,12 +20,19 @@ import unicodedata
 from typing import Any
 
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 
 from .models import User
 
 _MEMO = "_claim_login_lookup"
 #: The longest name the login accepts (``LoginSerializer``, the username column): a longer one names no account.
 MAX_TYPED = 150
+
+
+def no_player_called(username: str) -> str:
+    """The refusal of a typed name that names no active player (a challenge's ``to``, a profile's path, a chat
+    mute), in the request's language; the name quoted as typed (its first :data:`MAX_TYPED` characters)."""
+    return gettext("No player is called {name}.").format(name=repr(username[:MAX_TYPED]))
 
 
 def canonical(value: str) -> str:

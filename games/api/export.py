@@ -26,6 +26,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 
+from accounts.lookup import no_player_called
 from accounts.models import User
 from claim.throttling import AnonRateThrottle, UserRateThrottle, configured_rate
 from games.models import Seat
@@ -180,7 +181,7 @@ class UserGamesExportView(PublicReadView):
         filters = parse_filters(request.query_params)
         user = User.objects.filter(username__iexact=username).first()
         if user is None:
-            raise NotFound(f"No player is called {username!r}.")
+            raise NotFound(no_player_called(username))
         game_ids = finished_game_ids(user, filters)
         return conditional(request, export_etag(user.username, game_ids),
                            lambda: _streaming(request._request, game_ids, user.username))

@@ -23,6 +23,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
+from accounts.lookup import no_player_called
 from accounts.models import User
 from claim.throttling import AnonRateThrottle, UserRateThrottle
 from games import service
@@ -113,6 +114,6 @@ class UserGamesView(PublicReadView):
         limit = keyset.limit_param(request.query_params.get("limit"), PAGE, MOST)
         user = User.objects.filter(username__iexact=username).first()
         if user is None:
-            raise NotFound(f"No player is called {username!r}.")
+            raise NotFound(no_player_called(username))
         game_ids, cursor = finished_page(user, cursor_row(user, after_id), after_id, limit)
         return Response({"results": page_payload(user, request.user, game_ids), "next": cursor})

@@ -42,13 +42,15 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from accounts.lookup import no_player_called
 from accounts.models import User
 from accounts.relations import blocked_between
 from games.rules.base import RulesError
 from games.rules.registry import get_rules
 from games.service import create_game
-from games.service.clock import parse_time_control
+from games.service.clock import parse_time_control, refuse_unlimited_rated
 from games.service.errors import Blocked, Conflict, InvalidRequest, ServiceError
 from games.service.payload import offer_links
 
@@ -161,9 +163,7 @@ def _terms(kind: str, options: Any, time_control: Any, days_per_move: int | None
     except RulesError as exc:
         raise InvalidRequest(str(exc), field="options", code="invalid_options") from None
     control = parse_time_control(time_control, days_per_move)
-    if rated and not control.timed:
-        raise InvalidRequest("Unlimited games are never rated: choose days per move or a bank clock, or an "
-                             "unrated game.", field="rated", code="unlimited_rated")
+    refuse_unlimited_rated(rated, control)
     return normalized, control.request()
 
 
@@ -178,11 +178,11 @@ def create(user: Any, *, to: str | None, kind: str, options: Any = None, time_co
     if to is not None:
         target = User.objects.filter(username__iexact=to, is_active=True).first()
         if target is None:
-            raise InvalidRequest(f"No player is called {to!r}.", field="to")
+            raise InvalidRequest(no_player_called(to), field="to")
         if target.pk == user.pk:
-            raise InvalidRequest("You cannot challenge yourself.", field="to")
+            raise InvalidRequest(gettext("You cannot challenge yourself."), field="to")
         if blocked_between(user.pk, target.pk):
-            raise Blocked("You cannot challenge this player.", field="to")
+            raise Blocked(gettext("You cannot challenge this player."), field="to")
     with transaction.atomic():
         _check_pending(user, target)
         now = timezone.now()
@@ -206,13 +206,14 @@ def _check_pending(user: Any, target: Any) -> None:
                                        expires_at__gt=timezone.now())
     count = pending.count()
     if count >= MAX_PENDING:
-        raise Conflict(f"You have {count} pending challenges, the most allowed: cancel one first.",
-                       code="too_many_challenges")
+        raise Conflict(gettext("You have {count} pending challenges, the most allowed: cancel one first.").format(
+            count=count), code="too_many_challenges")
     if target is not None:
         to_one = pending.filter(to=target).count()
         if to_one >= MAX_PENDING_TO_ONE:
-            raise Conflict(f"You have {to_one} pending challenges to {target.username}, the most allowed to one "
-                           f"player: wait for an answer or cancel one first.", code="too_many_challenges_to_user")
+            message = gettext("You have {count} pending challenges to {name}, the most allowed to one player: "
+                              "wait for an answer or cancel one first.")
+            raise Conflict(message.format(count=to_one, name=target.username), code="too_many_challenges_to_user")
 
 
 def _locked(challenge_id: str) -> Challenge:

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Count, IntegerField, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+from accounts.lookup import no_player_called
 from accounts.relations import blocked_among, muted_among
 from games.models import Game, Seat
 from games.notify import service as notify
@@ -300,7 +301,7 @@ def report(user: Any, username: str, game_id: int | None, message_id: int | None
     operator. A message must be by that user, in that game (when one is named) and one the reporter can read."""
     other = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
     if other is None:
-        raise InvalidRequest(f"No player is called {username[:150]!r}.", field="username")
+        raise InvalidRequest(no_player_called(username), field="username")
     if other.pk == user.pk:
         raise InvalidRequest("You cannot report yourself.", field="username")
     game = None

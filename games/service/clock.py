@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameClock, GameEvent, Seat
 
@@ -100,6 +101,13 @@ def _seconds(value: Any, name: str, low: int, high: int) -> int:
                              f"({_duration(low) if low else '0'} to {_duration(high)}), got {value}.",
                              field="time_control")
     return value
+
+
+def refuse_unlimited_rated(rated: bool, control: TimeControl) -> None:
+    """Unlimited games are never rated: 400 ``unlimited_rated`` (``POST /games`` and challenges alike)."""
+    if rated and not control.timed:
+        raise InvalidRequest(gettext("Unlimited games are never rated: choose days per move or a bank clock, or an "
+                                     "unrated game."), field="rated", code="unlimited_rated")
 
 
 def parse_time_control(value: Mapping[str, Any] | None, days_per_move: int | None = None) -> TimeControl:

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.relations import blocked_among
 from games import signals
@@ -28,7 +29,7 @@ from ._common import (
     sync_to_act,
 )
 from .access import lock_joined_seat, require_joined_seat, require_visible
-from .clock import TimeControl, clock_row, parse_time_control, time_control_of
+from .clock import TimeControl, clock_row, parse_time_control, refuse_unlimited_rated, time_control_of
 from .errors import Blocked, Conflict, Forbidden, GameNotFound, InvalidRequest
 from .payload import REMATCH_CHALLENGES, committed_parts
 from .records import apply_result
@@ -111,10 +112,12 @@ def _parse_opponents(user: Any, opponents: Sequence[Mapping[str, Any]], count: i
             else:
                 other = None
             if other is None:
-                raise InvalidRequest(f"opponent {i + 1}: no player named {name!r}.", field="opponents")
+                raise InvalidRequest(gettext("opponent {n}: no player named {name}.").format(n=i + 1, name=repr(name)),
+                                     field="opponents")
             if other.pk in seen:
-                what = "yourself" if other.pk == user.pk else f"{other.username} twice"
-                raise InvalidRequest(f"opponent {i + 1}: you cannot invite {what}.", field="opponents")
+                twice = (gettext("opponent {n}: you cannot invite yourself.") if other.pk == user.pk
+                         else gettext("opponent {n}: you cannot invite {name} twice."))
+                raise InvalidRequest(twice.format(n=i + 1, name=other.username), field="opponents")
             seen.add(other.pk)
             out.append({"type": "user", "user": other})
         else:
@@ -129,7 +132,8 @@ def _refuse_blocked_invitations(user: Any, parsed: Sequence[Mapping[str, Any]]) 
     blocked = blocked_among(user.pk, [u.pk for _, u in invited])
     for i, other in invited:
         if other.pk in blocked:
-            raise Blocked(f"opponent {i + 1}: you cannot invite {other.username}.", field="opponents")
+            raise Blocked(gettext("opponent {n}: you cannot invite {name}.").format(n=i + 1, name=other.username),
+                          field="opponents")
 
 
 def refuse_blocked_join(seats: Sequence[Seat], user: Any) -> None:
@@ -192,10 +196,8 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
     if seat is not None and not tournament:
         _refuse_blocked_invitations(user, parsed)
     if rated and any(o["type"] == "ai" for o in parsed):
-        raise InvalidRequest("Games against the AI are never rated.", field="rated")
-    if rated and not control.timed:
-        raise InvalidRequest("Unlimited games are never rated: choose days per move or a bank clock, or an "
-                             "unrated game.", field="rated", code="unlimited_rated")
+        raise InvalidRequest(gettext("Games against the AI are never rated."), field="rated")
+    refuse_unlimited_rated(rated, control)
 
     now = timezone.now()
     with transaction.atomic():
@@ -236,11 +238,11 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
 
 def _take_seat(game: Game, seats: list[Seat], user: Any, mine: Seat | None) -> Seat:
     if game.status != Game.Status.OPEN:
-        raise Conflict("This game is no longer open for joining.", code="not_open")
+        raise Conflict(gettext("This game is no longer open for joining."), code="not_open")
     if mine is None:
         mine = next((s for s in seats if s.user_id is None and not s.is_ai), None)
         if mine is None:
-            raise Conflict("Every seat of this game is taken.", code="game_full")
+            raise Conflict(gettext("Every seat of this game is taken."), code="game_full")
         mine.user = user
     mine.joined_at = timezone.now()
     mine.save(update_fields=["user", "joined_at"])
@@ -254,7 +256,7 @@ def join_game(user: Any, game_id: int | None = None, code: str | None = None) ->
         if game_id is None:
             found = Game.objects.filter(invite_code=code or "").values_list("pk", flat=True).first()
             if found is None:
-                raise GameNotFound("No game has this invitation code.")
+                raise GameNotFound(gettext("No game has this invitation code."))
             game_id = found
         game = lock_game(game_id)
         seats = seats_of(game)
@@ -263,7 +265,7 @@ def join_game(user: Any, game_id: int | None = None, code: str | None = None) ->
             raise GameNotFound()
         if mine is None and code is None:
             require_visible(game, seats, user)  # 404 for private games
-            raise Conflict("This game is no longer open for joining.", code="not_open")
+            raise Conflict(gettext("This game is no longer open for joining."), code="not_open")
         if mine is not None and mine.joined:
             return game, False
         if game.status == Game.Status.OPEN:

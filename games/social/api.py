@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import effective_scopes, is_bearer_token
-from accounts.lookup import active_user_named
+from accounts.lookup import active_user_named, no_player_called
 from accounts.models import User
 from claim.throttling import AnonRateThrottle, UserRateThrottle, UserWriteThrottle
 from games.api import keyset, schema
@@ -133,10 +133,6 @@ class PublicProfileSerializer(serializers.Serializer):
 
 # --- errors ---------------------------------------------------------------------------------------------------------
 
-def _no_player(username: str) -> str:
-    return f"No player is called {username!r}."
-
-
 E404 = schema.error("No active player has this username (letter case aside).", "not_found",
                     "No player is called 'nobody'.")
 E400_PAGE = schema.error("A bad `cursor` or `limit` (`fields` names it).", "invalid",
@@ -153,7 +149,7 @@ def player(username: str) -> User:
     """The active user ``username`` names (accounts.lookup), or 404."""
     found = active_user_named(username)
     if found is None:
-        raise NotFound(_no_player(username))
+        raise NotFound(no_player_called(username))
     return found
 
 

@@ -50,7 +50,7 @@ class Api:
     def post(self, path: str, data: Any = None, **kw):
         if "content_type" in kw:
             return self._run(self.client.post, path, data, **kw)
-        return self._run(self.client.post, path, data if data is not None else {}, format="json")
+        return self._run(self.client.post, path, data if data is not None else {}, format="json", **kw)
 
     # conveniences
     def create(self, **body) -> dict:
