@@ -140,7 +140,7 @@ export function entry(username: string, over: Partial<TournamentDetail["players"
 export function tournamentDetail(over: Partial<TournamentDetail> = {}): TournamentDetail {
   return {
     ...tournament(over), players: [], standings: [], tiebreak_names: ["buchholz", "sonneborn_berger", "wins"], crosstable: [],
-    byes: [], my_entry: null, ...over,
+    byes: [], my_entry: null, league: null, ...over,
   };
 }
 

@@ -189,6 +189,21 @@ describe("a tournament's page", () => {
     expect(box.querySelector("#tour-join")).toBeNull();
   });
 
+  it("a league division's round robin links back to its league, season and division; another tournament does not", async () => {
+    net.routes.set("GET /tournaments/5", running());
+    net.routes.set("GET /tournaments/5/games", { round: null, results: [] });
+    const own = await mount(h(TournamentScreen, { id: 5 }));
+    expect(own.querySelector("#tour-league")).toBeNull();
+    await unmount(own);
+    net.routes.set("GET /tournaments/5", { ...running(), league: { id: 3, name: EVIL, season: 2, division: 1, link: "/api/v1/leagues/3" } });
+    const box = await mount(h(TournamentScreen, { id: 5 }));
+    const link = box.querySelector<HTMLAnchorElement>("#tour-league a")!;
+    expect(link.getAttribute("href")).toBe("#/leagues/3");
+    expect(link.textContent).toBe(`\u2068${EVIL}\u2069 · season 2, division 1`);
+    expect(box.querySelector("#tour-league script")).toBeNull(); // the league's name stays text
+    await unmount(box);
+  });
+
   it("an unknown tournament: the server's words and the way back", async () => {
     net.routes.set("GET /tournaments/99", refuse(404, "not_found", "No such tournament."));
     const box = await mount(h(TournamentScreen, { id: 99 }));

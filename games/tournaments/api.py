@@ -24,7 +24,7 @@ from games.api.views import GameView, call
 from games.rules.registry import GAMES
 
 from . import service
-from .models import TOURNAMENT_FORMATS, TOURNAMENT_STATUSES, Entry, Tournament, TournamentGame
+from .models import TOURNAMENT_FORMATS, TOURNAMENT_STATUSES, Entry, LeagueDivision, Tournament, TournamentGame
 
 TAGS = ["tournaments"]
 PAGE, MOST = 20, 100
@@ -137,7 +137,17 @@ class ByeSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="Username.")
 
 
+class TournamentLeagueSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    season = serializers.IntegerField(help_text="The season's number.")
+    division = serializers.IntegerField(help_text="1 = the top division.")
+    link = serializers.CharField(help_text="The league (GET).")
+
+
 class TournamentDetailSerializer(TournamentSerializer):
+    league = TournamentLeagueSerializer(allow_null=True, help_text="The league whose season's division this "
+                                        "round robin is; null: a tournament of its own.")
     players = EntrySerializer(many=True, help_text="In seed order once started, else in entry order.")
     standings = StandingSerializer(many=True, help_text="Empty before the start.")
     tiebreak_names = serializers.ListField(child=serializers.CharField())
@@ -218,7 +228,19 @@ def detail_payload(t: Tournament, viewer: Any) -> dict[str, Any]:
                        if c["user_id"] in names and c["opponent_id"] in names],
         "byes": [{"round": r, "player": names[u].username} for r, u in byes if u in names],
         "my_entry": _entry(mine) if mine is not None else None,
+        "league": _league_of(t),
     }
+
+
+def _league_of(t: Tournament) -> dict[str, Any] | None:
+    """The league, season and division (from 1, the top) whose round robin ``t`` is, or None: one lookup by the
+    division's unique ``tournament`` index."""
+    division = LeagueDivision.objects.filter(tournament=t).select_related("season__league").first()
+    if division is None:
+        return None
+    league = division.season.league
+    return {"id": league.pk, "name": league.name, "season": division.season.number,
+            "division": division.number + 1, "link": f"/api/v1/leagues/{league.pk}"}
 
 
 # ----------------------------------------------------------------------------------------------- errors

@@ -305,11 +305,18 @@ def test_a_season_cycle_with_a_leaver_and_a_newcomer(play, make_api):
         assert [d["division"] for d in detail["season"]["divisions"]] == [1, 2]
         assert detail["season"]["divisions"][0]["links"]["tournament"] == (
             f"/api/v1/tournaments/{_divisions(s2)[0].tournament_id}")
+        # A division's tournament names its league, season and division (the page links back); a tournament of
+        # its own names none.
+        reader = make_api("reader")
+        lower = reader.get(f"/api/v1/tournaments/{_divisions(s2)[1].tournament_id}").json()
+        Components().check("TournamentDetail", lower, "a league division's tournament")
+        assert lower["league"] == {"id": lg.pk, "name": "Six", "season": 2, "division": 2,
+                                   "link": f"/api/v1/leagues/{lg.pk}"}
         # A league tournament is not the creator's: it does not count against their tournaments.
         with play.commit():
-            for i in range(3):
-                service.create(org, name=f"Cup {i}", kind="claim", format="swiss", rounds=1, max_players=4,
-                               time_control=DAYS)
+            cups = [service.create(org, name=f"Cup {i}", kind="claim", format="swiss", rounds=1, max_players=4,
+                                   time_control=DAYS) for i in range(3)]
+        assert reader.get(f"/api/v1/tournaments/{cups[0].pk}").json()["league"] is None
 
 
 def play_api_detail(make_api, league_id: int) -> dict[str, Any]:

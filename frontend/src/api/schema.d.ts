@@ -4958,6 +4958,8 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
             links: components["schemas"]["TournamentLinks"];
+            /** @description The league whose season's division this round robin is; null: a tournament of its own. */
+            league: components["schemas"]["TournamentLeague"] | null;
             /** @description In seed order once started, else in entry order. */
             players: components["schemas"]["Entry"][];
             /** @description Empty before the start. */
@@ -5001,6 +5003,16 @@ export interface components {
             /** @description The round listed; null: every round. */
             round: number | null;
             results: components["schemas"]["TournamentGame"][];
+        };
+        TournamentLeague: {
+            id: number;
+            name: string;
+            /** @description The season's number. */
+            season: number;
+            /** @description 1 = the top division. */
+            division: number;
+            /** @description The league (GET). */
+            link: string;
         };
         TournamentLinks: {
             self: string;

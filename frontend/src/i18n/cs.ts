@@ -664,6 +664,7 @@ export const cs: Catalogue = {
   "tour.rr_rounds#few": "{n} kola, všechna najednou",
   "tour.rr_rounds#other": "{n} kol, všechna najednou",
   "tour.by": "Založil(a) {name}",
+  "tour.of_league": "{name} · sezóna {season}, divize {division}",
   "tour.rating_range": "Rating {min} až {max}",
   "tour.bots": "Boti se mohou přihlásit",
   "tour.game_days": "Partie, která po {n} dnech ještě běží, se rozhodne.",

@@ -645,6 +645,7 @@ export const de: Catalogue = {
   "tour.rr_rounds#one": "{n} Runde",
   "tour.rr_rounds#other": "{n} Runden, alle gleichzeitig",
   "tour.by": "Angelegt von {name}",
+  "tour.of_league": "{name} · Saison {season}, Liga {division}",
   "tour.rating_range": "Wertung {min} bis {max}",
   "tour.bots": "Bots dürfen teilnehmen",
   "tour.game_days": "Eine Partie, die nach {n} Tagen noch läuft, wird entschieden.",

@@ -644,6 +644,7 @@ export const en = {
   "tour.rr_rounds#one": "{n} round",
   "tour.rr_rounds#other": "{n} rounds, all played at once",
   "tour.by": "Created by {name}",
+  "tour.of_league": "{name} · season {season}, division {division}",
   "tour.rating_range": "Ratings {min} to {max}",
   "tour.bots": "Bots may join",
   "tour.game_days": "A game still running after {n} days is adjudicated.",

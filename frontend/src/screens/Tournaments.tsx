@@ -9,6 +9,7 @@ import { useEffect } from "preact/hooks";
 import { api } from "../api";
 import type { Key } from "../i18n";
 import { unwatchTournament, watchTournament } from "../realtime";
+import { leagueHref } from "../league";
 import { navigate } from "../router";
 import { t, toast, useStore } from "../store";
 import {
@@ -109,6 +110,7 @@ export function TournamentScreen({ id }: { id: number }) {
   return (
     <main class="page" id="main" data-tournament={id} data-status={d.status} data-round={d.current_round}>
       <h1 dir="auto" id="tour-name">{d.name}</h1>
+      {d.league && <p class="small" id="tour-league"><a href={leagueHref(d.league.id)}>{t("tour.of_league", { name: iso(d.league.name), season: d.league.season, division: d.league.division })}</a></p>}
       <p class="t-terms" id="tour-terms">{terms(d)}{d.rated && <> · {t("seek.rated")}</>}</p>
       <p class="row small">
         <span class={`t-status s-${d.status}`} id="tour-status">{t(`tour.status.${d.status}`)}</span>
