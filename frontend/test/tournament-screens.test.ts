@@ -189,7 +189,7 @@ describe("a tournament's page", () => {
     expect(box.querySelector("#tour-join")).toBeNull();
   });
 
-  it("a league division's round robin links back to its league, season and division; another tournament does not", async () => {
+  it("a league division's round robin links back to its league; another tournament does not", async () => {
     net.routes.set("GET /tournaments/5", running());
     net.routes.set("GET /tournaments/5/games", { round: null, results: [] });
     const own = await mount(h(TournamentScreen, { id: 5 }));
@@ -199,9 +199,15 @@ describe("a tournament's page", () => {
     const box = await mount(h(TournamentScreen, { id: 5 }));
     const link = box.querySelector<HTMLAnchorElement>("#tour-league a")!;
     expect(link.getAttribute("href")).toBe("#/leagues/3");
-    expect(link.textContent).toBe(`\u2068${EVIL}\u2069 · season 2, division 1`);
+    expect(link.textContent).toBe(`Part of the league \u2068${EVIL}\u2069`); // season and division: the heading (the name)
     expect(box.querySelector("#tour-league script")).toBeNull(); // the league's name stays text
+    expect(box.querySelector("#tour-name")!.textContent).toBe(`${EVIL} · season 2 · division 1`);
     await unmount(box);
+    set({ lang: "de" });
+    const de = await mount(h(TournamentScreen, { id: 5 }));
+    expect(de.querySelector("#tour-name")!.textContent).toBe(`${EVIL} · Saison 2 · Liga 1`);
+    expect(de.querySelector("#tour-league a")!.textContent).toBe(`Teil der Liga \u2068${EVIL}\u2069`);
+    await unmount(de);
   });
 
   it("an unknown tournament: the server's words and the way back", async () => {

@@ -109,8 +109,9 @@ export function TournamentScreen({ id }: { id: number }) {
   const twoPlayer = d.format !== "tables";
   return (
     <main class="page" id="main" data-tournament={id} data-status={d.status} data-round={d.current_round}>
-      <h1 dir="auto" id="tour-name">{d.name}</h1>
-      {d.league && <p class="small" id="tour-league"><a href={leagueHref(d.league.id)}>{t("tour.of_league", { name: iso(d.league.name), season: d.league.season, division: d.league.division })}</a></p>}
+      {/* a division's round robin: its name, made by the server in English, said in the player's language */}
+      <h1 dir="auto" id="tour-name">{d.league ? t("tour.league_title", { name: d.league.name, season: d.league.season, division: d.league.division }) : d.name}</h1>
+      {d.league && <p class="small" id="tour-league"><a href={leagueHref(d.league.id)}>{t("tour.of_league", { name: iso(d.league.name) })}</a></p>}
       <p class="t-terms" id="tour-terms">{terms(d)}{d.rated && <> · {t("seek.rated")}</>}</p>
       <p class="row small">
         <span class={`t-status s-${d.status}`} id="tour-status">{t(`tour.status.${d.status}`)}</span>
