@@ -31,7 +31,7 @@ MAX_TYPED = 150
 
 def no_player_called(username: str) -> str:
     """The refusal of a typed name that names no active player (a challenge's ``to``, a profile's path, a chat
-    mute), in the request's language; the name quoted as typed (its first :data:`MAX_TYPED` characters)."""
+    report), in the request's language; the name quoted as typed (its first :data:`MAX_TYPED` characters)."""
     return gettext("No player is called {name}.").format(name=repr(username[:MAX_TYPED]))
 
 
