@@ -111,7 +111,7 @@ export function TournamentScreen({ id }: { id: number }) {
     <main class="page" id="main" data-tournament={id} data-status={d.status} data-round={d.current_round}>
       {/* a division's round robin: its name, made by the server in English, said in the player's language */}
       <h1 dir="auto" id="tour-name">{d.league ? t("tour.league_title", { name: d.league.name, season: d.league.season, division: d.league.division }) : d.name}</h1>
-      {d.league && <p class="small" id="tour-league"><a href={leagueHref(d.league.id)}>{t("tour.of_league", { name: iso(d.league.name) })}</a></p>}
+      {d.league && <p class="small" id="tour-league"><a class="tap-link" href={leagueHref(d.league.id)}>{t("tour.of_league", { name: iso(d.league.name) })}</a></p>}
       <p class="t-terms" id="tour-terms">{terms(d)}{d.rated && <> · {t("seek.rated")}</>}</p>
       <p class="row small">
         <span class={`t-status s-${d.status}`} id="tour-status">{t(`tour.status.${d.status}`)}</span>
