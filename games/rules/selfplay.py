@@ -16,10 +16,11 @@ Every move is chosen uniformly among the *distinct* legal moves (``legal_moves``
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections.abc import Iterator, Sequence
+
+import orjson
 
 from games.rules.base import JSON, RulesError
 from games.rules.cards import FACTION_NAMES
@@ -132,12 +133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     factions = [f.strip() for f in args.factions.split(",")] if args.factions else None
     try:
+        # orjson writes the text ``json.dumps(record, separators=(",", ":"))`` writes for a record (text keys,
+        # small integers, ASCII card ids; tests/rules/test_records.py compares them)
         out = sys.stdout
-        # json.dumps(record, separators=(",", ":")); records hold no cycles (not checked for)
-        encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+        dumps = orjson.dumps
         for record in generate(args.game, args.games, args.seed, with_legal=args.with_legal,
                                seats=args.seats, factions=factions):
-            out.write(encode(record))
+            out.write(dumps(record).decode())
             out.write("\n")
     except RulesError as exc:
         parser.exit(2, f"error: {exc}\n")

@@ -82,6 +82,21 @@ def test_selfplay_cli_ndjson_with_legal():
         assert CLAIM_MIX.replay_record(record_wo) == record["result"]
 
 
+@pytest.mark.parametrize(("game", "seats"), [("claim", 2), ("claim2", 2), ("claim-mix", 2), ("claim-mix", 3),
+                                           ("claim-mix", 4), ("inheritors", 2), ("inheritors", 4)])
+@pytest.mark.parametrize("with_legal", [False, True])
+def test_selfplay_cli_prints_each_record_as_compact_stdlib_json(game, seats, with_legal):
+    """The CLI's lines (written by orjson) are ``json.dumps(record, separators=(",", ":"))`` character for
+    character, for every kind and seat count, with and without the legal moves."""
+    flags = ["--with-legal"] if with_legal else []
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert main(["--game", game, "--seats", str(seats), "--games", "25", "--seed", "9", *flags]) == 0
+    expected = [json.dumps(r, separators=(",", ":"))
+                for r in generate(game, 25, 9, with_legal=with_legal, seats=seats)]
+    assert buf.getvalue().splitlines() == expected
+
+
 def test_selfplay_is_deterministic_and_fixed_factions():
     a = list(generate("claim-mix", 5, seed=4, factions=["gnome", "giant", "seer", "troll", "dragon"]))
     b = list(generate("claim-mix", 5, seed=4, factions=["gnome", "giant", "seer", "troll", "dragon"]))
