@@ -177,7 +177,7 @@ ERR_403 = schema.errors(
     ("blocked", "You cannot chat with this player."),
     ("insufficient_scope", "This token lacks the scope: chat:write (or bot:play for a bot account)."))
 ERR_404 = schema.error("No such game, or one you may not watch (the same words).", "not_found",
-                       service.NOT_WATCHABLE)
+                       "No such game (or it is not visible to you).")
 ERR_409 = schema.errors(
     "The room is closed to you.",
     ("chat_closed", "Spectators never write in the players' room; write in the spectators' room."))

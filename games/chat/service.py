@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, IntegerField, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
 
 from accounts.lookup import no_player_called
 from accounts.relations import blocked_among, muted_among
@@ -40,7 +41,6 @@ PAGE_DEFAULT, PAGE_MAX = 50, 100
 RECORD_MAX = 1000
 #: Unread counts stop at this (the inbox shows "99+").
 UNREAD_CAP = 100
-NOT_WATCHABLE = "No such game (or it is not visible to you)."
 
 
 # --------------------------------------------------------------------------------------------- access
@@ -72,10 +72,10 @@ def _place(user: Any, game_id: int) -> Place:
     """The game (404 when the user may not see it at all, with the same words as "no such game")."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise GameNotFound(NOT_WATCHABLE)
+        raise GameNotFound()
     place = Place(game, seats_of(game), user)
     if not (place.player or place.invited or place.spectator or game.status == Game.Status.FINISHED):
-        raise GameNotFound(NOT_WATCHABLE)
+        raise GameNotFound()
     return place
 
 
@@ -110,8 +110,8 @@ def history(user: Any, game_id: int, room: str | None, before: int | None, limit
 
 def _closed_reading(room: str, place: Place) -> str:
     if room == PLAYERS:
-        return "Only the players read their room while the game is on; spectators read it after the end."
-    return "The spectators' room opens to the players when the game ends."
+        return gettext("Only the players read their room while the game is on; spectators read it after the end.")
+    return gettext("The spectators' room opens to the players when the game ends.")
 
 
 # --------------------------------------------------------------------------------------------- writing
@@ -120,10 +120,11 @@ def post(user: Any, game_id: int, room: str | None, phrase: str | None, text: st
     """Write one line (the checks of docs/api.md, "Chat", in that order); its ``ChatLine`` in the author's
     language. The pushes and notifications go on commit (:func:`_deliver`)."""
     if (phrase is None) == (text is None):
-        raise InvalidRequest("Send either a quick phrase (phrase) or free text (text), not both or neither.")
+        raise InvalidRequest(gettext("Send either a quick phrase (phrase) or free text (text), not both or "
+                                     "neither."))
     if phrase is not None and phrase not in phrases.CODES:
-        raise InvalidRequest(f"Unknown phrase {phrase[:40]!r}; the phrases are: {', '.join(phrases.CODES)}.",
-                             field="phrase")
+        raise InvalidRequest(gettext("Unknown phrase {phrase}; the phrases are: {codes}.").format(
+            phrase=repr(phrase[:40]), codes=", ".join(phrases.CODES)), field="phrase")
     if text is not None:
         text = text.strip()
         why = problem(text)
@@ -133,28 +134,29 @@ def post(user: Any, game_id: int, room: str | None, phrase: str | None, text: st
     game = place.game
     room = _room(room, place)
     if user.chat_banned:
-        raise Forbidden("An operator has taken away your chat: you can no longer write in any game.",
+        raise Forbidden(gettext("An operator has taken away your chat: you can no longer write in any game."),
                         code="chat_banned")
     if game.status == Game.Status.ABORTED and game.started_at is None:
-        raise Conflict("This game was aborted before it started: its chat is closed.", code="chat_closed")
+        raise Conflict(gettext("This game was aborted before it started: its chat is closed."), code="chat_closed")
     if room == PLAYERS:
         if place.spectator:
-            raise Conflict("Spectators never write in the players' room; write in the spectators' room.",
+            raise Conflict(gettext("Spectators never write in the players' room; write in the spectators' room."),
                            code="chat_closed")
         if not place.player:
-            raise Forbidden("Only the players of this game write in its players' room"
-                            + (": join the game first." if place.invited else "."), code="not_a_player")
+            raise Forbidden(gettext("Only the players of this game write in its players' room: join the game first.")
+                            if place.invited else gettext("Only the players of this game write in its players' room."),
+                            code="not_a_player")
         humans = place.human_ids()
         if len(humans) == 2 and blocked_among(user.pk, humans):
-            raise Forbidden("You cannot chat with this player.", code="blocked")
+            raise Forbidden(gettext("You cannot chat with this player."), code="blocked")
     else:
         if place.player and not place.ended:
-            raise Conflict("Players write in the players' room; the spectators' room opens to them after the end.",
-                           code="chat_closed")
+            raise Conflict(gettext("Players write in the players' room; the spectators' room opens to them after "
+                                   "the end."), code="chat_closed")
         if not place.player and not place.spectator:
             if place.invited:
-                raise Forbidden("Join the game first.", code="not_a_player")
-            raise GameNotFound(NOT_WATCHABLE)
+                raise Forbidden(gettext("Join the game first."), code="not_a_player")
+            raise GameNotFound()
     msg = ChatMessage.objects.create(game=game, author=user, room=room, phrase=phrase, text=text)
     msg.author = user
     transaction.on_commit(lambda: _deliver(msg, place), robust=True)
@@ -214,7 +216,7 @@ def mark_read(user: Any, game_id: int, last_id: int) -> dict[str, Any]:
     "unread_chat"}``."""
     place = _place(user, game_id)
     if not place.player:
-        raise Forbidden("Only the players of this game keep a read marker of its chat.", code="not_a_player")
+        raise Forbidden(gettext("Only the players of this game keep a read marker of its chat."), code="not_a_player")
     newest = ChatMessage.objects.filter(game_id=game_id, room=PLAYERS).aggregate(m=Max("id"))["m"] or 0
     last_id = max(0, min(last_id, newest))
     marker, _ = ChatRead.objects.get_or_create(user=user, game_id=game_id)
@@ -303,7 +305,7 @@ def report(user: Any, username: str, game_id: int | None, message_id: int | None
     if other is None:
         raise InvalidRequest(no_player_called(username), field="username")
     if other.pk == user.pk:
-        raise InvalidRequest("You cannot report yourself.", field="username")
+        raise InvalidRequest(gettext("You cannot report yourself."), field="username")
     game = None
     if game_id is not None:
         game = _place(user, game_id).game
@@ -320,7 +322,7 @@ def report(user: Any, username: str, game_id: int | None, message_id: int | None
             else:
                 mismatch = not place.may_read(found.room)
         if mismatch:
-            raise InvalidRequest("No such line by this player in this game.", field="message_id")
+            raise InvalidRequest(gettext("No such line by this player in this game."), field="message_id")
         message = found
         game = game or place.game
     note = note.strip()

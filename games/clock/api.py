@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -144,9 +145,10 @@ class VacationPeriodSerializer(ClosedSerializer):
     def validate_start(self, value: Any) -> Any:
         now = timezone.now()
         if value < now - timedelta(days=1):
-            raise ValidationError("A vacation period cannot start in the past: pick today or a later day.")
+            raise ValidationError(gettext("A vacation period cannot start in the past: pick today or a later day."))
         if value > now + timedelta(days=BOOK_AHEAD_DAYS):
-            raise ValidationError(f"A vacation period can be booked at most {BOOK_AHEAD_DAYS} days ahead.")
+            raise ValidationError(gettext("A vacation period can be booked at most {days} days ahead.").format(
+                days=BOOK_AHEAD_DAYS))
         return value
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 import claim.tasks
 from games.service import Conflict, InvalidRequest, ServiceError
@@ -34,8 +35,12 @@ def take_period(user: Any, start: datetime, days: int) -> VacationPeriod:
     with transaction.atomic():
         acc = account_for(user, lock=True)
         if days < 1 or days > acc.balance:
-            raise ValueError(f"You have {math.floor(acc.balance)} vacation day(s) left and asked for {days}: book "
-                             f"fewer days, or wait: one more day comes every {accrual_every_days()} days.")
+            left = math.floor(acc.balance)
+            message = ngettext("You have {count} vacation day left and asked for {days}: book fewer days, or wait: "
+                               "one more day comes every {every} days.",
+                               "You have {count} vacation days left and asked for {days}: book fewer days, or "
+                               "wait: one more day comes every {every} days.", left)
+            raise ValueError(message.format(count=left, days=days, every=accrual_every_days()))
         acc.balance -= days
         acc.save(update_fields=["balance"])
         period = VacationPeriod.objects.create(user=user, start=start, end=start + days * DAY, days=days)
@@ -47,7 +52,7 @@ def _locked_period(user: Any, period_id: int) -> VacationPeriod:
     """The user's period ``period_id``, locked (caller holds the account lock); 404 for anyone else's."""
     found = VacationPeriod.objects.select_for_update().filter(pk=period_id, user=user).first()
     if found is None:
-        raise PeriodNotFound("No such vacation period of yours (it may have been cancelled).")
+        raise PeriodNotFound(gettext("No such vacation period of yours (it may have been cancelled)."))
     return found
 
 
@@ -74,10 +79,11 @@ def cancel_period(user: Any, period_id: int) -> float:
         acc = account_for(user, lock=True)
         period = _locked_period(user, period_id)
         if period.end <= now:
-            raise Conflict("This vacation period is over; there is nothing left to cancel.", code="period_over")
+            raise Conflict(gettext("This vacation period is over; there is nothing left to cancel."),
+                           code="period_over")
         if period.start <= now:
-            raise Conflict("This vacation period has started, so it cannot be cancelled: shorten it instead "
-                           "(the days already begun are used).", code="period_started")
+            raise Conflict(gettext("This vacation period has started, so it cannot be cancelled: shorten it instead "
+                                   "(the days already begun are used)."), code="period_started")
         given = _give_back(acc, period.days)
         old = (period.start, period.end)
         period.delete()
@@ -95,26 +101,34 @@ def shorten_period(user: Any, period_id: int, days: int | None = None,
         acc = account_for(user, lock=True)
         period = _locked_period(user, period_id)
         if period.end <= now:
-            raise Conflict("This vacation period is over; it cannot be changed.", code="period_over")
+            raise Conflict(gettext("This vacation period is over; it cannot be changed."), code="period_over")
         least = max(1, days_started(period, now))
         if least >= period.days:
-            raise Conflict(f"This vacation period is in its last day (until {_iso(period.end)}); there is no "
-                           f"whole day left to give back.", code="period_last_day")
+            raise Conflict(gettext("This vacation period is in its last day (until {end}); there is no whole day "
+                                   "left to give back.").format(end=_iso(period.end)), code="period_last_day")
         if days is None:
             if end is None:
-                raise InvalidRequest("Give the new length (days) or the new end.", field="days")
+                raise InvalidRequest(gettext("Give the new length (days) or the new end."), field="days")
             if end <= period.start:
-                raise InvalidRequest(f"The new end must be after the period's start ({_iso(period.start)}); to "
-                                     f"drop a period that has not started, cancel it.", field="end")
+                raise InvalidRequest(gettext("The new end must be after the period's start ({start}); to drop a "
+                                             "period that has not started, cancel it.").format(
+                    start=_iso(period.start)), field="end")
             days = days_until(period, end)
         if days >= period.days:
-            raise InvalidRequest(f"A period can only be shortened: it has {period.days} day(s), so ask for fewer "
-                                 f"(to make it longer, book another period).", field="days")
+            message = ngettext("A period can only be shortened: it has {count} day, so ask for fewer (to make it "
+                               "longer, book another period).",
+                               "A period can only be shortened: it has {count} days, so ask for fewer (to make it "
+                               "longer, book another period).", period.days)
+            raise InvalidRequest(message.format(count=period.days), field="days")
         if days < least:
             if period.start > now:
-                raise InvalidRequest("A period has at least 1 day; to drop it altogether, cancel it.", field="days")
-            raise InvalidRequest(f"{least} day(s) of this period have begun and are used: it can end after day "
-                                 f"{least} at the earliest ({_iso(period.start + least * DAY)}).", field="days")
+                raise InvalidRequest(gettext("A period has at least 1 day; to drop it altogether, cancel it."),
+                                     field="days")
+            message = ngettext("{count} day of this period has begun and is used: it can end after day {count} at "
+                               "the earliest ({end}).",
+                               "{count} days of this period have begun and are used: it can end after day {count} "
+                               "at the earliest ({end}).", least)
+            raise InvalidRequest(message.format(count=least, end=_iso(period.start + least * DAY)), field="days")
         old = (period.start, period.end)
         given = _give_back(acc, period.days - days)
         period.days, period.end = days, period.start + days * DAY

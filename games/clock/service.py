@@ -33,6 +33,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.models import Game, GameClock, GameEvent, Seat, SeatDeparture
 from games.service import (
@@ -60,8 +61,8 @@ GIVE_TIME_MAX_LEFT = timedelta(days=14)
 
 
 #: The refusal of a pause request in a tournament game.
-TOURNAMENT_NO_PAUSE = ("A tournament game cannot be paused: every game of a tournament runs on its time control, "
-                       "without pauses or vacation.")
+TOURNAMENT_NO_PAUSE = gettext_lazy("A tournament game cannot be paused: every game of a tournament runs on its time "
+                                   "control, without pauses or vacation.")
 
 
 def _tournament_clock(game: Game) -> bool:
@@ -233,9 +234,9 @@ def _bank_after(game: Game, seats: list[Seat]) -> None:
 def _days(td: timedelta) -> str:
     """``timedelta(days=13, hours=5)`` -> "13 days 5 hours" (whole hours, for people)."""
     days, hours = divmod(max(int(td.total_seconds()), 0) // 3600, 24)
-    parts = [f"{days} day" + ("s" if days != 1 else "")] if days else []
+    parts = [ngettext("{count} day", "{count} days", days).format(count=days)] if days else []
     if hours or not parts:
-        parts.append(f"{hours} hour" + ("s" if hours != 1 else ""))
+        parts.append(ngettext("{count} hour", "{count} hours", hours).format(count=hours))
     return " ".join(parts)
 
 
@@ -263,18 +264,18 @@ def give_time(user: Any, game_id: int) -> Game:
     """An opponent gives the seat(s) to act one more day (one tap). 409 if it is the caller's own turn, or
     beyond the limits: :data:`GIVE_TIME_PER_GAME` per player and game, :data:`GIVE_TIME_MAX_LEFT` left."""
     with transaction.atomic():
-        game, seats, mine = lock_joined_seat(user, game_id, active="Only a game in play has a clock.")
+        game, seats, mine = lock_joined_seat(user, game_id, active=gettext("Only a game in play has a clock."))
         to_act = seats_to_act(game)
         if mine.index in to_act:
-            raise Conflict("You cannot give yourself more time.", code="own_turn")
+            raise Conflict(gettext("You cannot give yourself more time."), code="own_turn")
         targets = [s.index for s in seats if s.index in to_act and not s.is_ai]
         clock = clock_row(game)
         if not targets or (game.deadline is None and (clock is None or clock.control != clock.Control.BANK)):
-            raise Conflict("Nobody's clock is running.", code="no_clock")
+            raise Conflict(gettext("Nobody's clock is running."), code="no_clock")
         given = _given_by(game, mine.index)
         if given + GIVE_TIME > GIVE_TIME_PER_GAME:
-            raise Conflict(f"You have given {_days(given)} in this game, the most one player may give.",
-                           code="give_time_limit")
+            raise Conflict(gettext("You have given {time} in this game, the most one player may give.").format(
+                time=_days(given)), code="give_time_limit")
         old = game.deadline
         bump(game, "time_given", mine.index, [{"type": "time_given", "by": mine.index, "to": targets,
                                                "seconds": int(GIVE_TIME.total_seconds())}])
@@ -291,8 +292,9 @@ def give_time(user: Any, game_id: int) -> Game:
             game.deadline = max(old, timezone.now()) + GIVE_TIME
         left = _longest_left(game, clock, targets, timezone.now())
         if left > GIVE_TIME_MAX_LEFT:  # raised inside the transaction: nothing of this gift is stored
-            raise Conflict(f"That would leave {_days(left)} for this move; a gift may not leave anyone more "
-                           f"than {_days(GIVE_TIME_MAX_LEFT)}.", code="time_left_limit")
+            raise Conflict(gettext("That would leave {time} for this move; a gift may not leave anyone more than "
+                                   "{most}.").format(time=_days(left), most=_days(GIVE_TIME_MAX_LEFT)),
+                           code="time_left_limit")
         game.save()
         after_commit(game, seats)
     return game
@@ -302,9 +304,9 @@ def request_pause(user: Any, game_id: int) -> Game:
     """Ask for a pause; once every human seat has asked, the clock stops (no deadline) until someone
     resumes or moves."""
     with transaction.atomic():
-        game, seats, mine = lock_joined_seat(user, game_id, active="Only a game in play can be paused.")
+        game, seats, mine = lock_joined_seat(user, game_id, active=gettext("Only a game in play can be paused."))
         if _tournament_clock(game):
-            raise Conflict(TOURNAMENT_NO_PAUSE, code="tournament_game")
+            raise Conflict(str(TOURNAMENT_NO_PAUSE), code="tournament_game")
         clock, _ = GameClock.objects.get_or_create(game=game, defaults={
             "control": GameClock.Control.DAYS if game.days_per_move else GameClock.Control.UNLIMITED})
         game.clock = clock  # the answer shows this row (the lock may have cached "no clock")
@@ -336,7 +338,7 @@ def resume(user: Any, game_id: int) -> Game:
         game, seats, mine = lock_joined_seat(user, game_id)
         clock = clock_row(game)
         if game.status != Game.Status.ACTIVE or clock is None or clock.paused_at is None:
-            raise Conflict("This game is not paused.", code="not_paused")
+            raise Conflict(gettext("This game is not paused."), code="not_paused")
         now = timezone.now()
         end_pause(game, clock, seats, now)
         bump(game, "resumed", mine.index, [{"type": "resumed", "seat": mine.index}])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
@@ -22,7 +23,7 @@ from games.api.views import CreateGameThrottle
 from games.models import DAYS_PER_MOVE_CHOICES
 from games.rules.base import RulesError
 from games.rules.registry import GAMES
-from games.service.clock import parse_time_control
+from games.service.clock import UNLIMITED_RATED, parse_time_control
 
 from . import lobby, schema, service
 from .models import Seek
@@ -49,13 +50,15 @@ class SeekMatched(APIException):
 
 
 class UnlimitedRated(APIException):
-    """The same answer as creating a rated unlimited game (``POST /games``)."""
+    """The same answer as creating a rated unlimited game (``POST /games``), in the request's language."""
 
     status_code = 400
     default_code = "unlimited_rated"
-    default_detail = ("Unlimited games are never rated: choose days per move or a bank clock, or an "
-                      "unrated game.")
-    payload = {"fields": {"rated": [default_detail]}}
+    default_detail = UNLIMITED_RATED
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.payload = {"fields": {"rated": [str(self.detail)]}}
 
 
 def seek_payload(s: Seek) -> dict[str, Any]:
@@ -96,13 +99,14 @@ class _GameChoiceSerializer(ClosedSerializer):
     def validate(self, data):
         info = GAMES[data["kind"]].info
         if not info.min_seats <= data["seats"] <= info.max_seats:
-            raise serializers.ValidationError({"seats": [f"{info.title} is played by {info.min_seats}-"
-                                                         f"{info.max_seats} players."]})
+            message = gettext("{game} is played by {low}-{high} players.")
+            raise serializers.ValidationError({"seats": [message.format(game=info.title, low=info.min_seats,
+                                                                        high=info.max_seats)]})
         tc = data.pop("time_control", None)
         if tc is not None:
             if "days_per_move" in self.initial_data and data["days_per_move"] != tc.get("days_per_move"):
-                raise serializers.ValidationError({"days_per_move": ["Give the time control once: time_control, "
-                                                                     "or days_per_move, not both."]})
+                raise serializers.ValidationError({"days_per_move": [gettext(
+                    "Give the time control once: time_control, or days_per_move, not both.")]})
             data["days_per_move"] = tc.get("days_per_move")  # days (or None: bank, unlimited)
             data["time_control"] = tc if tc["type"] == "bank" else None
         if data["rated"] and data["days_per_move"] is None and data.get("time_control") is None:
@@ -127,8 +131,9 @@ class QuickSerializer(_GameChoiceSerializer):
 
 def _check_cap(user: Any) -> None:
     if service.at_cap(user):
-        raise TooManyGames(f"You are playing {service.current_games(user)} games, the most allowed for now "
-                           f"({service.game_cap(user)}); it grows as you finish games.")
+        message = gettext("You are playing {count} games, the most allowed for now ({most}); it grows as you "
+                          "finish games.")
+        raise TooManyGames(message.format(count=service.current_games(user), most=service.game_cap(user)))
 
 
 def _create(fn: Any, user: Any, fields: dict[str, Any]) -> Seek:
@@ -182,7 +187,7 @@ class SeekDetailView(APIView):
         except service.SeekMatched as exc:
             raise SeekMatched(str(exc)) from None
         if not found:
-            raise NotFound("No open seek of yours with this id.")
+            raise NotFound(gettext("No open seek of yours with this id."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -199,12 +204,15 @@ class QuickView(_PostThrottled):
         return Response(seek_payload(seek), status=status.HTTP_201_CREATED)
 
 
+SEEK_BLOCKED = gettext_noop("You cannot join this player's seek.")
+
+
 class SeekBlocked(APIException):
     """Joining the seek of a user who has a block with you (either way): never listed for you."""
 
     status_code = 403
     default_code = "blocked"
-    default_detail = "You cannot join this player's seek."
+    default_detail = gettext_lazy(SEEK_BLOCKED)
 
 
 class SeekGone(APIException):
@@ -260,7 +268,7 @@ class SeekAcceptView(_PostThrottled):
         responses={201: schema.SeekOutSerializer, 404: schema_errors.error("No open seek with this id.", "not_found",
                                                                           "No open seek with this id."),
                    409: schema.E409_ACCEPT, **schema.STD,
-                   403: schema_errors.e403_blocked(SeekBlocked.default_detail)},
+                   403: schema_errors.e403_blocked(SEEK_BLOCKED)},
         summary="Join another player's open seek (from the lobby)",
         description="Posts a seek of yours with the chosen seek's terms and pairs it with that seek, by the rules "
                     "and locks of the seek pairing. The answer is your seek: `status` `matched` with `game_id` "
@@ -273,7 +281,7 @@ class SeekAcceptView(_PostThrottled):
         try:
             seek, _ = lobby.accept(request.user, seek_id)
         except LookupError:
-            raise NotFound("No open seek with this id.") from None
+            raise NotFound(gettext("No open seek with this id.")) from None
         except lobby.Blocked:
             raise SeekBlocked() from None
         except lobby.NotJoinable as exc:

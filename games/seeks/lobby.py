@@ -31,6 +31,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.relations import blocked_among, blocked_between
@@ -73,12 +74,13 @@ def refusal(user: Any, seek: Seek, mine: int, theirs: int, now: datetime, reliab
     if seek.user.is_bot and not user.is_bot:
         pass  # a human choosing a bot's seek opts in
     elif user.is_bot and not seek.user.is_bot and not seek.bots_welcome:
-        return "This player's seek does not welcome bot accounts."
+        return gettext("This player's seek does not welcome bot accounts.")
     w = service.window(seek, now)
     if w is not None and abs(mine - theirs) > w:
-        return f"Your rating ({mine}) is outside this seek's window ({theirs} ± {round(w)})."
+        return gettext("Your rating ({mine}) is outside this seek's window ({theirs} ± {window}).").format(
+            mine=mine, theirs=theirs, window=round(w))
     if seek.min_reliability and reliability() < seek.min_reliability:
-        return f"This seek asks for a reliability of at least {seek.min_reliability}."
+        return gettext("This seek asks for a reliability of at least {least}.").format(least=seek.min_reliability)
     return None
 
 
@@ -150,8 +152,8 @@ def accept(user: Any, seek_id: int) -> tuple[Seek, Game | None]:
     if target is None:
         raise LookupError(seek_id)
     if target.user_id == user.pk:
-        raise NotJoinable("own_seek", "This is your own seek: it waits for another player (cancel it from your "
-                                      "inbox).")
+        raise NotJoinable("own_seek", gettext("This is your own seek: it waits for another player (cancel it from "
+                                              "your inbox)."))
     if blocked_between(user.pk, target.user_id):
         raise Blocked()
     pool = pool_for(target.kind, target.seats)
@@ -168,7 +170,8 @@ def accept(user: Any, seek_id: int) -> tuple[Seek, Game | None]:
         mine = service._new_seek(user, fields)
         game, _ = service._pair_once(mine.pk, False, partner=target.pk)
         if game is None and target.seats == 2:
-            raise NotJoinable("seek_taken", "This seek can no longer be joined (it was just paired or cancelled, "
-                                            "or its player has no room for another game): choose another.")
+            raise NotJoinable("seek_taken", gettext("This seek can no longer be joined (it was just paired or "
+                                                    "cancelled, or its player has no room for another game): "
+                                                    "choose another."))
     mine.refresh_from_db()
     return mine, game

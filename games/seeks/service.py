@@ -47,6 +47,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Relation, User
 from games.ai import LEVELS
@@ -324,8 +325,8 @@ class TooManySeeks(Exception):
     """The user already has :func:`max_open` open seeks."""
 
     def __init__(self, open_seeks: int, most: int) -> None:
-        super().__init__(f"You have {open_seeks} open seeks, the most allowed ({most}): cancel one first, or wait "
-                         f"for a pairing.")
+        super().__init__(gettext("You have {count} open seeks, the most allowed ({most}): cancel one first, or "
+                                 "wait for a pairing.").format(count=open_seeks, most=most))
 
 
 def max_open() -> int:
@@ -356,8 +357,8 @@ class SeekMatched(Exception):
 
     def __init__(self, seek: Seek) -> None:
         self.seek = seek
-        super().__init__(f"This seek was already paired: your game is {seek.game_id} "
-                         f"(/api/v1/games/{seek.game_id}); resign or abort it there.")
+        super().__init__(gettext("This seek was already paired: your game is {game} (/api/v1/games/{game}); "
+                                 "resign or abort it there.").format(game=seek.game_id))
 
 
 def cancel_seek(user: Any, seek_id: int) -> bool:

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy
 
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameClock, GameEvent, Seat
 
@@ -103,11 +103,14 @@ def _seconds(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
+UNLIMITED_RATED = gettext_lazy("Unlimited games are never rated: choose days per move or a bank clock, or an "
+                               "unrated game.")
+
+
 def refuse_unlimited_rated(rated: bool, control: TimeControl) -> None:
-    """Unlimited games are never rated: 400 ``unlimited_rated`` (``POST /games`` and challenges alike)."""
+    """Unlimited games are never rated: 400 ``unlimited_rated`` (``POST /games``, challenges and seeks alike)."""
     if rated and not control.timed:
-        raise InvalidRequest(gettext("Unlimited games are never rated: choose days per move or a bank clock, or an "
-                                     "unrated game."), field="rated", code="unlimited_rated")
+        raise InvalidRequest(str(UNLIMITED_RATED), field="rated", code="unlimited_rated")
 
 
 def parse_time_control(value: Mapping[str, Any] | None, days_per_move: int | None = None) -> TimeControl:

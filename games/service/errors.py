@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 
 class ServiceError(Exception):
     status = 400
@@ -38,8 +40,8 @@ class GameNotFound(ServiceError):
     status = 404
     code = "not_found"
 
-    def __init__(self, message: str = "No such game (or it is not visible to you).", **kw: Any) -> None:
-        super().__init__(message, **kw)
+    def __init__(self, message: str | None = None, **kw: Any) -> None:
+        super().__init__(gettext("No such game (or it is not visible to you).") if message is None else message, **kw)
 
 
 class Forbidden(ServiceError):

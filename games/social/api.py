@@ -171,9 +171,9 @@ class SocialView(APIView):
 
 
 def _relation_view(kind: str, noun: str) -> type[SocialView]:
-    verb = service.VERBS[kind]
-    e400 = schema.error("The username is yours (`fields.username`).", "invalid", f"You cannot {verb} yourself.",
-                        fields={"username": [f"You cannot {verb} yourself."]})
+    verb, yourself = service.VERBS[kind], service.YOURSELF[kind]
+    e400 = schema.error("The username is yours (`fields.username`).", "invalid", yourself,
+                        fields={"username": [yourself]})
     more = {
         service.FOLLOW: "Following someone who blocks you, or whom you block, is 403 `blocked` (the message never "
                         "says who blocked whom). A new follow tells them (`followed` event) unless they block or "

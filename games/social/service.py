@@ -21,6 +21,7 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from accounts import relations
 from accounts.models import Relation, User
@@ -46,7 +47,10 @@ RECENT_GAMES = 10
 LISTS = {"following": (FOLLOW, True), "followers": (FOLLOW, False), "blocks": (BLOCK, True), "mutes": (MUTE, True)}
 VERBS = {FOLLOW: "follow", BLOCK: "block", MUTE: "mute"}
 #: The neutral refusal of a follow across a block, either way (never who blocked whom).
-BLOCKED_FOLLOW = "You cannot follow this player."
+BLOCKED_FOLLOW = gettext_noop("You cannot follow this player.")
+#: Refusing a relation to oneself, by kind (whole sentences, for the translations).
+YOURSELF = {FOLLOW: gettext_noop("You cannot follow yourself."), BLOCK: gettext_noop("You cannot block yourself."),
+            MUTE: gettext_noop("You cannot mute yourself.")}
 
 
 def _iso(dt: Any) -> str:
@@ -66,11 +70,11 @@ def set_relation(me: User, kind: str, other: User, on: bool) -> dict[str, Any]:
     Idempotent. A follow across a block, either way, is refused (:class:`Blocked`, neutral words); blocking ends
     both follows (:func:`accounts.relations.add`)."""
     if other.pk == me.pk:
-        raise InvalidRequest(f"You cannot {VERBS[kind]} yourself.", field="username")
+        raise InvalidRequest(gettext(YOURSELF[kind]), field="username")
     if not on:
         relations.remove(me.pk, kind, other.pk)
     elif kind == FOLLOW and relations.blocked_between(me.pk, other.pk):
-        raise Blocked(BLOCKED_FOLLOW)
+        raise Blocked(gettext(BLOCKED_FOLLOW))
     else:
         relations.add(me.pk, kind, other.pk)
     return relationship(me.pk, other)

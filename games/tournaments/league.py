@@ -27,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.relations import blocked_among
 from games.ratings.service import pool_for
@@ -104,44 +105,48 @@ def terms(*, name: str, kind: str, time_control: Mapping[str, Any] | None, start
     """A league's terms checked (400 naming the field), as the model's fields (the API and the admin's form)."""
     name = (name or "").strip()
     if not name:
-        raise InvalidRequest("Give the league a name.", field="name")
+        raise InvalidRequest(gettext("Give the league a name."), field="name")
     if len(name) > 60:
-        raise InvalidRequest("A league's name has at most 60 characters.", field="name")
+        raise InvalidRequest(gettext("A league's name has at most 60 characters."), field="name")
     service.seat_sizes(Tournament.Format.ROUND_ROBIN, kind)  # 400 unless a 2-player kind
     try:
         get_rules(kind).normalize_options(dict(options or {}), 2)
     except RulesError as exc:
         raise InvalidRequest(str(exc), field="options", code="invalid_options") from None
     if time_control is None:
-        raise InvalidRequest('A league needs a time control, e.g. {"type": "days", "days_per_move": 3}.',
+        raise InvalidRequest(gettext('A league needs a time control, e.g. {"type": "days", "days_per_move": 3}.'),
                              field="time_control")
     control = parse_time_control(time_control)
     if not control.timed:
-        raise InvalidRequest("League games need a time control: days per move or a bank clock, not unlimited.",
-                             field="time_control")
+        raise InvalidRequest(gettext("League games need a time control: days per move or a bank clock, not "
+                                     "unlimited."), field="time_control")
     for field, value, low, high in (("division_size", division_size, MIN_DIVISION, MAX_DIVISION),
                                     ("season_days", season_days, MIN_SEASON_DAYS, MAX_SEASON_DAYS),
                                     ("max_members", max_members, division_size, MAX_MEMBERS)):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidRequest(f"{field} must be between {low} and {high}.", field=field)
+            raise InvalidRequest(gettext("{field} must be between {low} and {high}.").format(
+                field=field, low=low, high=high), field=field)
     most = division_size // 2
     if isinstance(movers, bool) or not isinstance(movers, int) or not 1 <= movers <= most:
-        raise InvalidRequest(f"movers (promoted and relegated per division) must be between 1 and {most} for "
-                             f"divisions of {division_size}.", field="movers")
+        raise InvalidRequest(gettext("movers (promoted and relegated per division) must be between 1 and {most} "
+                                     "for divisions of {size}.").format(most=most, size=division_size),
+                             field="movers")
     for field, bound in (("rating_min", rating_min), ("rating_max", rating_max)):
         if bound is not None and not 0 <= bound <= service.MAX_RATING:
-            raise InvalidRequest(f"{field} must be between 0 and {service.MAX_RATING}.", field=field)
+            raise InvalidRequest(gettext("{field} must be between {low} and {high}.").format(
+                field=field, low=0, high=service.MAX_RATING), field=field)
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
-        raise InvalidRequest(f"rating_min ({rating_min}) cannot be above rating_max ({rating_max}).",
-                             field="rating_min")
+        raise InvalidRequest(gettext("rating_min ({low}) cannot be above rating_max ({high}).").format(
+            low=rating_min, high=rating_max), field="rating_min")
     service.check_reliability_term(min_reliability)
     now = timezone.now()
     if starts_at is None or not now < starts_at <= now + MAX_START_AHEAD:
-        raise InvalidRequest(f"starts_at (the first season's start) must be in the future, at most "
-                             f"{MAX_START_AHEAD.days} days ahead.", field="starts_at")
+        raise InvalidRequest(gettext("starts_at (the first season's start) must be in the future, at most {days} "
+                                     "days ahead.").format(days=MAX_START_AHEAD.days), field="starts_at")
     if control.control == "days" and (control.days_per_move or 0) * 2 > season_days:
-        raise InvalidRequest(f"With {control.days_per_move} days per move a game needs more than {season_days} days: "
-                             "lengthen season_days or shorten the time control.", field="season_days")
+        raise InvalidRequest(gettext("With {days} days per move a game needs more than {most} days: lengthen "
+                                     "season_days or shorten the time control.").format(
+            days=control.days_per_move, most=season_days), field="season_days")
     return {"name": name, "kind": kind, "options": dict(options or {}), "control": control.control,
             "days_per_move": control.days_per_move, "initial_seconds": control.initial_seconds,
             "increment_seconds": control.increment_seconds, "cap_seconds": control.cap_seconds, "rated": bool(rated),
@@ -160,8 +165,8 @@ def create(user: Any, **kw: Any) -> League:
         if not user.is_staff:
             count = League.objects.filter(created_by=user).exclude(status=Status.CLOSED).count()
             if count >= MAX_NOT_CLOSED:
-                raise service.TournamentConflict(f"You have {count} leagues not closed, the most allowed.",
-                                                 code="too_many_leagues")
+                raise service.TournamentConflict(gettext("You have {count} leagues not closed, the most "
+                                                         "allowed.").format(count=count), code="too_many_leagues")
         return League.objects.create(created_by=user, created_at=timezone.now(), **fields)
 
 
@@ -174,29 +179,34 @@ def join(user: Any, league_id: int) -> League:
     with transaction.atomic():
         lg = _lock(league_id)
         if lg.status == Status.CLOSED or lg.closing:
-            raise service.TournamentConflict("This league is closed: it takes no new members.", code="not_open")
+            raise service.TournamentConflict(gettext("This league is closed: it takes no new members."),
+                                             code="not_open")
         mine = LeagueMember.objects.filter(league=lg, user=user).first()
         if mine is not None:
             if mine.left_at is not None:
-                raise service.TournamentConflict("You left this league: you can join again once the season ends.",
-                                                 code="already_member")
-            raise service.TournamentConflict("You are already a member of this league.", code="already_member")
+                raise service.TournamentConflict(gettext("You left this league: you can join again once the "
+                                                         "season ends."), code="already_member")
+            raise service.TournamentConflict(gettext("You are already a member of this league."),
+                                             code="already_member")
         if getattr(user, "is_bot", False) and not lg.bots_allowed:
-            raise service.EntryRefused("This league takes no bots.", code="bots_not_allowed")
+            raise service.EntryRefused(gettext("This league takes no bots."), code="bots_not_allowed")
         if lg.rating_min is not None or lg.rating_max is not None:
             pool = rating_pool(lg)
             rating = service.ratings(pool, [user.pk])[user.pk]
             if ((lg.rating_min is not None and rating < lg.rating_min)
                     or (lg.rating_max is not None and rating > lg.rating_max)):
-                raise service.EntryRefused(f"Your rating in {pool} is {rating}; this league takes players rated "
-                                           f"{service._span(lg.rating_min, lg.rating_max)}.",
+                message = gettext("Your rating in {pool} is {rating}; this league takes players rated {span}.")
+                raise service.EntryRefused(message.format(pool=pool, rating=rating,
+                                                          span=service._span(lg.rating_min, lg.rating_max)),
                                            code="rating_out_of_range")
-        service.refuse_unreliable(user, lg.min_reliability, "this league")
+        service.refuse_unreliable(user, lg.min_reliability, league=True)
         if lg.member_count >= lg.max_members:
-            raise service.TournamentConflict(f"This league is full ({lg.max_members} members).", code="full")
+            raise service.TournamentConflict(gettext("This league is full ({count} members).").format(
+                count=lg.max_members), code="full")
         others = list(LeagueMember.objects.filter(league=lg).values_list("user_id", flat=True))
         if blocked_among(user.pk, others):
-            raise Blocked("You cannot join this league: a block stands between you and one of its members.")
+            raise Blocked(gettext("You cannot join this league: a block stands between you and one of its "
+                                  "members."))
         LeagueMember.objects.create(league=lg, user=user)
         lg.member_count += 1
         lg.save(update_fields=["member_count"])
@@ -211,7 +221,7 @@ def leave(user: Any, league_id: int) -> League:
         lg = _lock(league_id)
         mine = LeagueMember.objects.filter(league=lg, user=user).first()
         if mine is None:
-            raise service.TournamentConflict("You are not a member of this league.", code="not_member")
+            raise service.TournamentConflict(gettext("You are not a member of this league."), code="not_member")
         if mine.left_at is not None:
             return lg
         division = mine.division

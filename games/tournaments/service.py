@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import F
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.relations import blocked_among
 from games import service as games
@@ -77,8 +78,8 @@ class TournamentNotFound(ServiceError):
     status = 404
     code = "not_found"
 
-    def __init__(self, message: str = "No such tournament.", **kw: Any) -> None:
-        super().__init__(message, **kw)
+    def __init__(self, message: str | None = None, **kw: Any) -> None:
+        super().__init__(gettext("No such tournament.") if message is None else message, **kw)
 
 
 class EntryRefused(Forbidden):
@@ -119,11 +120,13 @@ def seat_sizes(fmt: str, kind: str) -> list[int]:
     if fmt == Format.TABLES:
         sizes = [n for n in (3, 4) if info.min_seats <= n <= info.max_seats]
         if not sizes:
-            raise InvalidRequest(f"{info.title} is not played by 3 or 4 players: a table tournament needs a kind "
-                                 "for 3-4 players (Swiss or round robin are for 2).", field="format")
+            raise InvalidRequest(gettext("{game} is not played by 3 or 4 players: a table tournament needs a kind "
+                                         "for 3-4 players (Swiss or round robin are for 2).").format(game=info.title),
+                                 field="format")
         return sizes
     if not info.min_seats <= 2 <= info.max_seats:
-        raise InvalidRequest(f"{info.title} is not played by 2 players: choose the tables format.", field="format")
+        raise InvalidRequest(gettext("{game} is not played by 2 players: choose the tables format.").format(
+            game=info.title), field="format")
     return [2]
 
 
@@ -163,11 +166,12 @@ def create(user: Any, *, name: str, kind: str, format: str, max_players: int, ti
     played (each names its field); 409 ``too_many_tournaments`` past :data:`MAX_NOT_FINISHED` not finished."""
     name = (name or "").strip()
     if not name:
-        raise InvalidRequest("Give the tournament a name.", field="name")
+        raise InvalidRequest(gettext("Give the tournament a name."), field="name")
     if len(name) > 80:
-        raise InvalidRequest("A tournament's name has at most 80 characters.", field="name")
+        raise InvalidRequest(gettext("A tournament's name has at most 80 characters."), field="name")
     if format not in Format.values:
-        raise InvalidRequest(f"format must be one of {', '.join(Format.values)}.", field="format")
+        raise InvalidRequest(gettext("format must be one of {values}.").format(values=", ".join(Format.values)),
+                             field="format")
     fmt = Format(format)
     sizes = seat_sizes(fmt, kind)
     rules = get_rules(kind)
@@ -177,49 +181,53 @@ def create(user: Any, *, name: str, kind: str, format: str, max_players: int, ti
         except RulesError as exc:
             raise InvalidRequest(str(exc), field="options", code="invalid_options") from None
     if time_control is None:
-        raise InvalidRequest('A tournament needs a time control, e.g. {"type": "days", "days_per_move": 3}.',
+        raise InvalidRequest(gettext('A tournament needs a time control, e.g. {"type": "days", "days_per_move": 3}.'),
                              field="time_control")
     control = parse_time_control(time_control)
     if not control.timed:
-        raise InvalidRequest("Tournament games need a time control: days per move or a bank clock, not unlimited.",
-                             field="time_control")
+        raise InvalidRequest(gettext("Tournament games need a time control: days per move or a bank clock, not "
+                                     "unlimited."), field="time_control")
     low, high = LEAST_PLAYERS[fmt], MAX_PLAYERS[fmt]
     if not low <= max_players <= high:
-        raise InvalidRequest(f"A {fmt.label.lower()} tournament takes {low} to {high} players (max_players).",
-                             field="max_players")
+        raise InvalidRequest(gettext("A tournament of this format takes {low} to {high} players "
+                                     "(max_players).").format(low=low, high=high), field="max_players")
     min_players = low if min_players is None else min_players
     if not low <= min_players <= max_players:
-        raise InvalidRequest(f"min_players must be between {low} and max_players ({max_players}).",
-                             field="min_players")
+        raise InvalidRequest(gettext("min_players must be between {low} and max_players ({most}).").format(
+            low=low, most=max_players), field="min_players")
     if fmt == Format.ROUND_ROBIN:
         if rounds is not None:
-            raise InvalidRequest("A round robin plays every pair once: it takes no rounds.", field="rounds")
+            raise InvalidRequest(gettext("A round robin plays every pair once: it takes no rounds."), field="rounds")
     else:
         if rounds is None:
-            raise InvalidRequest(f"How many rounds? A {fmt.label.lower()} tournament needs rounds (1 to "
-                                 f"{MAX_ROUNDS}).", field="rounds")
+            raise InvalidRequest(gettext("How many rounds? A tournament of this format needs rounds (1 to "
+                                         "{most}).").format(most=MAX_ROUNDS), field="rounds")
         most = MAX_ROUNDS
         if fmt == Format.SWISS:  # no repeat pairing: n - 1 rounds for an even n, n for an odd one (a bye each)
             most = min(most, max_players - 1 if max_players % 2 == 0 else max_players)
         if not 1 <= rounds <= most:
-            raise InvalidRequest(f"rounds must be between 1 and {most} for {max_players} players.", field="rounds")
+            raise InvalidRequest(gettext("rounds must be between 1 and {most} for {players} players.").format(
+                most=most, players=max_players), field="rounds")
     for field, value in (("rating_min", rating_min), ("rating_max", rating_max)):
         if value is not None and not 0 <= value <= MAX_RATING:
-            raise InvalidRequest(f"{field} must be between 0 and {MAX_RATING}.", field=field)
+            raise InvalidRequest(gettext("{field} must be between {low} and {high}.").format(
+                field=field, low=0, high=MAX_RATING), field=field)
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
-        raise InvalidRequest(f"rating_min ({rating_min}) cannot be above rating_max ({rating_max}).",
-                             field="rating_min")
+        raise InvalidRequest(gettext("rating_min ({low}) cannot be above rating_max ({high}).").format(
+            low=rating_min, high=rating_max), field="rating_min")
     check_reliability_term(min_reliability)
     now = timezone.now()
     if starts_at is not None and not now < starts_at <= now + MAX_START_AHEAD:
-        raise InvalidRequest(f"starts_at must be in the future, at most {MAX_START_AHEAD.days} days ahead "
-                             "(or null: the tournament starts when full).", field="starts_at")
+        raise InvalidRequest(gettext("starts_at must be in the future, at most {days} days ahead (or null: the "
+                                     "tournament starts when full).").format(days=MAX_START_AHEAD.days),
+                             field="starts_at")
     if not MIN_GAME_DAYS <= max_game_days <= MAX_GAME_DAYS:
-        raise InvalidRequest(f"max_game_days must be between {MIN_GAME_DAYS} and {MAX_GAME_DAYS}.",
-                             field="max_game_days")
+        raise InvalidRequest(gettext("{field} must be between {low} and {high}.").format(
+            field="max_game_days", low=MIN_GAME_DAYS, high=MAX_GAME_DAYS), field="max_game_days")
     if control.control == "days" and (control.days_per_move or 0) * 2 > max_game_days:
-        raise InvalidRequest(f"With {control.days_per_move} days per move a game needs more than {max_game_days} "
-                             "days: raise max_game_days or shorten the time control.", field="max_game_days")
+        raise InvalidRequest(gettext("With {days} days per move a game needs more than {most} days: raise "
+                                     "max_game_days or shorten the time control.").format(
+            days=control.days_per_move, most=max_game_days), field="max_game_days")
     with transaction.atomic():
         User = get_user_model()
         User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()  # one creation at a time
@@ -227,8 +235,9 @@ def create(user: Any, *, name: str, kind: str, format: str, max_players: int, ti
             count = Tournament.objects.filter(created_by=user, status__in=[Status.OPEN, Status.RUNNING],
                                               league_division__isnull=True).count()  # a league's divisions: not
             if count >= MAX_NOT_FINISHED:
-                raise TournamentConflict(f"You have {count} tournaments open or running, the most allowed: wait "
-                                         "until one finishes.", code="too_many_tournaments")
+                raise TournamentConflict(gettext("You have {count} tournaments open or running, the most allowed: "
+                                                 "wait until one finishes.").format(count=count),
+                                         code="too_many_tournaments")
         return Tournament.objects.create(
             name=name, kind=kind, options=dict(options or {}), format=fmt, rounds=rounds,
             control=control.control, days_per_move=control.days_per_move, initial_seconds=control.initial_seconds,
@@ -249,27 +258,30 @@ def join(user: Any, tournament_id: int) -> Tournament:
         t = _lock(tournament_id)
         mine = Entry.objects.filter(tournament=t, user=user).first()
         if mine is not None and mine.withdrawn_at is not None:
-            raise TournamentConflict("You are out of this tournament (withdrawn, or two games lost on time): you "
-                                     "cannot enter it again.", code="withdrawn")
+            raise TournamentConflict(gettext("You are out of this tournament (withdrawn, or two games lost on "
+                                             "time): you cannot enter it again."), code="withdrawn")
         if mine is not None:
             return t
         if t.status != Status.OPEN:
             raise TournamentConflict(_closed(t), code="not_open")
         if getattr(user, "is_bot", False) and not t.bots_allowed:
-            raise EntryRefused("This tournament takes no bots.", code="bots_not_allowed")
+            raise EntryRefused(gettext("This tournament takes no bots."), code="bots_not_allowed")
         if t.rating_min is not None or t.rating_max is not None:
             pool = rating_pool(t)
             rating = ratings(pool, [user.pk])[user.pk]
             if ((t.rating_min is not None and rating < t.rating_min)
                     or (t.rating_max is not None and rating > t.rating_max)):
-                raise EntryRefused(f"Your rating in {pool} is {rating}; this tournament takes players rated "
-                                   f"{_span(t.rating_min, t.rating_max)}.", code="rating_out_of_range")
-        refuse_unreliable(user, t.min_reliability, "this tournament")
+                message = gettext("Your rating in {pool} is {rating}; this tournament takes players rated {span}.")
+                raise EntryRefused(message.format(pool=pool, rating=rating, span=_span(t.rating_min, t.rating_max)),
+                                   code="rating_out_of_range")
+        refuse_unreliable(user, t.min_reliability, league=False)
         if t.player_count >= t.max_players:
-            raise TournamentConflict(f"This tournament is full ({t.max_players} players).", code="full")
+            raise TournamentConflict(gettext("This tournament is full ({count} players).").format(
+                count=t.max_players), code="full")
         others = list(Entry.objects.filter(tournament=t).values_list("user_id", flat=True))
         if blocked_among(user.pk, others):
-            raise Blocked("You cannot join this tournament: a block stands between you and one of its players.")
+            raise Blocked(gettext("You cannot join this tournament: a block stands between you and one of its "
+                                  "players."))
         Entry.objects.create(tournament=t, user=user)
         t.player_count += 1
         t.save(update_fields=["player_count"])
@@ -282,29 +294,35 @@ def check_reliability_term(min_reliability: int) -> None:
     """400 unless ``min_reliability`` is a reliability (0-100)."""
     if isinstance(min_reliability, bool) or not isinstance(min_reliability, int) or not (
             0 <= min_reliability <= MAX_RELIABILITY):
-        raise InvalidRequest(f"min_reliability must be between 0 and {MAX_RELIABILITY}.", field="min_reliability")
+        raise InvalidRequest(gettext("{field} must be between {low} and {high}.").format(
+            field="min_reliability", low=0, high=MAX_RELIABILITY), field="min_reliability")
 
 
-def refuse_unreliable(user: Any, least: int, what: str) -> None:
+def refuse_unreliable(user: Any, least: int, *, league: bool) -> None:
     """403 ``reliability_too_low`` when ``least`` is set and the user's reliability (games/clock/reliability.py)
-    is below it; the message says both values."""
+    is below it (entering a tournament, or a league); the message says both values."""
     if least:
         mine = reliability(user)
         if mine < least:
-            raise EntryRefused(f"Your reliability is {mine}; {what} takes players with a reliability of at least "
-                               f"{least}.", code="reliability_too_low")
+            message = (gettext("Your reliability is {mine}; this league takes players with a reliability of at "
+                               "least {least}.") if league else
+                       gettext("Your reliability is {mine}; this tournament takes players with a reliability of "
+                               "at least {least}."))
+            raise EntryRefused(message.format(mine=mine, least=least), code="reliability_too_low")
 
 
 def _span(low: int | None, high: int | None) -> str:
     if low is not None and high is not None:
-        return f"{low} to {high}"
-    return f"{low} or more" if low is not None else f"{high} or less"
+        return gettext("{low} to {high}").format(low=low, high=high)
+    return gettext("{low} or more").format(low=low) if low is not None else gettext("{high} or less").format(high=high)
 
 
 def _closed(t: Tournament) -> str:
     if t.status == Status.RUNNING:
-        return "This tournament has started: entries are closed."
-    return f"This tournament is {t.status}: entries are closed."
+        return gettext("This tournament has started: entries are closed.")
+    if t.status == Status.CANCELLED:
+        return gettext("This tournament was cancelled: entries are closed.")
+    return gettext("This tournament is over: entries are closed.")
 
 
 def _enqueue_start(tournament_id: int) -> None:
@@ -321,7 +339,7 @@ def leave(user: Any, tournament_id: int) -> Tournament:
         t = _lock(tournament_id)
         entry = Entry.objects.filter(tournament=t, user=user).first()
         if entry is None:
-            raise TournamentConflict("You are not in this tournament.", code="not_entered")
+            raise TournamentConflict(gettext("You are not in this tournament."), code="not_entered")
         if t.status == Status.OPEN:
             entry.delete()
             t.player_count -= 1
@@ -333,8 +351,10 @@ def leave(user: Any, tournament_id: int) -> Tournament:
                 _advance(t)
                 _refresh(t)
         else:
-            raise TournamentConflict(f"This tournament is {t.status}: there is nothing to leave.",
-                                     code="not_running")
+            message = (gettext("This tournament was cancelled: there is nothing to leave.")
+                       if t.status == Status.CANCELLED
+                       else gettext("This tournament is over: there is nothing to leave."))
+            raise TournamentConflict(message, code="not_running")
     return t
 
 
@@ -344,9 +364,10 @@ def cancel(user: Any, tournament_id: int) -> Tournament:
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.created_by_id != user.pk and not user.is_staff:
-            raise Forbidden("Only the player who created this tournament can cancel it.", code="not_creator")
+            raise Forbidden(gettext("Only the player who created this tournament can cancel it."), code="not_creator")
         if t.status != Status.OPEN:
-            raise TournamentConflict("Only a tournament that has not started can be cancelled.", code="not_open")
+            raise TournamentConflict(gettext("Only a tournament that has not started can be cancelled."),
+                                     code="not_open")
         t.status, t.finished_at = Status.CANCELLED, timezone.now()
         t.save(update_fields=["status", "finished_at"])
         announce.cancelled.send(sender=Tournament, tournament_id=t.pk, reason="creator", by=user.pk)

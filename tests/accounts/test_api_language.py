@@ -8,6 +8,7 @@ login, an expired reset link) from ``locale/``. A client that sends no ``Accept-
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polib
@@ -118,6 +119,29 @@ def test_the_committed_catalogs_are_compiled_from_their_po(lang):
 
     assert entries(mo) == entries(po)
     assert all(e.translated() for e in po if not e.obsolete), "an entry of the .po has no translation"
+
+
+BRACES = re.compile(r"\{[a-z_]*\}")
+
+
+@pytest.mark.parametrize("lang", ["de", "cs"])
+def test_every_translation_keeps_the_placeholders_of_its_english(lang):
+    """A ``{name}`` the translation drops loses a value; one it adds raises ``KeyError`` at the request. Every
+    form of a plural too."""
+    po = polib.pofile(str(LOCALE / lang / "LC_MESSAGES" / "django.po"))
+    checked = 0
+    for e in po:
+        if e.obsolete or "python-brace-format" not in e.flags:
+            continue
+        if e.msgid_plural:
+            wanted = set(BRACES.findall(e.msgid_plural)) | set(BRACES.findall(e.msgid))
+            for form in e.msgstr_plural.values():
+                assert set(BRACES.findall(form)) <= wanted, (lang, form)
+                assert set(BRACES.findall(form)) >= set(BRACES.findall(e.msgid_plural)) - {"{count}"}, (lang, form)
+        else:
+            assert set(BRACES.findall(e.msgstr)) == set(BRACES.findall(e.msgid)), (lang, e.msgstr)
+        checked += 1
+    assert checked >= 40
 
 
 MESSAGES = [serializers.USERNAME_RULES, serializers.USERNAME_INVALID, serializers.USERNAME_AI_SEAT,

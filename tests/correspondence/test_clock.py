@@ -205,7 +205,7 @@ def test_a_newcomer_starts_with_a_week_and_is_told_plainly_when_asking_for_more(
     r = api_client.post("/api/v1/vacation/periods", {"start": T0.isoformat(), "days": 8}, format="json")
     assert r.status_code == 400
     said = r.json()["error"]["fields"]["days"][0]
-    assert said.startswith("You have 7 vacation day(s) left and asked for 8") and "book fewer days" in said
+    assert said.startswith("You have 7 vacation days left and asked for 8") and "book fewer days" in said
     r = api_client.post("/api/v1/vacation/periods", {"start": T0.isoformat(), "days": 3}, format="json")
     assert r.status_code == 201 and r.json()["balance_days"] == 4
 

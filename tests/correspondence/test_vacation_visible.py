@@ -214,7 +214,7 @@ def test_api_shortens_by_days_or_end_and_cancels(booked, api_client, commit):
 
 
 @pytest.mark.parametrize(("body", "field", "said"), [
-    ({"days": 5}, "days", "can only be shortened: it has 5 day(s)"),
+    ({"days": 5}, "days", "can only be shortened: it has 5 days"),
     ({"days": 9}, "days", "can only be shortened"),
     ({"days": 0}, "days", "greater than or equal to 1"),
     ({"days": "2"}, "days", ""),
