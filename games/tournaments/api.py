@@ -268,7 +268,7 @@ E409_JOIN = schema.errors("Entries are closed or the tournament is full.",
                                         "you cannot enter it again."))
 E409_LEAVE = schema.errors("Not entered, or nothing left to leave.",
                            ("not_entered", "You are not in this tournament."),
-                           ("not_running", "This tournament is finished: there is nothing to leave."))
+                           ("not_running", "This tournament is over: there is nothing to leave."))
 E409_CANCEL = schema.error("It has started.", "not_open", "Only a tournament that has not started can be cancelled.")
 E403_CANCEL = schema.errors("Missing token scope, or not your tournament.",
                             ("insufficient_scope", "This token lacks the scope: games:play."),
