@@ -76,7 +76,7 @@ def test_a_rated_unlimited_seek_says_what_a_rated_unlimited_game_says(ann, lang,
 @pytest.mark.parametrize(("lang", "expected"), [
     (None, "You are playing 0 games, the most allowed for now (0); it grows as you finish games."),
     ("de", "Du spielst 0 Partien, das Meiste, was vorerst erlaubt ist (0); es wächst, wenn du Partien beendest."),
-    ("cs", "Hraješ 0 her, nejvíc, kolik je zatím povoleno (0); limit roste, jak hry dohráváš."),
+    ("cs", "Rozehraných her máš 0, nejvíc, kolik je zatím povoleno (0); limit roste, jak hry dohráváš."),
 ])
 def test_the_game_cap_is_said_in_the_requests_language(ann, settings, lang, expected):
     settings.SEEK_CAP_BASE = 0
