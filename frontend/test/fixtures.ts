@@ -129,7 +129,7 @@ export function tournament(over: Partial<Tournament> = {}): Tournament {
     current_round: 0, time_control: timeControl(), rated: false, max_players: 8, min_players: 2, player_count: 0,
     rating_min: null, rating_max: null, min_reliability: 0, bots_allowed: false, starts_at: null, max_game_days: 30, featured: false,
     created_by: player("ann"), created_at: "2026-11-01T00:00:00Z", started_at: null, finished_at: null,
-    links: { self: base, join: `${base}/join`, leave: `${base}/leave`, games: `${base}/games` }, ...over,
+    links: { self: base, join: `${base}/join`, leave: `${base}/leave`, games: `${base}/games` }, league: null, ...over,
   };
 }
 
@@ -140,7 +140,7 @@ export function entry(username: string, over: Partial<TournamentDetail["players"
 export function tournamentDetail(over: Partial<TournamentDetail> = {}): TournamentDetail {
   return {
     ...tournament(over), players: [], standings: [], tiebreak_names: ["buchholz", "sonneborn_berger", "wins"], crosstable: [],
-    byes: [], my_entry: null, league: null, ...over,
+    byes: [], my_entry: null, ...over,
   };
 }
 

@@ -58,6 +58,18 @@ describe("the list", () => {
     expect(box.querySelector("a[data-tab=running]")!.getAttribute("href")).toBe("#/tournaments/running");
   });
 
+  it("a league division's round robin is listed by its league, season and division in the player's language", async () => {
+    const division = tournament({ id: 7, name: "Evening · season 2 · division 1", format: "round_robin",
+      league: { id: 3, name: EVIL, season: 2, division: 1, link: "/api/v1/leagues/3" } });
+    net.routes.set("GET /tournaments?status=running&featured=true&limit=20", { results: [], next: null });
+    net.routes.set("GET /tournaments?status=running&limit=20", { results: [division, tournament({ id: 6, name: "Club cup" })], next: null });
+    set({ lang: "de" });
+    const box = await mount(h(TournamentList, { tab: "running" }));
+    expect(box.querySelector("[data-tournament=\"7\"] .t-name")!.textContent).toBe(`${EVIL} · Saison 2 · Liga 1`);
+    expect(box.querySelector("[data-tournament=\"6\"] .t-name")!.textContent).toBe("Club cup");
+    expect(box.querySelectorAll("script")).toHaveLength(0); // the league's name stays text
+  });
+
   it("a tab of its own status, empty: says so", async () => {
     net.routes.set("GET /tournaments?status=finished&featured=true&limit=20", { results: [], next: null });
     net.routes.set("GET /tournaments?status=finished&limit=20", { results: [], next: null });

@@ -37,6 +37,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "someone": "Someone",
         "ai": "the AI",
         "quote": "\u201c{}\u201d",
+        "division_name": "{league} \u00b7 season {season} \u00b7 division {division}",
         "ai_seat": "{name} (AI)",
         "email.your_turn": "Your turn in {game}",
         "email.opponent_moved": "A move in {game}",
@@ -95,6 +96,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "someone": "Jemand",
         "ai": "die KI",
         "quote": "\u201e{}\u201c",
+        "division_name": "{league} \u00b7 Saison {season} \u00b7 Liga {division}",
         "ai_seat": "{name} (KI)",
         "email.your_turn": "Du bist am Zug in {game}",
         "email.opponent_moved": "Ein Zug in {game}",
@@ -154,6 +156,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "someone": "Někdo",
         "ai": "AI",
         "quote": "\u201e{}\u201c",
+        "division_name": "{league} \u00b7 sez\u00f3na {season} \u00b7 divize {division}",
         "ai_seat": "{name} (AI)",
         "email.your_turn": "Jsi na tahu ve hře {game}",
         "email.opponent_moved": "Tah ve hře {game}",
@@ -304,10 +307,15 @@ def spec(title: str, body: str, kind: str, game_id: int, opponents: list[NameRef
 
 def tournament_spec(title: str, body: str, tournament_id: int, tournament_name: str, *, kind: str | None = None,
                     game_id: int | None = None, opponents: list[NameRef] | None = None,
-                    **values: Any) -> dict[str, Any]:
+                    division: tuple[str, int, int] | None = None, **values: Any) -> dict[str, Any]:
     """What ``Notification.render`` keeps of a tournament's notification (issue 36): the tournament by its id and
-    its name at the time (a name its creator chose: shown quoted, :func:`quoted`), and its game if it names one."""
-    return {"title": title, "body": body, "tournament": {"id": tournament_id, "name": tournament_name},
+    its name at the time (a name its creator chose: shown quoted, :func:`quoted`), and its game if it names one.
+    A league division's round robin (``division``: the league's name, the season, the division from 1) is named
+    from those in the reader's language, as the PWA names it."""
+    tournament: dict[str, Any] = {"id": tournament_id, "name": tournament_name}
+    if division is not None:
+        tournament["division"] = {"league": division[0], "season": division[1], "division": division[2]}
+    return {"title": title, "body": body, "tournament": tournament,
             "kind": kind, "game": game_id, "opponents": opponents or [], "name": None, "values": values}
 
 
@@ -318,7 +326,9 @@ def render(language: str | None, kept: dict[str, Any]) -> tuple[str, str]:
     values = {"opponents": names(lang, [shown(lang, ref) for ref in kept.get("opponents") or []]),
               "name": shown(lang, who) if who else text(lang, "someone"), **(kept.get("values") or {})}
     if "tournament" in kept:
-        values["tournament"] = quoted(lang, str(kept["tournament"]["name"]))
+        division = kept["tournament"].get("division")
+        name = text(lang, "division_name", **division) if division else str(kept["tournament"]["name"])
+        values["tournament"] = quoted(lang, name)
     if (kept.get("kind") is not None and kept.get("game") is not None) or "tournament" not in kept:
         values["game"] = game_name(lang, kept["kind"], kept["game"])
     body = kept.get("body")

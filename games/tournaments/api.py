@@ -78,6 +78,14 @@ class TournamentLinksSerializer(serializers.Serializer):
     games = serializers.CharField()
 
 
+class TournamentLeagueSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    season = serializers.IntegerField(help_text="The season's number.")
+    division = serializers.IntegerField(help_text="1 = the top division.")
+    link = serializers.CharField(help_text="The league (GET).")
+
+
 class TournamentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -105,6 +113,9 @@ class TournamentSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     links = TournamentLinksSerializer()
+    league = TournamentLeagueSerializer(allow_null=True, help_text="The league whose season's division this "
+                                        "round robin is (its `name` is made from the league's name, season and "
+                                        "division); null: a tournament of its own.")
 
 
 class EntrySerializer(serializers.Serializer):
@@ -137,17 +148,7 @@ class ByeSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="Username.")
 
 
-class TournamentLeagueSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    season = serializers.IntegerField(help_text="The season's number.")
-    division = serializers.IntegerField(help_text="1 = the top division.")
-    link = serializers.CharField(help_text="The league (GET).")
-
-
 class TournamentDetailSerializer(TournamentSerializer):
-    league = TournamentLeagueSerializer(allow_null=True, help_text="The league whose season's division this "
-                                        "round robin is; null: a tournament of its own.")
     players = EntrySerializer(many=True, help_text="In seed order once started, else in entry order.")
     standings = StandingSerializer(many=True, help_text="Empty before the start.")
     tiebreak_names = serializers.ListField(child=serializers.CharField())
@@ -188,7 +189,8 @@ def _person(user: Any) -> dict[str, Any]:
     return {"username": user.username, "name": user.public_name, "is_bot": user.is_bot}
 
 
-def tournament_payload(t: Tournament) -> dict[str, Any]:
+def tournament_payload(t: Tournament, league: dict[str, Any] | None) -> dict[str, Any]:
+    """A tournament as listed; ``league``: :func:`leagues_of`'s entry for it."""
     base = f"/api/v1/tournaments/{t.pk}"
     return {
         "id": t.pk, "name": t.name, "kind": t.kind, "title": GAMES[t.kind].info.title if t.kind in GAMES else t.kind,
@@ -201,6 +203,7 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
         "created_by": _person(t.created_by), "created_at": _iso(t.created_at), "started_at": _iso(t.started_at),
         "finished_at": _iso(t.finished_at),
         "links": {"self": base, "join": f"{base}/join", "leave": f"{base}/leave", "games": f"{base}/games"},
+        "league": league,
     }
 
 
@@ -217,7 +220,7 @@ def detail_payload(t: Tournament, viewer: Any) -> dict[str, Any]:
     mine = next((e for e in entries if e.user_id == getattr(viewer, "pk", None)), None)
     byes = list(t.byes.order_by("round", "user_id").values_list("round", "user_id"))
     return {
-        **tournament_payload(t),
+        **tournament_payload(t, leagues_of([t.pk]).get(t.pk)),
         "players": [_entry(e) for e in entries],
         "standings": [{"rank": s["rank"], "player": _person(names[s["user_id"]]), "score": s["score"],
                        "tiebreaks": s["tiebreaks"], "games": s["games"], "wins": s["wins"], "out": s["out"]}
@@ -228,19 +231,16 @@ def detail_payload(t: Tournament, viewer: Any) -> dict[str, Any]:
                        if c["user_id"] in names and c["opponent_id"] in names],
         "byes": [{"round": r, "player": names[u].username} for r, u in byes if u in names],
         "my_entry": _entry(mine) if mine is not None else None,
-        "league": _league_of(t),
     }
 
 
-def _league_of(t: Tournament) -> dict[str, Any] | None:
-    """The league, season and division (from 1, the top) whose round robin ``t`` is, or None: one lookup by the
-    division's unique ``tournament`` index."""
-    division = LeagueDivision.objects.filter(tournament=t).select_related("season__league").first()
-    if division is None:
-        return None
-    league = division.season.league
-    return {"id": league.pk, "name": league.name, "season": division.season.number,
-            "division": division.number + 1, "link": f"/api/v1/leagues/{league.pk}"}
+def leagues_of(tournament_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The league, season and division (from 1, the top) of each of ``tournament_ids`` that is a league's round
+    robin: one query by the divisions' unique ``tournament`` index (a page's ids at most)."""
+    found = LeagueDivision.objects.filter(tournament_id__in=tournament_ids).select_related("season__league")
+    return {d.tournament_id: {"id": d.season.league.pk, "name": d.season.league.name, "season": d.season.number,
+                              "division": d.number + 1, "link": f"/api/v1/leagues/{d.season.league.pk}"}
+            for d in found if d.tournament_id is not None}
 
 
 # ----------------------------------------------------------------------------------------------- errors
@@ -322,7 +322,8 @@ class TournamentsView(GameView):
             qs = qs.filter(pk__lt=after)
         rows = list(qs.order_by("-id")[:limit + 1])
         page = rows[:limit]
-        return Response({"results": [tournament_payload(t) for t in page],
+        leagues = leagues_of([t.pk for t in page])
+        return Response({"results": [tournament_payload(t, leagues.get(t.pk)) for t in page],
                          "next": page[-1].pk if len(rows) > limit else None})
 
     @extend_schema(

@@ -10,6 +10,7 @@ tournament's lock, so the standings are computed from this app's rows alone and 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.utils import timezone
 
@@ -77,6 +78,15 @@ class Tournament(models.Model):
             # The beat task: open tournaments whose start time has come.
             models.Index(fields=["starts_at"], name="tournament_due", condition=models.Q(status="open")),
         ]
+
+    def division_of_league(self) -> tuple[str, int, int] | None:
+        """``(league name, season number, division from 1)`` when this is a league division's round robin, else
+        None (read through ``league_division``: select ``league_division__season__league`` with it)."""
+        try:
+            division = self.league_division  # type: ignore[attr-defined]  # LeagueDivision's one-to-one
+        except ObjectDoesNotExist:
+            return None
+        return division.season.league.name, division.season.number, division.number + 1
 
     def __str__(self) -> str:
         return f"Tournament {self.pk} ({self.name}, {self.status})"

@@ -61,12 +61,12 @@ class _People:
 
 
 def _tournament(tournament_id: int) -> Tournament | None:
-    return Tournament.objects.filter(pk=tournament_id).first()
+    return Tournament.objects.select_related("league_division__season__league").filter(pk=tournament_id).first()
 
 
 def _item(t: Tournament, uid: int, language: str | None, title: str, body: str, data: dict[str, Any],
           **spec: Any) -> Item:
-    kept = texts.tournament_spec(title, body, t.pk, t.name, **spec)
+    kept = texts.tournament_spec(title, body, t.pk, t.name, division=t.division_of_league(), **spec)
     url = texts.game_url(spec["game_id"]) if spec.get("game_id") else texts.tournament_url(t.pk)
     return (uid, *texts.render(language, kept), {"url": url, "tournament_id": t.pk, **data}, kept)
 

@@ -18,6 +18,8 @@ from games import service as games
 from games.clock.reliability import reliability
 from games.clock.service import expire_deadline
 from games.models import Game, Seat
+from games.notify import texts
+from games.notify.models import Notification
 from games.ratings.models import Rating
 from games.tournaments import league, service
 from games.tournaments.core.league import divide, next_season
@@ -317,6 +319,20 @@ def test_a_season_cycle_with_a_leaver_and_a_newcomer(play, make_api):
             cups = [service.create(org, name=f"Cup {i}", kind="claim", format="swiss", rounds=1, max_players=4,
                                    time_control=DAYS) for i in range(3)]
         assert reader.get(f"/api/v1/tournaments/{cups[0].pk}").json()["league"] is None
+        # The list says it too (one query for the page's divisions), for the divisions and for nothing else.
+        listed = reader.get("/api/v1/tournaments", {"limit": 50}).json()
+        Components().check("TournamentPage", listed, "tournaments with league divisions")
+        by_tournament = {r["id"]: r["league"] for r in listed["results"]}
+        assert by_tournament[_divisions(s2)[1].tournament_id] == lower["league"]
+        assert by_tournament[_divisions(s2)[0].tournament_id]["division"] == 1
+        assert by_tournament[cups[0].pk] is None
+        # Its notifications name it from the league, the season and the division, in each reader's language.
+        lower_id = _divisions(s2)[1].tournament_id
+        note = Notification.objects.filter(event="tournament_game", data__tournament_id=lower_id).first()
+        assert note is not None
+        assert "\u201cSix \u00b7 season 2 \u00b7 division 2\u201d" in note.title
+        assert "\u201eSix \u00b7 Saison 2 \u00b7 Liga 2\u201c" in texts.render("de", note.render)[0]
+        assert "\u201eSix \u00b7 sez\u00f3na 2 \u00b7 divize 2\u201c" in texts.render("cs", note.render)[0]
 
 
 def play_api_detail(make_api, league_id: int) -> dict[str, Any]:

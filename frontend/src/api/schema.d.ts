@@ -4854,6 +4854,8 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
             links: components["schemas"]["TournamentLinks"];
+            /** @description The league whose season's division this round robin is (its `name` is made from the league's name, season and division); null: a tournament of its own. */
+            league: components["schemas"]["TournamentLeague"] | null;
         };
         /**
          * @description A request body that takes its own fields only: a misspelt or unsupported key (`"colour"`, `"seats"` on a
@@ -4958,7 +4960,7 @@ export interface components {
             /** Format: date-time */
             finished_at: string | null;
             links: components["schemas"]["TournamentLinks"];
-            /** @description The league whose season's division this round robin is; null: a tournament of its own. */
+            /** @description The league whose season's division this round robin is (its `name` is made from the league's name, season and division); null: a tournament of its own. */
             league: components["schemas"]["TournamentLeague"] | null;
             /** @description In seed order once started, else in entry order. */
             players: components["schemas"]["Entry"][];

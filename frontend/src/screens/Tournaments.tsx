@@ -33,6 +33,12 @@ function terms(x: Tournament): string {
   return `${t(`tour.format.${x.format}`)} · ${kindClock(x.kind, x.time_control)}`;
 }
 
+/** Its name: a league division's round robin is named by the server in English from the league, season and
+ * division, so it is said in the player's language from those; any other tournament by its creator's text. */
+export function tournamentName(x: Tournament): string {
+  return x.league ? t("tour.league_title", { name: x.league.name, season: x.league.season, division: x.league.division }) : x.name;
+}
+
 /** When it starts (or started, or finished), in the viewer's time zone. */
 function startText(x: Tournament): string {
   if (x.finished_at && (x.status === "finished" || x.status === "cancelled")) return t("tour.finished_at", { when: when(x.finished_at) });
@@ -61,7 +67,7 @@ export function TournamentList({ tab: initial }: { tab?: string | null }) {
 /** One tournament in the list: its name (the creator's text), featured, kind, format, clock, players, start. */
 function TournamentRow({ r }: { r: Tournament }) {
   return (
-    <ListRow href={tournamentHref(r.id)} name={r.name} featured={r.featured} data={{ tournament: r.id }}>
+    <ListRow href={tournamentHref(r.id)} name={tournamentName(r)} featured={r.featured} data={{ tournament: r.id }}>
       <span class="gr-sub small">{terms(r)}</span>
       <span class="gr-sub small muted">{t("tour.players", { n: r.player_count, max: r.max_players })}{r.rated && <> · {t("seek.rated")}</>} · {startText(r)}</span>
     </ListRow>
@@ -109,8 +115,7 @@ export function TournamentScreen({ id }: { id: number }) {
   const twoPlayer = d.format !== "tables";
   return (
     <main class="page" id="main" data-tournament={id} data-status={d.status} data-round={d.current_round}>
-      {/* a division's round robin: its name, made by the server in English, said in the player's language */}
-      <h1 dir="auto" id="tour-name">{d.league ? t("tour.league_title", { name: d.league.name, season: d.league.season, division: d.league.division }) : d.name}</h1>
+      <h1 dir="auto" id="tour-name">{tournamentName(d)}</h1>
       {d.league && <p class="small" id="tour-league"><a class="tap-link" href={leagueHref(d.league.id)}>{t("tour.of_league", { name: iso(d.league.name) })}</a></p>}
       <p class="t-terms" id="tour-terms">{terms(d)}{d.rated && <> · {t("seek.rated")}</>}</p>
       <p class="row small">
