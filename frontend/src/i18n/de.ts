@@ -356,7 +356,7 @@ export const de: Catalogue = {
   "clock.pause_asked": "Pause vorgeschlagen; die Uhr stoppt, wenn alle zustimmen.",
   "clock.resume": "Fortsetzen",
   "clock.resumed": "Die Uhr läuft wieder",
-  "notes.title": "Benachrichtigungen",
+  "notes.title": "Benachrich\u00adtigungen",
   "notes.read_all": "Alle gelesen",
   "notes.empty": "Keine Benachrichtigungen.",
   "notes.unread": "ungelesen",
