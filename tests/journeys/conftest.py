@@ -17,6 +17,7 @@ an ``ERROR`` line or a traceback fails it. The last screen of each journey is ke
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import socket
@@ -73,10 +74,25 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
+#: Ports for the journeys' servers: below Linux's ephemeral range (32768-60999), which ``bind(0)`` draws from.
+#: ``make run`` binds its port a minute or more after it is chosen (it builds and migrates first); a port from
+#: the ephemeral range could meanwhile go to another test's server (another xdist worker's), and the journey
+#: would then talk to that server (a CI run saw a move answered 404 by a server that never logged it).
+JOURNEY_PORTS = range(20000, 30000)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now, outside the ephemeral range (:data:`JOURNEY_PORTS`)."""
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.choice(JOURNEY_PORTS)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {JOURNEY_PORTS}")
 
 
 def plain_env(**extra: str) -> dict[str, str]:
