@@ -21,6 +21,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -c "import django, rest_framework, channels, celery" || { echo "error: Python dependencies failed to install" >&2; exit 1; }
   echo "$want" > "$stamp"
 fi
+# The rules engine's hot modules compiled by mypyc (games/rules/native.py); quick when the build is current.
+.venv/bin/python scripts/build_engine.py
 
 if [ -f frontend/package.json ]; then
   if ! command -v npm >/dev/null; then

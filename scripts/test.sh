@@ -26,6 +26,8 @@ export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 export CLAIM_TESTING=1
 export SECRET_KEY=${SECRET_KEY:-test-only-secret-key-not-for-production-use-0123456789}
 unset CLAIM_EMBEDDED || true
+# bootstrap.sh compiled the engine (games/rules/native.py): the suite runs it (tests/rules/test_native_build.py).
+export CLAIM_ENGINE=compiled
 
 echo "==> ruff"
 .venv/bin/ruff check .

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Final
 
 # Faction ids (order = canonical order used in records and views).
-# Final: mypyc (scripts/build_native.py) inlines them in the compiled modules.
+# Final: mypyc (scripts/build_engine.py) inlines them in the compiled modules.
 GOBLIN: Final = 0
 KNIGHT: Final = 1
 UNDEAD: Final = 2

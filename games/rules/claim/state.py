@@ -24,7 +24,7 @@ from games.rules.cards import (
     UNDEAD,
 )
 
-# Phases. (Final constants: mypyc inlines them, scripts/build_native.py.)
+# Phases. (Final constants: mypyc inlines them, scripts/build_engine.py.)
 PHASE1: Final = 1
 PHASE2: Final = 2
 OVER: Final = 3
