@@ -14,6 +14,7 @@ Needs mypy (mypyc) and a C compiler; C sources and objects go to a temporary fol
 from __future__ import annotations
 
 import argparse
+import fcntl
 import importlib.util
 import json
 import os
@@ -87,11 +88,20 @@ def main() -> int:
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules and the stamp")
     args = parser.parse_args()
     native = load_native()
-    if args.clean:
+    # One build at a time (two `make run` started together): the second waits, then finds the build current.
+    lock = ROOT / "build" / "engine.lock"
+    lock.parent.mkdir(exist_ok=True)
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        return run(native, args.force, args.clean)
+
+
+def run(native: ModuleType, force: bool, clean_only: bool) -> int:
+    if clean_only:
         removed = clean(native)
         print(f"engine: removed {len(removed)} compiled files; the pure sources run")
         return 0
-    if not args.force and native.extensions(ROOT) and not native.stale_reasons(ROOT):
+    if not force and native.extensions(ROOT) and not native.stale_reasons(ROOT):
         print("engine: the compiled build is current")
         return 0
     clean(native)

@@ -238,9 +238,13 @@ def leagues_of(tournament_ids: list[int]) -> dict[int, dict[str, Any]]:
     """The league, season and division (from 1, the top) of each of ``tournament_ids`` that is a league's round
     robin: one query by the divisions' unique ``tournament`` index (a page's ids at most)."""
     found = LeagueDivision.objects.filter(tournament_id__in=tournament_ids).select_related("season__league")
-    return {d.tournament_id: {"id": d.season.league.pk, "name": d.season.league.name, "season": d.season.number,
-                              "division": d.number + 1, "link": f"/api/v1/leagues/{d.season.league.pk}"}
-            for d in found if d.tournament_id is not None}
+    leagues = {}
+    for d in found:
+        if d.tournament_id is not None:
+            name, season, division = d.place()
+            leagues[d.tournament_id] = {"id": d.season.league_id, "name": name, "season": season, "division": division,
+                                        "link": f"/api/v1/leagues/{d.season.league_id}"}
+    return leagues
 
 
 # ----------------------------------------------------------------------------------------------- errors

@@ -86,7 +86,7 @@ class Tournament(models.Model):
             division = self.league_division  # type: ignore[attr-defined]  # LeagueDivision's one-to-one
         except ObjectDoesNotExist:
             return None
-        return division.season.league.name, division.season.number, division.number + 1
+        return division.place()
 
     def __str__(self) -> str:
         return f"Tournament {self.pk} ({self.name}, {self.status})"
@@ -261,6 +261,10 @@ class LeagueDivision(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["season", "number"], name="league_division_unique_number")]
+
+    def place(self) -> tuple[str, int, int]:
+        """``(league name, season number, division from 1)`` (select ``season__league`` with it)."""
+        return self.season.league.name, self.season.number, self.number + 1
 
     def __str__(self) -> str:
         return f"Division {self.number} of season {self.season_id}"
