@@ -16,8 +16,8 @@ through the core and compares every zone.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from itertools import repeat, starmap
 
 from games.rules.cards import (
     DOPPELGANGER,
@@ -52,13 +52,13 @@ def random_deal(kind: str, factions: Sequence[int], rng: random.Random) -> Core:
     return core.new_core(kind, tuple(factions), hands, deck, first)
 
 
-def _shuffle(factions: Sequence[int], rng: random.Random) -> tuple[list[list[int]], list[int], int]:
+def _shuffle(factions: Sequence[int], rng: random.Random) -> tuple[list[list[int]], tuple[int, ...], int]:
     base = _base(factions)
-    rnd = rng.random
-    keys = [rnd() for _ in base]  # C3.1 shuffle: sort by random keys
-    deck = [base[i] for i in sorted(range(len(base)), key=keys.__getitem__)]
+    n = len(base)
+    keys = list(starmap(rng.random, repeat((), n)))  # C3.1 shuffle: sort by n random keys
+    deck = [base[i] for i in sorted(range(n), key=keys.__getitem__)]
     # C3.2 deal 13 each; C3.3 [R] random first leader
-    return [deck[:13], deck[13:26]], deck[26:], 0 if rnd() < 0.5 else 1
+    return [deck[:13], deck[13:26]], tuple(deck[26:]), 0 if rng.random() < 0.5 else 1
 
 
 def random_game(factions: Sequence[int], rng: random.Random) -> int | None:
@@ -166,7 +166,7 @@ def _buckets(hand: list[int]) -> list[list[int]]:
     return b
 
 
-def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
+def _run(hands: list[list[int]], deck: tuple[int, ...], dpos: int, prize: int,
          followers: list[list[int]], score: list[list[int]], gnomes: list[list[int]],
          pool: list[int], discard: list[int], smashed: list[int], phase: int, leader: int,
          factions: tuple[int, ...], rnd: Callable[[], float], log: list[tuple[int, int]] | None,
@@ -197,7 +197,8 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
                     opts = fhand  # C4.2b
                 elif has_doppel and fb[doppel]:
                     opts = opts + fb[doppel]  # C4.2a / C6.5a
-            card = greedy_follow(opts, lead) if greedy and rnd() < greedy else opts[int(rnd() * len(opts))]
+            k = len(opts)
+            card = greedy_follow(opts, lead) if greedy and rnd() < greedy else opts[int(rnd() * k)]
             fhand.remove(card)
             ff = card >> 4
             fb[ff].remove(card)
@@ -260,7 +261,8 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
                 opts = fhand
             elif has_doppel and fb[doppel]:
                 opts = opts + fb[doppel]
-        card = greedy_follow(opts, lead) if greedy and rnd() < greedy else opts[int(rnd() * len(opts))]
+        k = len(opts)
+        card = greedy_follow(opts, lead) if greedy and rnd() < greedy else opts[int(rnd() * k)]
         fhand.remove(card)
         ff = card >> 4
         fb[ff].remove(card)
@@ -275,7 +277,7 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
             winner = leader
         loser = 1 - winner
         sw = score[winner]
-        for c in (lead, card):
+        for c in [lead, card]:
             d = dest[c]
             if d == 0:
                 sw.append(c)  # C7.4
@@ -294,7 +296,7 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
                 sw.extend(pool)  # T3.4d last trick: all
                 pool.clear()
         if has_giant and (lf == giant or ff == giant):
-            for c in (lead, card):
+            for c in [lead, card]:
                 if c >> 4 == giant:  # T3.2 automatic smash of a same-value opponent Gnome
                     g = GNOME * 16 + (c & 15)
                     row = gnomes[loser]
@@ -310,40 +312,37 @@ def _run(hands: list[list[int]], deck: Sequence[int], dpos: int, prize: int,
             return _winner(score, factions), hands, followers, dpos, leader
 
 
-def _winner(score: Sequence[Sequence[int]], factions: Sequence[int]) -> int | None:
+def _winner(score: list[list[int]], factions: tuple[int, ...]) -> int | None:
     """C8 / T4 / M2.4 overall winner only (same rules as :func:`scoring.decide`, tested equal)."""
-    p0 = sorted(score[0])  # a faction's cards are one run of codes: [16 f, 16 f + 16)
-    p1 = sorted(score[1])
+    s0 = score[0]
+    s1 = score[1]
+    n0 = [0] * 10  # cards of each faction
+    n1 = [0] * 10
+    for c in s0:
+        n0[c >> 4] += 1
+    for c in s1:
+        n1[c >> 4] += 1
     v0 = v1 = k0 = k1 = 0
     for f in factions:
-        lo = f << 4
-        hi = lo + 16
-        a0 = bisect_left(p0, lo)
-        b0 = bisect_left(p0, hi, a0)
-        a1 = bisect_left(p1, lo)
-        b1 = bisect_left(p1, hi, a1)
-        a = n0 = b0 - a0
-        b = n1 = b1 - a1
+        a = n0[f]
+        b = n1[f]
         if a == b:
             if not a:
                 continue  # C8.5 0-0: nobody
             # C8.3 / C8.4 / T4.3 compare values high to low; all equal -> nobody
-            sa = p0[a0:b0]
-            sb = p1[a1:b1]
+            sa = sorted([c for c in s0 if c >> 4 == f], reverse=True)
+            sb = sorted([c for c in s1 if c >> 4 == f], reverse=True)
             if sa == sb:
                 continue
-            sa.reverse()
-            sb.reverse()
-            if sa > sb:
-                b = -1
-            else:
-                a = -1
-        if a > b:
+            won = sa > sb
+        else:
+            won = a > b
+        if won:
             v0 += 1
-            k0 += n0
+            k0 += a
         else:
             v1 += 1
-            k1 += n1
+            k1 += b
     if v0 >= 3 or (v1 < 3 and v0 > v1) or (v0 == v1 and k0 > k1):
         return 0
     if v1 >= 3 or v1 > v0 or k1 > k0:
