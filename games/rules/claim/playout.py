@@ -277,16 +277,11 @@ def _run(hands: list[list[int]], deck: tuple[int, ...], dpos: int, prize: int,
             winner = leader
         loser = 1 - winner
         sw = score[winner]
-        for c in [lead, card]:
-            d = dest[c]
-            if d == 0:
-                sw.append(c)  # C7.4
-            elif d == 1:
-                score[loser].append(c)  # C6.4 Dwarves to the loser
-            elif d == 2:
-                gnomes[winner].append(c)  # T3.1a
-            else:
-                pool.append(c)  # T3.4b
+        # The piles indexed by P2_DEST: C7.4 the winner's score pile, C6.4 Dwarves to the loser,
+        # T3.1a the winner's Gnome row, T3.4b the Troll pool
+        to = [sw, score[loser], gnomes[winner], pool]
+        to[dest[lead]].append(lead)
+        to[dest[card]].append(card)
         if pool:
             if lhand:
                 m = max(pool)  # T3.4b the single highest pooled Troll
