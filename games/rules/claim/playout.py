@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import repeat, starmap
 
 from games.rules.cards import (
@@ -54,9 +55,9 @@ def random_deal(kind: str, factions: Sequence[int], rng: random.Random) -> Core:
 
 def _shuffle(factions: Sequence[int], rng: random.Random) -> tuple[list[list[int]], tuple[int, ...], int]:
     base = _base(factions)
-    n = len(base)
-    keys = list(starmap(rng.random, repeat((), n)))  # C3.1 shuffle: sort by n random keys
-    deck = [base[i] for i in sorted(range(n), key=keys.__getitem__)]
+    # C3.1 shuffle: sort by random keys (the cards' keys drawn in deck order; sorted() is stable)
+    keys = starmap(rng.random, repeat((), len(base)))
+    deck = sorted(base, key=partial(next, keys))
     # C3.2 deal 13 each; C3.3 [R] random first leader
     return [deck[:13], deck[13:26]], tuple(deck[26:]), 0 if rng.random() < 0.5 else 1
 
