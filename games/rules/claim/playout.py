@@ -140,7 +140,7 @@ def random_game_n(factions: Sequence[int], seats: int, rng: random.Random,
     return winners_n(st)
 
 
-def greedy_follow(opts: Sequence[int], lead: int) -> int:
+def greedy_follow(opts: list[int], lead: int) -> int:
     """A follower's simple policy: the lowest legal card that wins the trick against ``lead`` (C4.4),
     else the lowest legal card (first of equal values)."""
     beats = beaters(lead)
