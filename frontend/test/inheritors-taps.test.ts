@@ -123,8 +123,8 @@ describe("the whole quest in one move", () => {
       const label = moveLabel(m, (k, p) => inhTranslate(lang, k, p), names);
       expect(label).not.toMatch(/inh\.|\{/);
     }
-    expect(inhTranslate("cs", "inh.quest_need", { n: 2 })).toBe("Vyberte v ruce ještě 2 karty stejné barvy.");
-    expect(inhTranslate("cs", "inh.quest_need", { n: 1 })).toBe("Vyberte v ruce ještě 1 kartu stejné barvy.");
+    expect(inhTranslate("cs", "inh.quest_need", { n: 2 })).toBe("Vyber v ruce ještě 2 karty stejné barvy.");
+    expect(inhTranslate("cs", "inh.quest_need", { n: 1 })).toBe("Vyber v ruce ještě 1 kartu stejné barvy.");
     expect(inhTranslate("de", "inh.quest_need", { n: 2 })).toBe("Wähle noch 2 Karten derselben Farbe aus deiner Hand.");
   });
 });
