@@ -29,15 +29,15 @@ export const POWERS: Record<Lang, Record<Faction, string>> = {
   },
   cs: {
     goblin: "Bez schopnosti. Největší frakce: 14 karet, z toho pět nul.",
-    knight: "Rytíř zahraný na vynesené skřeta ho přebije bez ohledu na hodnoty. Smíte to jen tehdy, když nemáte žádného skřeta.",
+    knight: "Rytíř zahraný na vynesené skřeta ho přebije bez ohledu na hodnoty. Smíš to jen tehdy, když nemáš žádného skřeta.",
     undead: "Fáze 1: každý nemrtvý zahraný ve štychu jde rovnou na bodovou hromádku vítěze štychu místo do odhazovacího balíčku.",
     dwarf: "Fáze 2: každý trpaslík zahraný ve štychu jde na bodovou hromádku PORAŽENÉHO.",
-    doppelganger: "Žolík při přiznávání: smíte ho zahrát místo vynesené frakce, i když byste mohli přiznat. Pro výhru štychu se počítá jako vynesená frakce, ale nikdy nezíská její schopnost a boduje vždy jako dvojník. Když je vynesen dvojník, musíte přiznat dvojníkem, pokud ho máte.",
+    doppelganger: "Žolík při přiznávání: smíš ho zahrát místo vynesené frakce, i když můžeš přiznat. Pro výhru štychu se počítá jako vynesená frakce, ale nikdy nezíská její schopnost a boduje vždy jako dvojník. Když je vynesen dvojník, musíš přiznat dvojníkem, pokud ho máš.",
     gnome: "Fáze 2: vyhraní gnómové leží odkrytě v řadě před vítězem a na konci se započítají, pokud je nerozdrtí obr.",
     giant: "Fáze 2: každý obr, kterého vítěz štychu získá, rozdrtí jednoho soupeřova gnóma stejné hodnoty z jeho řady (jde ze hry).",
     dragon: "Obě fáze: kdo zahrál ve štychu posledního draka, vynáší další štych, i když ho prohrál.",
     troll: "Fáze 2: zahraní trollové jdou do zásoby; po každém štychu si vítěz vezme z ní nejvyššího trolla. Vítěz posledního štychu si vezme všechny zbylé trolly.",
-    seer: "Fáze 1: vyhrajete-li štych věštcem, podíváte se na vrchní kartu balíčku a zvolíte: ponechat si odměnu (soupeř si lízne kartu, kterou jste viděli), nebo vzít vrchní kartu (soupeř dostane odměnu).",
+    seer: "Fáze 1: vyhraješ-li štych věštcem, podíváš se na vrchní kartu balíčku a zvolíš: ponechat si odměnu (soupeř si lízne tu vrchní kartu), nebo vzít vrchní kartu (soupeř dostane odměnu).",
   },
 };
 
@@ -57,10 +57,10 @@ const CORE: Record<Lang, { h: string; p: string[] }[]> = {
     { h: "Phase 2: Unterstützer gewinnen", p: ["Spiele deine 13 Gefolgsleute. Der Stichgewinner legt beide Karten auf seinen Wertungsstapel. Am Ende zählen nur die Wertungsstapel."] },
   ],
   cs: [
-    { h: "Cíl", p: ["Získejte hlasy alespoň 3 z 5 frakcí. Na konci získá hlas každé frakce ten, kdo má na bodové hromádce víc jejích karet; při shodě rozhoduje nejvyšší karta (pak další nejvyšší). Nemá-li nikdo 3 hlasy, vyhrává víc hlasů, pak víc karet ve frakcích, které hlasovaly pro vás."] },
+    { h: "Cíl", p: ["Získej hlasy alespoň 3 z 5 frakcí. Na konci získá hlas každé frakce ten, kdo má na bodové hromádce víc jejích karet; při shodě rozhoduje nejvyšší karta (pak další nejvyšší). Nemá-li nikdo 3 hlasy, vyhrává víc hlasů, pak víc karet ve frakcích, které hlasovaly pro tebe."] },
     { h: "Štychy", p: ["52 karet, každý 13. Vynášející zahraje libovolnou kartu; druhý musí přiznat vynesenou frakci, pokud může, jinak hraje cokoli. Vyhrává vyšší karta vynesené frakce; při shodě vynášející; karta jiné frakce vždy prohrává."] },
     { h: "Fáze 1: verbování stoupenců", p: ["Každý štych se hraje o odkrytou odměnu. Vítěz si vezme odměnu, poražený si lízne vrchní kartu balíčku lícem dolů (smí se na ni podívat, soupeř ji nevidí; český text pravidel to zakazuje, my se řídíme anglickými pravidly); obě jdou na hromádku stoupenců, která se ve fázi 2 stane rukou. Zahrané karty se odhazují (pokud schopnost neříká jinak)."] },
-    { h: "Fáze 2: získávání příznivců", p: ["Hrajte svých 13 stoupenců. Vítěz každého štychu dá obě karty na svou bodovou hromádku. Na konci se počítají jen bodové hromádky."] },
+    { h: "Fáze 2: získávání příznivců", p: ["Hraj svých 13 stoupenců. Vítěz každého štychu dá obě karty na svou bodovou hromádku. Na konci se počítají jen bodové hromádky."] },
   ],
 };
 
@@ -78,7 +78,7 @@ const INTRO: Record<Lang, Record<string, string>> = {
   cs: {
     claim: "Claim: štychová hra pro 2 ve dvou fázích se skřety, rytíři, nemrtvými, trpaslíky a dvojníky.",
     claim2: "Claim 2: stejná hra s gnómy, obry, draky, trolly a věštci.",
-    "claim-mix": "Claim mix: sestavte si vlastní balíček 52 karet z obou her: právě jednu dvojici (Rytíři + Skřeti, nebo Gnómové + Obři; dvojice se nikdy nerozděluje) a tři ze šesti samostatných frakcí (nemrtví, trpaslíci, dvojníci, draci, trollové, věštci). Všechna pravidla a schopnosti zůstávají stejné.",
+    "claim-mix": "Claim mix: sestav si vlastní balíček 52 karet z obou her: právě jednu dvojici (Rytíři + Skřeti, nebo Gnómové + Obři; dvojice se nikdy nerozděluje) a tři ze šesti samostatných frakcí (nemrtví, trpaslíci, dvojníci, draci, trollové, věštci). Všechna pravidla a schopnosti zůstávají stejné.",
   },
 };
 
@@ -103,7 +103,7 @@ export const MULTI_RULINGS: Record<Lang, string[]> = {
     "Hraje se po směru hodinových ručiček. Vyhrává nejvyšší karta vynesené frakce; při stejné hodnotě karta zahraná dřív. Na vyneseného skřeta vyhrává nejvyšší rytíř, i proti dvojníkům.",
     "Fáze 1: vítěz si vezme odměnu, každý další hráč si lízne jednu kartu naslepo, po směru od hráče vlevo od vítěze. Věštci: kartu, kterou si vítěz nevezme, dostane hráč po jeho levici.",
     "Trpaslíci jdou hráči s nejnižší kartou strany, která štych prohrála (ve čtyřech: nižší karta druhého týmu, nikdy partner vítěze; ze dvou stejných karet ta pozdější). Obr rozdrtí odpovídajícího gnóma soupeře (nikdy partnera): má-li ho víc soupeřů, vybere vítěz.",
-    "Bodování, 3 hráči: každou frakci získá nejvíc karet (při shodě nejvyšší karty); vyhrává nejvíc frakcí; pak víc karet ve vašich frakcích; jinak sdílené vítězství. 4 hráči: hromádky partnerů se sčítají a vyhrává tým s více frakcemi.",
+    "Bodování, 3 hráči: každou frakci získá nejvíc karet (při shodě nejvyšší karty); vyhrává nejvíc frakcí; pak víc karet ve vlastních frakcích; jinak sdílené vítězství. 4 hráči: hromádky partnerů se sčítají a vyhrává tým s více frakcemi.",
   ],
 };
 

@@ -1,10 +1,11 @@
 // The PWA addresses the player informally, as the server's messages and notifications do: tykání in Czech
 // ("Jsi na tahu", "Zvol", "tvoje ruka"), "du" in German. This walks every cs and de string of the main
-// catalogue and of the Inheritors tables (moves, rules page, deviations) and names each key that uses a
-// formal form. (src/rules.ts, the Claim rules summaries, is not covered here.)
+// catalogue, of the Inheritors tables (moves, rules page, deviations) and of the Claim rules summaries
+// (src/rules.ts) and names each key that uses a formal form.
 import { describe, expect, it } from "vitest";
 import { TABLES, type Lang } from "../src/i18n";
 import { INH_DEVIATIONS, INH_RULES, INH_TABLES } from "../src/i18n/inheritors";
+import { KIND_FACTIONS, MULTI_POWERS, MULTI_RULINGS, POWERS, rulesFor } from "../src/rules";
 
 /** Every string of a language as [key, text]: catalogue keys, and paths into the Inheritors rules and deviations. */
 function strings(lang: Lang): [string, string][] {
@@ -18,6 +19,10 @@ function strings(lang: Lang): [string, string][] {
   for (const [k, v] of Object.entries(INH_TABLES[lang])) out.push([k, v as string]);
   walk("INH_RULES", INH_RULES[lang]);
   walk("INH_DEVIATIONS", INH_DEVIATIONS[lang]);
+  walk("POWERS", POWERS[lang]);
+  walk("MULTI_RULINGS", MULTI_RULINGS[lang]);
+  walk("MULTI_POWERS", MULTI_POWERS[lang]);
+  for (const kind of Object.keys(KIND_FACTIONS)) walk(`rulesFor(${kind})`, rulesFor(kind, lang));
   return out;
 }
 
