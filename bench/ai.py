@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import LEVELS
 from games.ai.match import Player, play_game
+from games.rules import native
 
 NAMES = {"random": "random", **{str(k): v for k, v in LEVELS.items()}}
 
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu: dict[str, list[float]] = {n: [] for n in NAMES.values()}
     wall: dict[str, list[float]] = {n: [] for n in NAMES.values()}
     print(f"# bench/ai.py kind={args.kind} games/pairing={args.games} king-budget={args.king_budget}s "
-          f"seed={args.seed} seats={args.seats}", flush=True)
+          f"seed={args.seed} seats={args.seats} engine={native.describe()}", flush=True)
     for a, b in pairs:
         line = run_pairing(args.kind, a, b, args.games, args.seed, args.king_budget, cpu, wall,
                            args.progress, args.seats)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.rules import native
 from games.rules.cards import CLAIM2_FACTIONS, CLAIM_FACTIONS
 from games.rules.claim.options import random_mix
 from games.rules.claim.playout import random_game
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--inheritors-games", type=int, default=100, help="random Inheritors games per seat count")
     args = parser.parse_args(argv)
+    print(f"engine: {native.describe()}")
     for kind in ("claim", "claim2", "claim-mix"):
         wall, cpu = bench_playouts(kind, args.games, args.seed)
         print(f"{kind:<10} {wall:>9,.0f} random complete games/s  "

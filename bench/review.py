@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.ai import choose_move
 from games.ai import review as ai_review
 from games.ai.match import deal_options
+from games.rules import native
 from games.rules.registry import get_rules
 
 
@@ -69,6 +70,7 @@ def main() -> None:
     args = ap.parse_args()
     levels = tuple(int(x) for x in args.players.split(","))
     assert len(levels) == 2
+    print(f"engine: {native.describe()}")
     print(f"budget per decision: {args.playouts} playouts (every candidate on at least "
           f"{ai_review.MIN_ITERATIONS} deals), exact solver up to {ai_review.EXACT_NODES} nodes in 2-seat endgames")
     worst = 0.0

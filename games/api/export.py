@@ -28,6 +28,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 
 from accounts.lookup import no_player_called
 from accounts.models import User
+from claim import refusals
 from claim.throttling import AnonRateThrottle, UserRateThrottle, configured_rate
 from games.models import Seat
 from games.rules.registry import GAMES
@@ -50,7 +51,7 @@ def _instant(raw: str, name: str, end_of_day: bool) -> datetime:
         except ValueError:
             day = None
         if day is None:
-            raise ValidationError({name: [f"{name} must be an ISO date (2026-11-29) or date-time."]})
+            raise ValidationError({name: [refusals.not_a_date(name)]})
         moment = datetime.combine(day, time.max if end_of_day else time.min)
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
 
@@ -71,19 +72,19 @@ def parse_filters(query: Any) -> dict[str, Any]:
             try:
                 out[name] = _instant(query[name], name, end)
             except (ValueError, OverflowError):
-                raise ValidationError({name: [f"{name} must be an ISO date (2026-11-29) or date-time."]}) from None
+                raise ValidationError({name: [refusals.not_a_date(name)]}) from None
     rated = query.get("rated")
     if rated is not None:
         if rated not in ("true", "false"):
-            raise ValidationError({"rated": ["rated must be true or false."]})
+            raise ValidationError({"rated": [refusals.not_a_boolean("rated")]})
         out["rated"] = rated == "true"
     if "limit" in query:
         try:
             out["limit"] = int(query["limit"])
         except ValueError:
-            raise ValidationError({"limit": ["limit must be an integer."]}) from None
+            raise ValidationError({"limit": [refusals.not_an_integer("limit")]}) from None
         if not 1 <= out["limit"] <= MAX_LIMIT:
-            raise ValidationError({"limit": [f"limit must be between 1 and {MAX_LIMIT}."]})
+            raise ValidationError({"limit": [refusals.not_between("limit", 1, MAX_LIMIT)]})
     return out
 
 

@@ -8,6 +8,8 @@ import re
 
 from rest_framework.exceptions import ValidationError
 
+from claim import refusals
+
 MAX_ID = 2**63 - 1
 #: ASCII digits only: Python's ``int()`` also takes spaces, underscores and other scripts' digits ("١٢").
 _INTEGER = re.compile(r"-?[0-9]{1,19}")
@@ -17,10 +19,10 @@ def _int(raw: str | None, name: str, low: int, high: int) -> int | None:
     if raw is None or raw == "":
         return None
     if not _INTEGER.fullmatch(raw):
-        raise ValidationError({name: [f"{name} must be an integer."]})
+        raise ValidationError({name: [refusals.not_an_integer(name)]})
     value = int(raw)
     if not low <= value <= high:
-        raise ValidationError({name: [f"{name} must be between {low} and {high}."]})
+        raise ValidationError({name: [refusals.not_between(name, low, high)]})
     return value
 
 

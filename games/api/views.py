@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from claim import refusals
 from claim.throttling import ScopedRateThrottle, UserRateThrottle, UserWriteThrottle
 from games import service
 from games.rules.registry import GAMES
@@ -112,9 +113,9 @@ def _int_param(request, name: str, default: int | None) -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise GameAPIError(service.InvalidRequest(f"{name} must be an integer.", field=name)) from None
+        raise GameAPIError(service.InvalidRequest(refusals.not_an_integer(name), field=name)) from None
     if value < 0:
-        raise GameAPIError(service.InvalidRequest(f"{name} must be 0 or more.", field=name))
+        raise GameAPIError(service.InvalidRequest(refusals.negative(name), field=name))
     return min(value, MAX_INT_PARAM)  # never beyond PostgreSQL's integer: nothing is that late
 
 

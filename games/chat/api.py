@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import effective_scopes, is_bearer_token
 from accounts.throttles import parse_rate
+from claim import refusals
 from claim.strict_fields import ClosedSerializer, StrictCharField, StrictChoiceField, StrictIntegerField
 from claim.throttling import ScopedRateThrottle, UserRateThrottle, configured_rate
 from games.api import schema
@@ -191,9 +192,9 @@ def _int_query(request, name: str, default: int | None, low: int, high: int) -> 
     try:
         value = int(raw)
     except ValueError:
-        raise GameAPIError(InvalidRequest(f"{name} must be an integer.", field=name)) from None
+        raise GameAPIError(InvalidRequest(refusals.not_an_integer(name), field=name)) from None
     if not low <= value <= high:
-        raise GameAPIError(InvalidRequest(f"{name} must be between {low} and {high}.", field=name))
+        raise GameAPIError(InvalidRequest(refusals.not_between(name, low, high), field=name))
     return value
 
 

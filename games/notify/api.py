@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import SessionRequired
 from accounts.openapi import error_responses
+from claim import refusals
 from claim.api_errors import error_body
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictCharField, StrictIntegerField
 from games.api.permissions import GameScopes
@@ -44,7 +45,7 @@ class InboxView(APIView):
         qs = Notification.objects.filter(user=request.user, inbox=True)
         unread_only = request.query_params.get("unread", "false")
         if unread_only not in ("true", "false", "1", "0"):
-            raise ValidationError({"unread": ["unread must be true or false."]})
+            raise ValidationError({"unread": [refusals.not_a_boolean("unread")]})
         if unread_only in ("true", "1"):
             qs = qs.filter(read_at__isnull=True)
         unread = Notification.objects.filter(user=request.user, inbox=True, read_at__isnull=True).count()

@@ -107,6 +107,12 @@ def stale_reasons(root: Path = ROOT) -> list[str]:
     return reasons
 
 
+def describe(root: Path = ROOT) -> str:
+    """Which engine runs here, for the benchmarks' figures: ``compiled (mypyc, N modules)`` or ``pure Python``."""
+    compiled = [path for path in extensions(root) if path.endswith(".py")]
+    return f"compiled (mypyc, {len(compiled)} modules)" if compiled else "pure Python (no build: make engine)"
+
+
 def check_build(root: Path = ROOT) -> None:
     """Raise :class:`StaleEngine` if a compiled engine is present and not built from these sources."""
     reasons = stale_reasons(root)

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.relations import blocked_among
+from claim import refusals
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictChoiceField, StrictIntegerField
 from claim.throttling import AnonRateThrottle, UserRateThrottle
 from games.api import keyset
@@ -253,7 +254,7 @@ class SeekLobbyView(APIView):
         limit = keyset.limit_param(request.query_params.get("limit"), LOBBY_PAGE, LOBBY_MOST)
         kind = request.query_params.get("kind") or None
         if kind is not None and kind not in GAMES:
-            raise serializers.ValidationError({"kind": [f"kind must be one of {', '.join(sorted(GAMES))}."]})
+            raise serializers.ValidationError({"kind": [refusals.not_one_of("kind", sorted(GAMES))]})
         try:
             after = lobby.cursor_row(after_id)
         except LookupError:

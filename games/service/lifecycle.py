@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.relations import blocked_among
+from claim import refusals
 from games import signals
 from games.ai import LEVELS
 from games.models import DAYS_PER_MOVE_CHOICES, Game, GameClock, Seat
@@ -188,7 +189,7 @@ def create_game(user: Any, kind: str, options: Mapping[str, Any] | None = None, 
         raise InvalidRequest(f"{info.title} is played by {span} players, not {seats}.", field="seats")
     control = parse_time_control(time_control, days_per_move)
     if seat is not None and not 0 <= seat < seats:
-        raise InvalidRequest(f"seat must be between 0 and {seats - 1}.", field="seat")
+        raise InvalidRequest(refusals.not_between("seat", 0, seats - 1), field="seat")
     others_count = seats - 1 if seat is not None else seats
     if opponents is None:
         opponents = [{"type": "open"}] * others_count

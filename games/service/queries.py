@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import BooleanField, Exists, F, OuterRef, QuerySet, Value
 
+from claim import refusals
 from games.models import Game, GameEvent, Seat
 from games.rules.registry import GAMES
 
@@ -49,9 +50,9 @@ def inbox(user: Any, status: str = "current", kind: str | None = None) -> QueryS
     then most recently updated. ``finished``: newest finished first, a range of the seat_user_finished index
     (a page costs its own rows, however long the player's history)."""
     if status not in INBOX_STATUSES:
-        raise InvalidRequest(f"status must be one of {', '.join(INBOX_STATUSES)}.", field="status")
+        raise InvalidRequest(refusals.not_one_of("status", INBOX_STATUSES), field="status")
     if kind is not None and kind not in GAMES:
-        raise InvalidRequest(f"kind must be one of {', '.join(sorted(GAMES))}.", field="kind")
+        raise InvalidRequest(refusals.not_one_of("kind", sorted(GAMES)), field="kind")
     if status == "finished":
         games = Game.objects.filter(kind=kind) if kind is not None else Game.objects
         return (
@@ -141,5 +142,5 @@ def replay_for(user: Any, game_id: int, step: int | None) -> dict[str, Any]:
     total = game.move_count
     step = total if step is None else step
     if not 0 <= step <= total:
-        raise InvalidRequest(f"step must be between 0 and {total}.", field="step")
+        raise InvalidRequest(refusals.not_between("step", 0, total), field="step")
     return replay_step(game, step)

@@ -10,6 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from claim import refusals
 from claim.strict_fields import (
     ClosedSerializer,
     StrictBooleanField,
@@ -313,10 +314,10 @@ class TournamentsView(GameView):
         limit = keyset.limit_param(request.query_params.get("limit"), PAGE, MOST)
         wanted = request.query_params.get("status") or None
         if wanted is not None and wanted not in TOURNAMENT_STATUSES:
-            raise ValidationError({"status": [f"status must be one of {', '.join(TOURNAMENT_STATUSES)}."]})
+            raise ValidationError({"status": [refusals.not_one_of("status", TOURNAMENT_STATUSES)]})
         featured = request.query_params.get("featured")
         if featured not in (None, "", "true", "false"):
-            raise ValidationError({"featured": ["featured must be true or false."]})
+            raise ValidationError({"featured": [refusals.not_a_boolean("featured")]})
         qs = Tournament.objects.select_related("created_by")
         if wanted is not None:
             qs = qs.filter(status=wanted)  # the index (status, -id)
@@ -414,9 +415,9 @@ class TournamentGamesView(GameView):
             try:
                 number = int(raw)
             except ValueError:
-                raise ValidationError({"round": ["round must be an integer."]}) from None
+                raise ValidationError({"round": [refusals.not_an_integer("round")]}) from None
             if not 1 <= number <= service.MAX_ROUNDS:
-                raise ValidationError({"round": [f"round must be between 1 and {service.MAX_ROUNDS}."]})
+                raise ValidationError({"round": [refusals.not_between("round", 1, service.MAX_ROUNDS)]})
         elif t.format != Tournament.Format.ROUND_ROBIN:
             number = t.current_round or None
         qs = TournamentGame.objects.filter(tournament=t).select_related("game")

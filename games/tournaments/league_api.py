@@ -12,6 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from claim import refusals
 from claim.strict_fields import ClosedSerializer, StrictBooleanField, StrictCharField, StrictIntegerField
 from claim.throttling import UserRateThrottle, UserWriteThrottle
 from games.api import keyset, schema
@@ -283,7 +284,7 @@ class LeaguesView(GameView):
         limit = keyset.limit_param(request.query_params.get("limit"), PAGE, MOST)
         wanted = request.query_params.get("status") or None
         if wanted is not None and wanted not in LEAGUE_STATUSES:
-            raise ValidationError({"status": [f"status must be one of {', '.join(LEAGUE_STATUSES)}."]})
+            raise ValidationError({"status": [refusals.not_one_of("status", LEAGUE_STATUSES)]})
         qs = League.objects.select_related("created_by")
         if wanted is not None:
             qs = qs.filter(status=wanted)

@@ -34,6 +34,8 @@ def test_a_current_build_and_the_pure_sources_both_pass(tmp_path: Path) -> None:
     pure = tmp_path / "pure"
     (pure / "games" / "rules").mkdir(parents=True)
     native.check_build(pure)  # no extension: the .py files run
+    assert native.describe(tmp_path) == f"compiled (mypyc, {len(native.MODULES)} modules)"
+    assert native.describe(pure).startswith("pure Python")
 
 
 def test_an_edited_source_is_refused_by_name(tmp_path: Path) -> None:

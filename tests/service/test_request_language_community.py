@@ -192,3 +192,22 @@ def test_following_yourself_is_refused_in_the_requests_language(ann, lang, expec
     client = ann.client
     e = refusal(client.put("/api/v1/users/ann/follow", **lang_kw(lang)), 400, "invalid")
     assert e["fields"] == {"username": [expected]}
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    (None, {"status": "status must be one of current, open, active", "cursor": "cursor must be an integer.",
+            "unread": "unread must be true or false.", "round": "round must be an integer."}),
+    ("de", {"status": "status muss einer dieser Werte sein: current, open, active",
+            "cursor": "cursor muss eine ganze Zahl sein.", "unread": "unread muss true oder false sein.",
+            "round": "round muss eine ganze Zahl sein."}),
+    ("cs", {"status": "status musí být jedna z hodnot: current, open, active", "cursor": "cursor musí být celé číslo.",
+            "unread": "unread musí být true nebo false.", "round": "round musí být celé číslo."}),
+])
+def test_a_bad_query_parameter_is_refused_in_the_requests_language(ann, lang, expected):
+    """claim/refusals.py: the parameter's name stays as sent; the sentence is the reader's."""
+    t = tournament(ann.user)
+    for url, field in (("/api/v1/games?status=bogus", "status"), ("/api/v1/tournaments?cursor=x", "cursor"),
+                       ("/api/v1/notifications?unread=maybe", "unread"),
+                       (f"/api/v1/tournaments/{t.pk}/games?round=first", "round")):
+        e = refusal(ann.client.get(url, **lang_kw(lang)), 400, "invalid")
+        assert e["fields"][field][0].startswith(expected[field]), (url, e)
