@@ -50,11 +50,11 @@ def eager(settings):
     settings.TASK_MODE = "eager"
 
 
-def _setup(username: str, seats: int) -> int:
-    """A game against AI seats with 3 days per move (so the turn banner shows a deadline)."""
+def _setup(username: str, seats: int, games: int = 1) -> list[int]:
+    """``games`` games of a new user against AI seats with 3 days per move (so the turn banner shows a deadline)."""
     user = get_user_model().objects.create_user(username=username, password=PASSWORD)
     opponents = [{"type": "ai", "level": 1 + i % 2} for i in range(seats - 1)]
-    return service.create_game(user, "inheritors", {}, seats, opponents, days_per_move=3).pk
+    return [service.create_game(user, "inheritors", {}, seats, opponents, days_per_move=3).pk for _ in range(games)]
 
 
 class Taps:
@@ -107,12 +107,58 @@ def _axe(page, axe_src: str, where: str) -> None:
     assert not found, f"{where}: axe: {found}"
 
 
+def _start_quest(page, seats: int, case: str, axe_src: str, moves: list[str], claim_windows: list[int]) -> int | None:
+    """Up to 25 turns: discard and draw until a card can start a quest, then start it with its Quest chip (the
+    partners preselected) and Confirm; the taps that took, or None when the game ended or no quest could start."""
+    for _ in range(25):
+        if page.get_attribute(TABLE, "data-over") == "1":
+            return None
+        quest_card = page.locator("#ih-hand button.ih-card[data-kinds~='quest']")
+        taps = Taps(page)
+        before = _turn(page)
+        if not quest_card.count():  # no three of a colour yet: discard and draw 2, the hand grows
+            taps.tap("#ih-hand button.ih-card[data-kinds~='discard_draw']")
+            if page.locator("#ih-kinds button[data-kind='discard_draw'][aria-pressed='false']").count():
+                taps.tap("#ih-kinds button[data-kind='discard_draw']")
+            taps.tap("#ih-commit")
+            extra = _finish_turn(page, taps, before)
+            if extra:
+                claim_windows.append(extra)
+            _my_turn(page)
+            continue
+        quests_before = page.locator("#ih-quests li").count()
+        taps.tap("#ih-hand button.ih-card[data-kinds~='quest']")
+        taps.tap("#ih-kinds button[data-kind='quest']")
+        page.wait_for_selector("#ih-quest button[data-quest-card]")
+        while page.locator("#ih-quest button[data-quest-card]").count() < 3:  # only if no partners were found
+            taps.tap("#ih-hand button.ih-card.legal[aria-pressed='false']")
+        if seats < 4:  # one discard onto another pile
+            taps.tap("#ih-quest button[data-quest-card]")
+        page.screenshot(path=str(ARTIFACTS / f"taps-{case}-quest.png"))
+        for theme in ("dark", "light"):
+            page.emulate_media(color_scheme=theme, reduced_motion="reduce")
+            _axe(page, axe_src, f"{case} quest {theme}")
+        body = {"n": len(moves)}
+        taps.tap("#ih-commit")
+        quest_taps: int = taps.count
+        extra = _finish_turn(page, taps, before)
+        if extra:
+            claim_windows.append(extra)
+        sent = [json.loads(x)["move"] for x in moves[body["n"]:]]
+        assert sent and sent[0]["action"] == "quest" and len(sent[0]["cards"]) == 3, sent
+        assert page.locator("#ih-quests li").count() == quests_before + 1
+        return quest_taps
+    return None
+
+
 @pytest.mark.parametrize(("seats", "w", "h"), CASES, ids=[f"{s}seats-{w}x{h}" for s, w, h in CASES])
 def test_inheritors_turns_take_few_taps(server, eager, seats, w, h):
     ARTIFACTS.mkdir(exist_ok=True)
     axe_src = Path(AXE).read_text()
     username = f"tap{uuid.uuid4().hex[:8]}"
-    gid = _setup(username, seats)  # before Playwright's event loop starts
+    # before Playwright's event loop starts. The deal is random: in a few deals (1 of 38 runs of the 4-seat cases seen)
+    # 25 turns pass without this hand able to start a quest, so two spare games are ready for the quest's taps.
+    gid, *spares = _setup(username, seats, games=3)
     case = f"{seats}seats-{w}x{h}"
     pw, browser = _browser()
     try:
@@ -179,45 +225,15 @@ def test_inheritors_turns_take_few_taps(server, eager, seats, w, h):
 
         # a quest: a card that can start one, its Quest chip (the partners are preselected), Confirm
         quest_taps: int | None = None
-        for _ in range(25):
-            if page.get_attribute(TABLE, "data-over") == "1":
+        for game_no, game_id in enumerate([gid, *spares]):
+            if quest_taps is not None:
                 break
-            quest_card = page.locator("#ih-hand button.ih-card[data-kinds~='quest']")
-            taps = Taps(page)
-            before = _turn(page)
-            if not quest_card.count():  # no three of a colour yet: discard and draw 2, the hand grows
-                taps.tap("#ih-hand button.ih-card[data-kinds~='discard_draw']")
-                if page.locator("#ih-kinds button[data-kind='discard_draw'][aria-pressed='false']").count():
-                    taps.tap("#ih-kinds button[data-kind='discard_draw']")
-                taps.tap("#ih-commit")
-                extra = _finish_turn(page, taps, before)
-                if extra:
-                    claim_windows.append(extra)
-                _my_turn(page)
-                continue
-            quests_before = page.locator("#ih-quests li").count()
-            taps.tap("#ih-hand button.ih-card[data-kinds~='quest']")
-            taps.tap("#ih-kinds button[data-kind='quest']")
-            page.wait_for_selector("#ih-quest button[data-quest-card]")
-            while page.locator("#ih-quest button[data-quest-card]").count() < 3:  # only if no partners were found
-                taps.tap("#ih-hand button.ih-card.legal[aria-pressed='false']")
-            if seats < 4:  # one discard onto another pile
-                taps.tap("#ih-quest button[data-quest-card]")
-            page.screenshot(path=str(ARTIFACTS / f"taps-{case}-quest.png"))
-            for theme in ("dark", "light"):
-                page.emulate_media(color_scheme=theme, reduced_motion="reduce")
-                _axe(page, axe_src, f"{case} quest {theme}")
-            body = {"n": len(moves)}
-            taps.tap("#ih-commit")
-            quest_taps = taps.count
-            extra = _finish_turn(page, taps, before)
-            if extra:
-                claim_windows.append(extra)
-            sent = [json.loads(x)["move"] for x in moves[body["n"]:]]
-            assert sent and sent[0]["action"] == "quest" and len(sent[0]["cards"]) == 3, sent
-            assert page.locator("#ih-quests li").count() == quests_before + 1
-            break
-        assert quest_taps is not None, f"{case}: no quest could be started in 25 turns"
+            if game_no:  # the deal of the game before allowed no quest: the next game
+                page.goto(f"{server}/#/game/{game_id}")
+                assert _my_turn(page)
+                page.wait_for_selector("#ih-hand button.ih-card.legal")
+            quest_taps = _start_quest(page, seats, case, axe_src, moves, claim_windows)
+        assert quest_taps is not None, f"{case}: no quest could be started in 25 turns of {1 + len(spares)} games"
         assert quest_taps <= 4, f"{case}: the quest took {quest_taps} taps"
         assert all(x == 1 for x in claim_windows), claim_windows  # End turn is preselected after the action
         page.screenshot(path=str(ARTIFACTS / f"taps-{case}-after-quest.png"), full_page=True)
@@ -240,7 +256,7 @@ def test_inheritors_turn_by_keyboard_with_announcements(server, eager):
     """The same two steps by keyboard: Tab reaches the hand, Enter chooses a card (the live region says what
     Confirm will do, no move is sent), Tab reaches Confirm, Enter sends; the turn line announces whose turn it is."""
     username = f"key{uuid.uuid4().hex[:8]}"
-    gid = _setup(username, 4)
+    (gid,) = _setup(username, 4)
     pw, browser = _browser()
     try:
         ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=1)
